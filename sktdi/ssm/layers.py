@@ -1,0 +1,230 @@
+"""S4D layer (the diagonal SSM operator) and the residual S4D block around it.
+
+Layout: activations are (B, L, H) — batch, time, channels — so LayerNorm and Linear act on
+the last axis and the FFT runs over time (dim -2).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import torch
+import torch.nn.functional as F
+from torch import Tensor, nn
+
+from .inits import ModeParams, init_modes
+from .kernel import DISCRETIZATIONS, discretize, fft_conv, transfer_function, vandermonde_kernel
+
+# Names of the parameters that make up (A, B, dt). Optimizers put them in a group of their own
+# (lr ≈ 1e-3, no weight decay): they set the kernel's time scales and are easily destabilized.
+SSM_PARAMETER_NAMES = ("log_neg_real_A", "imag_A", "B", "log_dt")
+SSM_OPTIM_HINT = {"lr": 1e-3, "weight_decay": 0.0}
+
+
+class S4D(nn.Module):
+    """Diagonal state space operator y = K * u + D·u, applied independently to each channel.
+
+    Parameters
+    ----------
+    d_model : int
+        Number of channels H.
+    d_state : int
+        State size N per channel (even); N/2 complex modes are stored.
+    init : str
+        Named initialization, see :mod:`sktdi.ssm.inits`.
+    dt_min, dt_max : float
+        Range of the log-uniform step size.
+    discretization : {"zoh", "bilinear"}
+    generator : torch.Generator, optional
+        Source of randomness for C and dt; the global torch RNG when None.
+    """
+
+    def __init__(
+        self,
+        d_model: int,
+        d_state: int = 64,
+        init: str = "s4d-lin",
+        dt_min: float = 1e-3,
+        dt_max: float = 1e-1,
+        discretization: str = "zoh",
+        generator: torch.Generator | None = None,
+    ) -> None:
+        super().__init__()
+        if discretization not in DISCRETIZATIONS:
+            raise ValueError(
+                f"discretization must be one of {DISCRETIZATIONS}, got {discretization!r}"
+            )
+        self.d_model = d_model
+        self.d_state = d_state
+        self.discretization = discretization
+        n_modes = d_state // 2
+        self.log_neg_real_A = nn.Parameter(torch.empty(d_model, n_modes))  # (H, N)
+        self.imag_A = nn.Parameter(torch.empty(d_model, n_modes))  # (H, N)
+        self.B = nn.Parameter(torch.empty(d_model, n_modes, 2))  # (H, N, 2) real view
+        self.C = nn.Parameter(torch.empty(d_model, n_modes, 2))  # (H, N, 2) real view
+        self.log_dt = nn.Parameter(torch.empty(d_model))  # (H,)
+        self.D = nn.Parameter(torch.randn(d_model, generator=generator))  # (H,)
+        for name in SSM_PARAMETER_NAMES:
+            getattr(self, name)._optim = dict(SSM_OPTIM_HINT)
+        modes = init_modes(
+            init, d_model, d_state, dt_min=dt_min, dt_max=dt_max, generator=generator
+        )
+        self.set_modes(modes)
+
+    @torch.no_grad()
+    def set_modes(self, modes: ModeParams) -> None:
+        """Overwrite A, B, C and dt with explicit continuous-time values (TDI uses this)."""
+        shape = (self.d_model, self.d_state // 2)
+        for name in ("A", "B", "C"):
+            value = getattr(modes, name)
+            if tuple(value.shape) != shape:
+                raise ValueError(f"modes.{name} must have shape {shape}, got {tuple(value.shape)}")
+        if tuple(modes.dt.shape) != (self.d_model,):
+            raise ValueError(f"modes.dt must have shape ({self.d_model},), got {tuple(modes.dt.shape)}")
+        A = modes.A.to(torch.complex128)
+        if not bool((A.real < 0).all()) or not bool((modes.dt > 0).all()):
+            raise ValueError("modes must be stable (Re A < 0) with dt > 0")
+        self.log_neg_real_A.copy_(torch.log(-A.real))
+        self.imag_A.copy_(A.imag)
+        self.B.copy_(torch.view_as_real(modes.B.to(torch.complex128)))
+        self.C.copy_(torch.view_as_real(modes.C.to(torch.complex128)))
+        self.log_dt.copy_(torch.log(modes.dt.to(torch.float64)))
+
+    def modes(self) -> ModeParams:
+        """Current continuous-time parameters (a differentiable view of the module's state)."""
+        A = torch.complex(-torch.exp(self.log_neg_real_A), self.imag_A)  # (H, N)
+        B = torch.view_as_complex(self.B)  # (H, N)
+        C = torch.view_as_complex(self.C)  # (H, N)
+        return ModeParams(A=A, B=B, C=C, dt=torch.exp(self.log_dt))
+
+    def discrete(self) -> tuple[Tensor, Tensor, Tensor]:
+        """(log Ā, Ā, C·B̄), each complex (H, N): all that the kernel and the recurrence need."""
+        m = self.modes()
+        log_A_bar, A_bar, B_bar = discretize(m.A, m.B, m.dt, self.discretization)
+        return log_A_bar, A_bar, m.C * B_bar
+
+    def kernel(self, length: int) -> Tensor:
+        """Convolution kernel K, real (H, length)."""
+        log_A_bar, _, CB_bar = self.discrete()
+        return vandermonde_kernel(log_A_bar, CB_bar, length)
+
+    def forward(self, u: Tensor) -> Tensor:
+        """u: (B, L, H) -> y: (B, L, H), convolution mode."""
+        K = self.kernel(u.shape[-2])  # (H, L)
+        return fft_conv(u, K) + self.D * u  # (B, L, H)
+
+    def initial_state(self, batch_size: int) -> Tensor:
+        """Zero state, complex (B, H, N), on the module's device and precision."""
+        ctype = torch.complex(self.log_dt[:1], self.log_dt[:1]).dtype
+        return torch.zeros(
+            batch_size, self.d_model, self.d_state // 2, dtype=ctype, device=self.log_dt.device
+        )
+
+    def step(self, u_k: Tensor, state: Tensor) -> tuple[Tensor, Tensor]:
+        """One recurrent step: x_k = Ā x_{k-1} + B̄ u_k, y_k = 2·Re(C x_k) + D u_k.
+
+        u_k: (B, H) real; state: (B, H, N) complex (C folded into the state update, so the
+        state here is C·x). Returns y_k (B, H) and the new state.
+        """
+        _, A_bar, CB_bar = self.discrete()
+        state = A_bar * state + CB_bar * u_k.unsqueeze(-1)  # (B, H, N)
+        y_k = 2 * state.sum(dim=-1).real + self.D * u_k  # (B, H)
+        return y_k, state
+
+    def frequency_response(self, freqs: Tensor | int = 512) -> tuple[Tensor, Tensor]:
+        """|H(e^{2πif})| per channel in closed form.
+
+        ``freqs``: frequencies in cycles/sample, or a count for a uniform grid on [0, 0.5].
+        Returns (freqs (F,), magnitude (H, F)), detached.
+        """
+        with torch.no_grad():
+            _, A_bar, CB_bar = self.discrete()
+            if isinstance(freqs, int):
+                freqs = torch.linspace(0, 0.5, freqs, dtype=self.log_dt.dtype)
+            freqs = torch.as_tensor(freqs, device=self.log_dt.device)
+            response = transfer_function(A_bar, CB_bar, self.D, freqs)  # (H, F)
+        return freqs, response.abs()
+
+
+class ChannelDropout(nn.Module):
+    """Drops whole channels (the same ones at every time step) with probability p.
+
+    Independent time-step dropout would punch holes in the signal the convolution integrates;
+    tying the mask across time keeps each surviving channel's sequence intact.
+    """
+
+    def __init__(self, p: float = 0.0) -> None:
+        super().__init__()
+        if not 0 <= p < 1:
+            raise ValueError(f"dropout must be in [0, 1), got {p}")
+        self.p = p
+
+    def forward(self, x: Tensor) -> Tensor:
+        """x: (B, L, H) -> (B, L, H)."""
+        if not self.training or self.p == 0:
+            return x
+        mask = F.dropout(x.new_ones(x.shape[0], 1, x.shape[-1]), self.p, training=True)  # (B, 1, H)
+        return x * mask
+
+
+class S4DBlock(nn.Module):
+    """Residual block: [LayerNorm] -> S4D -> GELU -> dropout -> Linear+GLU -> dropout -> + x [-> LayerNorm].
+
+    ``prenorm=True`` normalizes the block's input; otherwise its output (post-norm).
+    """
+
+    def __init__(
+        self,
+        d_model: int,
+        d_state: int = 64,
+        dropout: float = 0.0,
+        prenorm: bool = False,
+        **ssm_kwargs,
+    ) -> None:
+        super().__init__()
+        self.prenorm = prenorm
+        self.ssm = S4D(d_model, d_state, **ssm_kwargs)
+        self.activation = nn.GELU()
+        self.dropout = ChannelDropout(dropout)
+        self.mix = nn.Linear(d_model, 2 * d_model)  # GLU halves it back to d_model
+        self.norm = nn.LayerNorm(d_model)
+
+    def _pointwise(self, z: Tensor) -> Tensor:
+        """Everything after the SSM; acts on each time step alone, so conv and step share it."""
+        z = self.dropout(self.activation(z))  # (..., H)
+        return self.dropout(F.glu(self.mix(z), dim=-1))  # (..., H)
+
+    def forward(self, x: Tensor) -> Tensor:
+        """x: (B, L, H) -> (B, L, H)."""
+        z = self.norm(x) if self.prenorm else x  # (B, L, H)
+        x = x + self._pointwise(self.ssm(z))  # (B, L, H)
+        return x if self.prenorm else self.norm(x)
+
+    def step(self, x_k: Tensor, state: Tensor) -> tuple[Tensor, Tensor]:
+        """x_k: (B, H), state: (B, H, N) complex -> (B, H), new state. Eval mode only."""
+        z = self.norm(x_k) if self.prenorm else x_k  # (B, H)
+        y_k, state = self.ssm.step(z, state)  # (B, H)
+        # _pointwise expects a time axis for the dropout mask; add and drop one
+        x_k = x_k + self._pointwise(y_k.unsqueeze(1)).squeeze(1)  # (B, H)
+        return (x_k if self.prenorm else self.norm(x_k)), state
+
+
+def ssm_parameters(module: nn.Module) -> Iterator[tuple[str, nn.Parameter]]:
+    """(name, parameter) for every A, B and dt parameter of the S4D layers inside ``module``."""
+    for name, param in module.named_parameters():
+        if name.rsplit(".", 1)[-1] in SSM_PARAMETER_NAMES:
+            yield name, param
+
+
+def ssm_param_groups(
+    module: nn.Module, ssm_lr: float = 1e-3, ssm_weight_decay: float = 0.0
+) -> list[dict]:
+    """Two optimizer groups: the SSM parameters (own lr, no weight decay) and the rest."""
+    ssm_ids = {id(p) for _, p in ssm_parameters(module)}
+    ssm = [p for p in module.parameters() if id(p) in ssm_ids]
+    rest = [p for p in module.parameters() if id(p) not in ssm_ids]
+    return [
+        {"params": ssm, "lr": ssm_lr, "weight_decay": ssm_weight_decay},
+        {"params": rest},
+    ]
+

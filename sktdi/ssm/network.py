@@ -1,0 +1,129 @@
+"""The S4D network: input projection -> n_layers S4D blocks -> pooling over time -> linear head."""
+
+from __future__ import annotations
+
+import torch
+from torch import Tensor, nn
+
+from .layers import S4D, S4DBlock
+
+POOLINGS = ("mean", "last")
+
+
+class S4DNetwork(nn.Module):
+    """Sequence-to-vector S4D model for classification (logits) or regression.
+
+    Parameters
+    ----------
+    n_channels : int
+        Input channels C (1 for univariate series).
+    n_outputs : int
+        Size of the head: number of classes, or of regression targets.
+    d_model, d_state, n_layers : int
+        Width, state size per channel (even) and depth.
+    dropout : float
+        Channel dropout inside each block.
+    prenorm : bool
+        LayerNorm before (True) or after (False) each block's residual sum.
+    pooling : {"mean", "last"}
+        How the sequence of features becomes one vector.
+    init, dt_min, dt_max, discretization
+        Passed to every :class:`~sktdi.ssm.layers.S4D` layer.
+
+    Notes
+    -----
+    ``forward`` takes X of shape (B, C, L) — or (B, L) for univariate series — and optional
+    ``lengths`` (B,) for right-padded batches of unequal length: the SSM is causal, so padding
+    after a series' end never reaches its valid outputs; pooling ignores the padding.
+    """
+
+    def __init__(
+        self,
+        n_channels: int = 1,
+        n_outputs: int = 1,
+        d_model: int = 64,
+        d_state: int = 64,
+        n_layers: int = 2,
+        dropout: float = 0.0,
+        prenorm: bool = False,
+        pooling: str = "mean",
+        init: str = "s4d-lin",
+        dt_min: float = 1e-3,
+        dt_max: float = 1e-1,
+        discretization: str = "zoh",
+    ) -> None:
+        super().__init__()
+        if pooling not in POOLINGS:
+            raise ValueError(f"pooling must be one of {POOLINGS}, got {pooling!r}")
+        if n_layers < 1:
+            raise ValueError(f"n_layers must be >= 1, got {n_layers}")
+        self.pooling = pooling
+        self.encoder = nn.Linear(n_channels, d_model)
+        self.blocks = nn.ModuleList(
+            S4DBlock(
+                d_model,
+                d_state,
+                dropout=dropout,
+                prenorm=prenorm,
+                init=init,
+                dt_min=dt_min,
+                dt_max=dt_max,
+                discretization=discretization,
+            )
+            for _ in range(n_layers)
+        )
+        self.head = nn.Linear(d_model, n_outputs)
+
+    @property
+    def ssm_layers(self) -> list[S4D]:
+        """The S4D operator of each block, input side first."""
+        return [block.ssm for block in self.blocks]
+
+    def sequence_features(self, X: Tensor) -> Tensor:
+        """X: (B, C, L) or (B, L) -> per-step features (B, L, d_model) of the last block."""
+        if X.dim() == 2:
+            X = X.unsqueeze(1)  # (B, 1, L)
+        x = self.encoder(X.transpose(-1, -2))  # (B, L, H)
+        for block in self.blocks:
+            x = block(x)  # (B, L, H)
+        return x
+
+    def pool(self, x: Tensor, lengths: Tensor | None = None) -> Tensor:
+        """x: (B, L, H) -> (B, H), over the first ``lengths[b]`` steps of each series."""
+        if lengths is None:
+            return x.mean(dim=-2) if self.pooling == "mean" else x[:, -1]
+        lengths = lengths.to(device=x.device, dtype=torch.long)  # (B,)
+        if self.pooling == "last":
+            return x[torch.arange(x.shape[0], device=x.device), lengths - 1]  # (B, H)
+        steps = torch.arange(x.shape[-2], device=x.device)  # (L,)
+        mask = (steps < lengths.unsqueeze(-1)).to(x.dtype).unsqueeze(-1)  # (B, L, 1)
+        return (x * mask).sum(dim=-2) / lengths.unsqueeze(-1).to(x.dtype)  # (B, H)
+
+    def forward(self, X: Tensor, lengths: Tensor | None = None) -> Tensor:
+        """X: (B, C, L) or (B, L) -> (B, n_outputs)."""
+        return self.head(self.pool(self.sequence_features(X), lengths))
+
+    def initial_state(self, batch_size: int) -> dict:
+        """State for :meth:`step`: each layer's SSM state and the running pooling sum."""
+        ref = self.head.weight
+        return {
+            "ssm": [layer.initial_state(batch_size) for layer in self.ssm_layers],
+            "sum": torch.zeros(batch_size, ref.shape[1], dtype=ref.dtype, device=ref.device),
+            "count": 0,
+        }
+
+    def step(self, x_k: Tensor, state: dict) -> tuple[Tensor, dict]:
+        """Streaming inference: feed one time step x_k (B, C); get the output for the prefix.
+
+        After feeding all L steps of a series, the output equals ``forward`` on the whole series
+        (in eval mode), at O(1) cost per step instead of recomputing the convolution.
+        """
+        x = self.encoder(x_k)  # (B, H)
+        new_ssm = []
+        for block, layer_state in zip(self.blocks, state["ssm"]):
+            x, layer_state = block.step(x, layer_state)  # (B, H)
+            new_ssm.append(layer_state)
+        total = state["sum"] + x  # (B, H)
+        count = state["count"] + 1
+        pooled = total / count if self.pooling == "mean" else x  # (B, H)
+        return self.head(pooled), {"ssm": new_ssm, "sum": total, "count": count}

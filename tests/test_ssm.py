@@ -1,0 +1,332 @@
+"""S4D core: convolution vs recurrence, closed-form response vs FFT, inits, gradients, training."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+import torch
+
+from sktdi.ssm import (
+    INIT_NAMES,
+    S4D,
+    SSM_PARAMETER_NAMES,
+    S4DNetwork,
+    init_modes,
+    ssm_param_groups,
+    ssm_parameters,
+)
+from sktdi.ssm.inits import (
+    s4d_inv_eigenvalues,
+    s4d_legs_eigenvalues,
+    s4d_lin_eigenvalues,
+    s4d_real_eigenvalues,
+)
+
+LENGTHS = [1, 2, 7, 64, 257]
+DISCRETIZATIONS = ["zoh", "bilinear"]
+
+
+def _scan(layer: S4D, u: torch.Tensor) -> torch.Tensor:
+    """Run the recurrence over u (B, L, H) step by step."""
+    state = layer.initial_state(u.shape[0])
+    outputs = []
+    for k in range(u.shape[1]):
+        y_k, state = layer.step(u[:, k], state)
+        outputs.append(y_k)
+    return torch.stack(outputs, dim=1)
+
+
+@pytest.mark.parametrize("init", INIT_NAMES)
+@pytest.mark.parametrize("length", LENGTHS)
+@pytest.mark.parametrize("discretization", DISCRETIZATIONS)
+@pytest.mark.parametrize("dtype,atol", [(torch.float32, 1e-5), (torch.float64, 1e-11)])
+def test_convolution_equals_recurrence(init, length, discretization, dtype, atol):
+    torch.manual_seed(0)
+    layer = S4D(6, 16, init=init, discretization=discretization).to(dtype)
+    u = torch.randn(3, length, 6, dtype=dtype)
+    with torch.no_grad():
+        conv = layer(u)
+        scan = _scan(layer, u)
+    assert conv.dtype == dtype
+    # errors relative to the output's peak: float32 phase error grows like l·|β·dt|·eps in both
+    # paths alike, so an absolute bound would depend on the (init-dependent) output scale
+    scale = scan.abs().max()
+    torch.testing.assert_close(conv / scale, scan / scale, atol=atol, rtol=0)
+
+
+def test_kernel_matches_explicit_sum():
+    """The vectorized Vandermonde kernel equals a plain loop over modes in numpy."""
+    torch.manual_seed(1)
+    layer = S4D(3, 8, init="s4d-inv").double()
+    length = 50
+    with torch.no_grad():
+        K = layer.kernel(length).numpy()
+        _, A_bar, CB_bar = (t.numpy() for t in layer.discrete())
+    expected = np.zeros((3, length))
+    for h in range(3):
+        for n in range(4):
+            expected[h] += 2 * np.real(CB_bar[h, n] * A_bar[h, n] ** np.arange(length))
+    np.testing.assert_allclose(K, expected, rtol=1e-10, atol=1e-12)
+
+
+def test_zoh_discretization_matches_matrix_exponential():
+    """B̄ = A⁻¹(exp(dtA) - 1)B is the exact integral of exp(sA)B over one step."""
+    A = torch.tensor([[-0.5 + 3.0j, -2.0 + 0.0j]], dtype=torch.complex128)
+    B = torch.tensor([[1.0 + 0.5j, 2.0 + 0.0j]], dtype=torch.complex128)
+    dt = torch.tensor([0.01], dtype=torch.float64)
+    from sktdi.ssm import discretize
+
+    _, A_bar, B_bar = discretize(A, B, dt, "zoh")
+    s = np.linspace(0, 0.01, 20001)
+    integral = np.trapezoid(np.exp(np.outer(A.numpy()[0], s)), s, axis=1) * B.numpy()[0]
+    np.testing.assert_allclose(A_bar.numpy()[0], np.exp(A.numpy()[0] * 0.01), rtol=1e-12)
+    np.testing.assert_allclose(B_bar.numpy()[0], integral, rtol=1e-8)
+
+
+@pytest.mark.parametrize("init", INIT_NAMES)
+@pytest.mark.parametrize("discretization", DISCRETIZATIONS)
+def test_frequency_response_matches_fft_of_impulse_response(init, discretization):
+    torch.manual_seed(2)
+    layer = S4D(3, 16, init=init, discretization=discretization).double()
+    length = 2**16  # long enough that the slowest mode (α·dt = 5e-4) has decayed to ~1e-14
+    with torch.no_grad():
+        impulse = layer.kernel(length)  # (H, L)
+        impulse[:, 0] += layer.D
+    fft_mag = np.abs(np.fft.rfft(impulse.numpy(), axis=-1))  # (H, L/2+1)
+    fft_freqs = np.fft.rfftfreq(length)
+    idx = np.linspace(0, len(fft_freqs) - 1, 700).astype(int)
+    freqs, closed = layer.frequency_response(torch.from_numpy(fft_freqs[idx]))
+    np.testing.assert_allclose(closed.numpy(), fft_mag[:, idx], rtol=1e-2, atol=1e-9)
+    assert closed.shape == (3, 700)
+
+
+def test_frequency_response_default_grid():
+    freqs, mag = S4D(4, 8).frequency_response(33)
+    assert freqs.shape == (33,) and mag.shape == (4, 33)
+    assert freqs[0] == 0 and math.isclose(float(freqs[-1]), 0.5)
+    assert bool((mag >= 0).all())
+
+
+def test_documented_eigenvalues():
+    N = 16
+    n = np.arange(N // 2)
+    np.testing.assert_allclose(s4d_lin_eigenvalues(N).numpy(), -0.5 + 1j * np.pi * n)
+    np.testing.assert_allclose(
+        s4d_inv_eigenvalues(N).numpy(), -0.5 + 1j * (N / np.pi) * (N / (2 * n + 1) - 1)
+    )
+    np.testing.assert_allclose(s4d_real_eigenvalues(N).numpy(), -(n + 1.0) + 0j)
+
+
+def test_legs_eigenvalues_match_dense_normal_hippo():
+    """Independent check: eigenvalues of A_LegS + PPᵀ built as a dense matrix."""
+    N = 12
+    q = np.arange(N)
+    A = np.zeros((N, N))
+    for i in range(N):
+        for k in range(N):
+            if i > k:
+                A[i, k] = -np.sqrt((2 * i + 1) * (2 * k + 1))
+            elif i == k:
+                A[i, k] = -(i + 1)
+    P = np.sqrt(q + 0.5)
+    eig = np.linalg.eigvals(A + np.outer(P, P))
+    upper = np.sort_complex(eig[eig.imag > 0])
+    got = s4d_legs_eigenvalues(N).numpy()
+    np.testing.assert_allclose(got.real, -0.5, atol=1e-10)
+    np.testing.assert_allclose(np.sort(got.imag), np.sort(upper.imag), rtol=1e-8)
+
+
+@pytest.mark.parametrize("init", INIT_NAMES)
+def test_init_stable_dt_in_range_and_shapes(init):
+    gen = torch.Generator().manual_seed(0)
+    modes = init_modes(init, 32, 16, dt_min=1e-3, dt_max=1e-1, generator=gen)
+    assert modes.A.shape == modes.B.shape == modes.C.shape == (32, 8)
+    assert modes.dt.shape == (32,)
+    assert bool((modes.A.real < 0).all())
+    assert bool((modes.dt >= 1e-3 * (1 - 1e-12)).all() and (modes.dt <= 1e-1 * (1 + 1e-12)).all())
+    # the module stores exactly these modes
+    layer = S4D(32, 16, init=init).double()
+    layer.set_modes(modes)
+    stored = layer.modes()
+    torch.testing.assert_close(stored.A, modes.A)
+    torch.testing.assert_close(stored.dt, modes.dt)
+    assert bool((stored.A.real < 0).all())
+
+
+def test_random_init_is_seeded_and_in_band():
+    a = init_modes("random", 2, 32, generator=torch.Generator().manual_seed(3))
+    b = init_modes("random", 2, 32, generator=torch.Generator().manual_seed(3))
+    c = init_modes("random", 2, 32, generator=torch.Generator().manual_seed(4))
+    torch.testing.assert_close(a.A, b.A)
+    assert not torch.equal(a.A, c.A)
+    assert bool((a.A.imag >= 0).all() and (a.A.imag < math.pi * 16).all())
+
+
+def test_bad_init_arguments():
+    with pytest.raises(ValueError, match="unknown initialization"):
+        S4D(4, 8, init="s4d-foo")
+    with pytest.raises(ValueError, match="d_state must be an even"):
+        S4D(4, 7)
+    with pytest.raises(ValueError, match="discretization"):
+        S4D(4, 8, discretization="euler")
+    with pytest.raises(ValueError, match="dt_min"):
+        S4D(4, 8, dt_min=0.2, dt_max=0.1)
+    layer = S4D(4, 8)
+    modes = init_modes("s4d-lin", 3, 8)
+    with pytest.raises(ValueError, match="shape"):
+        layer.set_modes(modes)
+    unstable = init_modes("s4d-lin", 4, 8)
+    unstable = type(unstable)(A=-unstable.A, B=unstable.B, C=unstable.C, dt=unstable.dt)
+    with pytest.raises(ValueError, match="stable"):
+        layer.set_modes(unstable)
+
+
+@pytest.mark.parametrize("init", INIT_NAMES)
+def test_gradients_finite_on_long_sequences(init):
+    torch.manual_seed(0)
+    layer = S4D(4, 16, init=init)
+    u = torch.randn(1, 16384, 4)
+    layer(u).pow(2).mean().backward()
+    for name, p in layer.named_parameters():
+        assert p.grad is not None and bool(torch.isfinite(p.grad).all()), name
+
+
+@pytest.mark.parametrize("init", INIT_NAMES)
+def test_no_nan_after_adam_steps(init):
+    torch.manual_seed(0)
+    net = S4DNetwork(n_channels=2, n_outputs=3, d_model=16, d_state=16, n_layers=2, init=init)
+    opt = torch.optim.Adam(net.parameters(), lr=1e-2)
+    X, y = torch.randn(8, 2, 128), torch.randn(8, 3)
+    for _ in range(50):
+        opt.zero_grad()
+        loss = torch.nn.functional.mse_loss(net(X), y)
+        loss.backward()
+        opt.step()
+    assert math.isfinite(loss.item())
+    assert all(bool(torch.isfinite(p).all()) for p in net.parameters())
+    assert all(bool((layer.modes().A.real < 0).all()) for layer in net.ssm_layers)
+
+
+def _train(net, X, y, steps=150, lr=1e-2):
+    opt = torch.optim.Adam(ssm_param_groups(net, ssm_lr=1e-3), lr=lr)
+    for _ in range(steps):
+        opt.zero_grad()
+        loss = torch.nn.functional.cross_entropy(net(X), y)
+        loss.backward()
+        opt.step()
+    return loss.item()
+
+
+def test_network_overfits_tiny_dataset():
+    torch.manual_seed(0)
+    X, y = torch.randn(16, 1, 40), torch.arange(16) % 2
+    net = S4DNetwork(n_channels=1, n_outputs=2, d_model=32, d_state=16, n_layers=2)
+    loss = _train(net, X, y)
+    net.eval()
+    assert loss < 0.05
+    assert bool((net(X).argmax(-1) == y).all())
+
+
+def test_network_is_deterministic_under_seed():
+    X, y = torch.randn(12, 2, 30), torch.arange(12) % 3
+    outputs = []
+    for _ in range(2):
+        torch.manual_seed(123)
+        net = S4DNetwork(n_channels=2, n_outputs=3, d_model=8, d_state=8, dropout=0.1)
+        _train(net, X, y, steps=5)
+        outputs.append(net.eval()(X).detach())
+    torch.testing.assert_close(outputs[0], outputs[1], rtol=0, atol=0)
+    torch.manual_seed(124)
+    other = S4DNetwork(n_channels=2, n_outputs=3, d_model=8, d_state=8, dropout=0.1)
+    assert not torch.equal(other.eval()(X), outputs[0])
+
+
+@pytest.mark.parametrize("pooling", ["mean", "last"])
+@pytest.mark.parametrize("prenorm", [False, True])
+@pytest.mark.parametrize("dtype,atol", [(torch.float32, 1e-5), (torch.float64, 1e-11)])
+def test_network_streaming_equals_forward(pooling, prenorm, dtype, atol):
+    torch.manual_seed(0)
+    net = S4DNetwork(3, 4, d_model=8, d_state=8, n_layers=2, pooling=pooling, prenorm=prenorm)
+    net = net.to(dtype).eval()
+    X = torch.randn(2, 3, 33, dtype=dtype)
+    state = net.initial_state(2)
+    with torch.no_grad():
+        full = net(X)
+        for k in range(33):
+            out, state = net.step(X[:, :, k], state)
+            # the prefix output equals forward on the prefix
+            if k in (0, 10):
+                torch.testing.assert_close(out, net(X[:, :, : k + 1]), atol=atol, rtol=atol)
+    torch.testing.assert_close(out, full, atol=atol, rtol=atol)
+
+
+@pytest.mark.parametrize("pooling", ["mean", "last"])
+def test_lengths_mask_padding(pooling):
+    torch.manual_seed(0)
+    net = S4DNetwork(1, 2, d_model=8, d_state=8, pooling=pooling).eval()
+    short, long_ = torch.randn(1, 1, 10), torch.randn(1, 1, 17)
+    padded = torch.cat([torch.nn.functional.pad(short, (0, 7), value=5.0), long_])
+    with torch.no_grad():
+        out = net(padded, lengths=torch.tensor([10, 17]))
+        torch.testing.assert_close(out[0], net(short)[0], atol=1e-5, rtol=1e-5)
+        torch.testing.assert_close(out[1], net(long_)[0], atol=1e-5, rtol=1e-5)
+
+
+@pytest.mark.parametrize("length", [1, 2, 5])
+def test_any_length_and_batch_size(length):
+    net = S4DNetwork(1, 2, d_model=4, d_state=4, n_layers=1)
+    assert net(torch.randn(1, 1, length)).shape == (1, 2)
+    assert net(torch.randn(3, length)).shape == (3, 2)  # 2-D = univariate
+
+
+def test_float64_network():
+    net = S4DNetwork(2, 1, d_model=4, d_state=4).double()
+    out = net(torch.randn(2, 2, 9, dtype=torch.float64))
+    assert out.dtype == torch.float64
+    out.sum().backward()
+
+
+def test_ssm_parameters_identified_for_optimizer_group():
+    net = S4DNetwork(1, 2, d_model=4, d_state=4, n_layers=3)
+    names = [name for name, _ in ssm_parameters(net)]
+    assert len(names) == 3 * len(SSM_PARAMETER_NAMES)
+    assert all(name.split(".")[-1] in SSM_PARAMETER_NAMES for name in names)
+    assert not any(name.endswith((".C", ".D")) for name in names)
+    for _, p in ssm_parameters(net):
+        assert p._optim == {"lr": 1e-3, "weight_decay": 0.0}
+    groups = ssm_param_groups(net, ssm_lr=5e-4)
+    assert groups[0]["lr"] == 5e-4 and groups[0]["weight_decay"] == 0.0
+    assert len(groups[0]["params"]) + len(groups[1]["params"]) == len(list(net.parameters()))
+
+
+def test_bad_network_arguments():
+    with pytest.raises(ValueError, match="pooling"):
+        S4DNetwork(pooling="max")
+    with pytest.raises(ValueError, match="n_layers"):
+        S4DNetwork(n_layers=0)
+    with pytest.raises(ValueError, match="dropout"):
+        S4DNetwork(dropout=1.0)
+
+
+def test_channel_dropout_drops_whole_channels():
+    torch.manual_seed(0)
+    from sktdi.ssm import ChannelDropout
+
+    drop = ChannelDropout(0.5).train()
+    out = drop(torch.ones(4, 20, 16))
+    per_channel = out.std(dim=1)  # zero std: each channel is all-kept or all-dropped
+    assert bool((per_channel == 0).all())
+    assert bool(((out == 0) | (out == 2)).all())
+    assert torch.equal(drop.eval()(torch.ones(2, 3, 4)), torch.ones(2, 3, 4))
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")
+def test_cuda_matches_cpu():
+    torch.manual_seed(0)
+    net = S4DNetwork(2, 3, d_model=8, d_state=8).eval()
+    X = torch.randn(4, 2, 50)
+    cpu = net(X)
+    gpu = net.to("cuda")(X.to("cuda")).cpu()
+    torch.testing.assert_close(cpu, gpu, atol=1e-4, rtol=1e-4)
