@@ -3,4 +3,6 @@ Initialization."""
 
 __version__ = "0.1.0.dev0"
 
-__all__ = ["__version__"]
+from .transformers import SpectralAlignmentTransformer
+
+__all__ = ["SpectralAlignmentTransformer", "__version__"]

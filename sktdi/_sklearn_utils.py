@@ -1,0 +1,61 @@
+"""scikit-learn input validation for sequence data: 2-D (n, length) or 3-D (n, channels, length).
+
+``validate_data`` does the standard checks (dtype, NaN/inf, empty input, n_features_in_); this
+adds what sequences need: 3-D support, the length recorded at fit and checked afterwards, and
+(n, 1, L) and (n, L) treated as the same univariate data.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.utils.validation import validate_data
+
+
+def validate_sequences(estimator, X, y="no_validation", *, reset: bool, min_length: int = 1, **kwargs):
+    """Validate X (and y) for ``estimator``; returns (X as float (n, C, L), y).
+
+    At fit (``reset=True``) records ``n_features_in_`` (the length for 2-D input, the channel
+    count for 3-D input, as ``validate_data`` does), ``n_channels_`` and ``n_timepoints_``.
+    Afterwards, a different channel count or length is an error naming both.
+    """
+    if not reset:
+        ndim = X.ndim if hasattr(X, "ndim") else np.asarray(X).ndim
+    if not reset and ndim in (2, 3):
+        fitted_ndim = estimator._input_ndim
+        if ndim == 3 and fitted_ndim == 2 and np.shape(X)[1] == 1:
+            X = np.asarray(X)[:, 0, :]
+        elif ndim == 2 and fitted_ndim == 3 and estimator.n_channels_ == 1:
+            X = np.asarray(X)[:, np.newaxis, :]
+    kwargs.setdefault("dtype", [np.float64, np.float32])
+    if y is None or (isinstance(y, str) and y == "no_validation"):
+        X = validate_data(estimator, X, y=y, reset=reset, allow_nd=True, **kwargs)
+    else:
+        X, y = validate_data(estimator, X, y, reset=reset, allow_nd=True, **kwargs)
+    if X.ndim not in (2, 3):
+        raise ValueError(
+            f"X must be 2-D (n_samples, length) or 3-D (n_samples, n_channels, length); "
+            f"got an array of shape {X.shape}"
+        )
+    X3 = X[:, np.newaxis, :] if X.ndim == 2 else X
+    n_channels, length = X3.shape[1], X3.shape[2]
+    name = type(estimator).__name__
+    if reset:
+        estimator._input_ndim = X.ndim
+        estimator.n_channels_ = n_channels
+        estimator.n_timepoints_ = length
+        if length < min_length:
+            raise ValueError(
+                f"X holds sequences of length {length}, too short for {name}: at least "
+                f"{min_length} time steps are required"
+            )
+    else:
+        if n_channels != estimator.n_channels_:
+            raise ValueError(
+                f"X has {n_channels} channels, but {name} was fitted on {estimator.n_channels_}"
+            )
+        if length != estimator.n_timepoints_:
+            raise ValueError(
+                f"X has sequences of length {length}, but {name} was fitted on length "
+                f"{estimator.n_timepoints_}"
+            )
+    return X3, y

@@ -1,0 +1,378 @@
+"""From a task spectrum to S4D modes: peak initialization, gain matching, L_spec refinement.
+
+A discrete mode Ā = exp(−w + iω) resonates at ω rad/sample (f = ω/2π cycles/sample) with
+half-width ≈ w. TDI chooses (ω, w) per mode in discrete time and converts back to the
+continuous parameters with the layer's step: A = (−w + iω)/dt. Since ω ≤ π by construction,
+Im(A)·dt ≤ π and no mode aliases, whatever dt is; dt keeps the default log-uniform draw, so the
+training dynamics of the continuous parameters stay those of the default init.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+import torch
+from scipy import signal
+
+from ..ssm.inits import ModeParams, init_modes, sample_log_dt
+from ..ssm.kernel import discretize, transfer_function
+from ..ssm.layers import S4D
+from .spectra import TaskSpectrum
+
+GAIN_GRID = 1024  # frequencies used to measure a layer's kernel energy for gain matching
+
+
+@dataclass(frozen=True)
+class SpectralPeak:
+    """A peak of a task statistic; frequencies in cycles/sample."""
+
+    freq: float
+    height: float
+    prominence: float
+    left_freq: float
+    right_freq: float
+    mass: float
+    n_modes: int = 0
+
+
+@dataclass
+class TDIReport:
+    """What TDI did to one layer: peaks found, modes per peak, alignment before/after."""
+
+    kind: str
+    peaks: list[SpectralPeak]
+    modes_per_channel: int
+    n_aligned_modes: int
+    n_spread_modes: int
+    gain_reference: str | None
+    l_spec_init: float = float("nan")
+    l_spec_final: float = float("nan")
+    l_spec_reference: float = float("nan")
+    refine_steps: int = 0
+    refine_seconds: float = 0.0
+    notes: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    def __str__(self) -> str:
+        lines = [
+            f"TDI from a {self.kind} statistic: {len(self.peaks)} peak(s); per channel "
+            f"{self.n_aligned_modes} aligned + {self.n_spread_modes} spread of "
+            f"{self.modes_per_channel} modes",
+        ]
+        for p in self.peaks:
+            lines.append(
+                f"  peak at f={p.freq:.4f} (band {p.left_freq:.4f}-{p.right_freq:.4f}), "
+                f"height {p.height:.3g}, mass {p.mass:.3g}: {p.n_modes} mode(s)"
+            )
+        lines.append(
+            f"  L_spec: reference init {self.l_spec_reference:.3f}, peak init "
+            f"{self.l_spec_init:.3f}, after {self.refine_steps} refinement step(s) "
+            f"{self.l_spec_final:.3f}"
+        )
+        lines.extend(f"  note: {note}" for note in self.notes)
+        return "\n".join(lines)
+
+
+def find_spectral_peaks(
+    spectrum: TaskSpectrum, *, max_peaks: int = 8, min_prominence: float = 0.1
+) -> list[SpectralPeak]:
+    """Dominant peaks of the statistic's excess over its median, largest mass first.
+
+    A peak must rise ``min_prominence`` × (max excess) above its surroundings
+    (scipy.signal.find_peaks); the ends of the band count as candidate peaks. Its band is the
+    width at half prominence (scipy.signal.peak_widths); its mass, the excess summed over it.
+    """
+    values = np.asarray(spectrum.values, dtype=np.float64)
+    freqs = np.asarray(spectrum.freqs, dtype=np.float64)
+    excess = np.clip(values - np.median(values), 0, None)  # (F,)
+    if excess.size == 0 or excess.max() <= 0:
+        return []
+    padded = np.concatenate([[0.0], excess, [0.0]])  # lets a maximum at f=0 or f=0.5 count
+    idx, props = signal.find_peaks(padded, prominence=min_prominence * excess.max())
+    if len(idx) == 0:
+        return []
+    _, _, left, right = signal.peak_widths(
+        padded,
+        idx,
+        rel_height=0.5,
+        prominence_data=(props["prominences"], props["left_bases"], props["right_bases"]),
+    )
+    grid = np.arange(len(freqs))
+
+    def to_freq(position: np.ndarray) -> np.ndarray:
+        return np.interp(position - 1, grid, freqs)
+
+    peaks = []
+    for i, k in enumerate(idx):
+        lo, hi = int(np.floor(left[i])), int(np.ceil(right[i]))
+        mass = float(padded[max(lo, 1) : min(hi, len(freqs)) + 1].sum())
+        peaks.append(
+            SpectralPeak(
+                freq=float(freqs[k - 1]),
+                height=float(values[k - 1]),
+                prominence=float(props["prominences"][i]),
+                left_freq=float(to_freq(left[i])),
+                right_freq=float(to_freq(right[i])),
+                mass=mass,
+            )
+        )
+    peaks.sort(key=lambda p: -p.mass)
+    return peaks[:max_peaks]
+
+
+def allocate_modes(masses: list[float], n_modes: int) -> list[int]:
+    """Split ``n_modes`` among peaks in proportion to mass (largest remainder, ≥ 1 each while
+    modes last; the heaviest peaks are served first)."""
+    masses = np.asarray(masses, dtype=np.float64)
+    if len(masses) == 0 or n_modes <= 0:
+        return [0] * len(masses)
+    exact = n_modes * masses / masses.sum()
+    counts = np.floor(exact).astype(int)
+    order = np.argsort(-(exact - counts), kind="stable")
+    counts[order[: n_modes - counts.sum()]] += 1
+    # every peak gets a mode if there are enough: take from the largest allocations
+    for i in np.flatnonzero(counts == 0):
+        donor = int(np.argmax(counts))
+        if counts[donor] <= 1:
+            break
+        counts[donor] -= 1
+        counts[i] += 1
+    return counts.tolist()
+
+
+def _discrete_targets(
+    peaks: list[SpectralPeak],
+    counts: list[int],
+    n_spread: int,
+    d_model: int,
+    length: int,
+    generator: torch.Generator,
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """Per channel and mode, target frequency ω (rad/sample) and decay w, each (H, N)."""
+    omegas, decays = [], []
+    w_min = 1.0 / max(length, 1)  # memory of at most the sequence length
+    for peak, k in zip(peaks, counts):
+        if k == 0:
+            continue
+        center = 2 * math.pi * peak.freq
+        half = max(math.pi * (peak.right_freq - peak.left_freq), w_min)  # half-width, rad
+        offsets = (torch.arange(k, dtype=torch.float64) - (k - 1) / 2) * (2 * half / k)  # (k,)
+        jitter = (torch.rand(d_model, k, generator=generator, dtype=torch.float64) - 0.5) * (
+            half / k
+        )  # (H, k)
+        omegas.append(center + offsets + jitter)
+        decays.append(torch.full((d_model, k), max(half / k, w_min), dtype=torch.float64))
+    if n_spread:
+        # tile (0, π) evenly, each channel with its own random offset
+        shift = torch.rand(d_model, 1, generator=generator, dtype=torch.float64)  # (H, 1)
+        grid = torch.arange(n_spread, dtype=torch.float64)  # (S,)
+        omegas.append(math.pi * (grid + shift) / n_spread)
+        decays.append(torch.full((d_model, n_spread), math.pi / (2 * n_spread), dtype=torch.float64))
+    omega = torch.cat(omegas, dim=1).clamp(0.0, math.pi)  # (H, N)
+    w = torch.cat(decays, dim=1).clamp(w_min, math.pi / 2)  # (H, N)
+    return omega, w
+
+
+def kernel_energy(modes: ModeParams, discretization: str = "zoh") -> torch.Tensor:
+    """Mean over frequency of |H(f) − D|² per channel (= Σ_l K[l]², Parseval). (H,)."""
+    _, A_bar, B_bar = discretize(modes.A, modes.B, modes.dt, discretization)
+    freqs = torch.linspace(0, 0.5, GAIN_GRID, dtype=torch.float64)
+    response = transfer_function(A_bar, modes.C * B_bar, torch.zeros(A_bar.shape[0]), freqs)
+    return response.abs().pow(2).mean(dim=-1)
+
+
+def peak_init_modes(
+    spectrum: TaskSpectrum,
+    d_model: int,
+    d_state: int,
+    *,
+    spread: float = 0.25,
+    max_peaks: int = 8,
+    min_prominence: float = 0.1,
+    dt_min: float = 1e-3,
+    dt_max: float = 1e-1,
+    discretization: str = "zoh",
+    gain_reference: str | None = "s4d-lin",
+    generator: torch.Generator | None = None,
+) -> tuple[ModeParams, TDIReport]:
+    """Peak initialization: S4D modes whose frequency response covers the task's peaks.
+
+    Per channel, ``round((1 - spread) · d_state/2)`` modes are allocated to the dominant peaks
+    in proportion to their mass and tile each peak's band (frequencies spread over it, decay =
+    band half-width / modes on the peak); the rest tile the whole band (0, 0.5) so the model is
+    not blind elsewhere. B is set per mode so the aligned modes hold a share (1 - spread) of the
+    kernel energy and the spread modes the rest (|H|² then follows :func:`alignment_target`);
+    finally all B are scaled so the layer's total kernel energy equals that of
+    ``gain_reference`` with the same C and dt (None: no scaling). Deterministic given
+    ``generator``.
+
+    Returns (ModeParams, TDIReport) — the report's L_spec fields are filled by
+    :func:`align_layer`.
+    """
+    if not 0 <= spread <= 1:
+        raise ValueError(f"spread must be in [0, 1], got {spread}")
+    if generator is None:
+        generator = torch.Generator().manual_seed(0)
+    n_modes = d_state // 2
+    reference = init_modes(
+        gain_reference or "s4d-lin",
+        d_model,
+        d_state,
+        dt_min=dt_min,
+        dt_max=dt_max,
+        generator=generator,
+    )
+    peaks = find_spectral_peaks(spectrum, max_peaks=max_peaks, min_prominence=min_prominence)
+    notes = []
+    if not peaks:
+        notes.append("the statistic has no prominent peak: all modes spread over the band")
+    n_spread = n_modes if not peaks else int(round(spread * n_modes))
+    if peaks and n_spread == n_modes and spread < 1:
+        n_spread = n_modes - 1  # at least one mode on the main peak
+    counts = allocate_modes([p.mass for p in peaks], n_modes - n_spread)
+    peaks = [
+        SpectralPeak(**{**asdict(p), "n_modes": c}) for p, c in zip(peaks, counts) if c > 0
+    ]
+    omega, w = _discrete_targets(
+        peaks, [p.n_modes for p in peaks], n_spread, d_model, spectrum.length, generator
+    )
+    dt = torch.exp(sample_log_dt(d_model, dt_min, dt_max, generator))  # (H,)
+    A = torch.complex(-w, omega) / dt.unsqueeze(-1)  # (H, N)
+    # energy per mode: the aligned modes share (1 - spread) of the kernel energy, the spread
+    # modes the rest, equally within each group — so |H|² follows the alignment target. A mode's
+    # kernel energy is ≈ 2|C B̄|²/(1 − |Ā|²) with E|C|² = 1; solve it for |B|.
+    n_aligned = n_modes - n_spread
+    share = torch.empty(n_modes, dtype=torch.float64)
+    share[:n_aligned] = (1 - spread if n_spread else 1.0) / max(n_aligned, 1)
+    share[n_aligned:] = (spread if n_aligned else 1.0) / max(n_spread, 1)
+    _, A_bar, B_bar_unit = discretize(A, torch.ones_like(A), dt, discretization)
+    B = torch.sqrt(share * (1 - A_bar.abs() ** 2) / 2) / B_bar_unit.abs()  # (H, N)
+    B = B.to(torch.complex128)
+    modes = ModeParams(A=A, B=B, C=reference.C, dt=dt)
+    if gain_reference is not None:
+        ref = ModeParams(A=reference.A, B=reference.B, C=reference.C, dt=dt)
+        scale = torch.sqrt(
+            kernel_energy(ref, discretization).mean() / kernel_energy(modes, discretization).mean()
+        )
+        modes = ModeParams(A=A, B=B * scale, C=reference.C, dt=dt)
+    report = TDIReport(
+        kind=spectrum.kind,
+        peaks=peaks,
+        modes_per_channel=n_modes,
+        n_aligned_modes=n_modes - n_spread,
+        n_spread_modes=n_spread,
+        gain_reference=gain_reference,
+        notes=notes,
+    )
+    return modes, report
+
+
+def alignment_target(spectrum: TaskSpectrum, spread: float = 0.25) -> np.ndarray:
+    """The distribution |H|² should follow: excess statistic (unit mass), mixed with a uniform
+    share ``spread`` — the same split of attention that peak init gives the modes."""
+    excess = np.clip(spectrum.values - np.median(spectrum.values), 0, None)
+    uniform = np.full_like(excess, 1.0 / len(excess))
+    if excess.sum() <= 0:
+        return uniform
+    return (1 - spread) * excess / excess.sum() + spread * uniform
+
+
+def spectral_alignment_loss(layer: S4D, freqs: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    """L_spec = 1 − cos(Σ_h |H_h − D_h|², target): 0 when the layer's power response (summed
+    over channels) has the target's shape, 1 when they share no frequency. Differentiable."""
+    _, A_bar, CB_bar = layer.discrete()
+    response = transfer_function(A_bar, CB_bar, torch.zeros_like(layer.D), freqs)  # (H, F)
+    power = response.abs().pow(2).sum(dim=0)  # (F,)
+    return 1 - torch.nn.functional.cosine_similarity(power, target, dim=0)
+
+
+def refine_modes(
+    layer: S4D,
+    spectrum: TaskSpectrum,
+    *,
+    steps: int = 50,
+    lr: float = 1e-2,
+    max_seconds: float = 10.0,
+    spread: float = 0.25,
+) -> tuple[float, float, int, float]:
+    """A few Adam steps on L_spec over A and B (C, D and dt stay). Stops after ``steps`` or
+    ``max_seconds``. Returns (L_spec before, L_spec after, steps run, seconds)."""
+    ref = layer.log_dt
+    freqs = torch.as_tensor(spectrum.freqs, dtype=ref.dtype, device=ref.device)
+    target = torch.as_tensor(alignment_target(spectrum, spread), dtype=ref.dtype, device=ref.device)
+    params = [layer.log_neg_real_A, layer.imag_A, layer.B]
+    optimizer = torch.optim.Adam(params, lr=lr)
+    with torch.no_grad():
+        before = float(spectral_alignment_loss(layer, freqs, target))
+    start, done = time.perf_counter(), 0
+    while done < steps and time.perf_counter() - start < max_seconds:
+        optimizer.zero_grad()
+        loss = spectral_alignment_loss(layer, freqs, target)
+        loss.backward()
+        optimizer.step()
+        done += 1
+    layer.zero_grad(set_to_none=True)  # C, D and dt received gradients too; leave none behind
+    with torch.no_grad():
+        after = float(spectral_alignment_loss(layer, freqs, target))
+    return before, after, done, time.perf_counter() - start
+
+
+def align_layer(
+    layer: S4D,
+    spectrum: TaskSpectrum,
+    *,
+    spread: float = 0.25,
+    max_peaks: int = 8,
+    min_prominence: float = 0.1,
+    dt_min: float = 1e-3,
+    dt_max: float = 1e-1,
+    gain_reference: str | None = "s4d-lin",
+    refine_steps: int = 0,
+    refine_lr: float = 1e-2,
+    refine_max_seconds: float = 10.0,
+    generator: torch.Generator | None = None,
+) -> TDIReport:
+    """TDI for one S4D layer, in place: peak init, then optional refinement. Returns the report.
+
+    Only A, B, C and dt change (their initial values); shapes, D and everything else stay.
+    """
+    modes, report = peak_init_modes(
+        spectrum,
+        layer.d_model,
+        layer.d_state,
+        spread=spread,
+        max_peaks=max_peaks,
+        min_prominence=min_prominence,
+        dt_min=dt_min,
+        dt_max=dt_max,
+        discretization=layer.discretization,
+        gain_reference=gain_reference,
+        generator=generator,
+    )
+    ref = layer.log_dt
+    freqs = torch.as_tensor(spectrum.freqs, dtype=ref.dtype, device=ref.device)
+    target = torch.as_tensor(alignment_target(spectrum, spread), dtype=ref.dtype, device=ref.device)
+    with torch.no_grad():
+        report.l_spec_reference = float(spectral_alignment_loss(layer, freqs, target))
+    layer.set_modes(modes)
+    if refine_steps > 0:
+        before, after, done, seconds = refine_modes(
+            layer,
+            spectrum,
+            steps=refine_steps,
+            lr=refine_lr,
+            max_seconds=refine_max_seconds,
+            spread=spread,
+        )
+        report.l_spec_init, report.l_spec_final = before, after
+        report.refine_steps, report.refine_seconds = done, seconds
+    else:
+        with torch.no_grad():
+            report.l_spec_init = float(spectral_alignment_loss(layer, freqs, target))
+        report.l_spec_final = report.l_spec_init
+    return report

@@ -1,0 +1,280 @@
+"""SpectralAlignmentTransformer: a task-aligned S4D filter bank as a scikit-learn transformer."""
+
+from __future__ import annotations
+
+import math
+from numbers import Integral, Real
+
+import numpy as np
+import torch
+from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
+from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import Interval, RealNotInt, StrOptions
+from sklearn.utils.multiclass import type_of_target
+from sklearn.utils.validation import check_is_fitted
+
+from ._sklearn_utils import validate_sequences
+from .ssm import INIT_NAMES, S4D, fft_conv
+from .tdi import align_layer, task_spectrum
+
+STATISTICS = ("mean", "std", "max", "ppv")
+
+
+def infer_task(y) -> str:
+    """"classification" for binary/multiclass labels, "regression" for continuous targets."""
+    kind = type_of_target(y, input_name="y", raise_unknown=True)
+    if kind in ("binary", "multiclass"):
+        return "classification"
+    if kind in ("continuous", "continuous-multioutput"):
+        return "regression"
+    raise ValueError(f"cannot infer the task from y of type {kind!r}; set task explicitly")
+
+
+class SpectralAlignmentTransformer(TransformerMixin, BaseEstimator):
+    """Filter sequences with an S4D filter bank aligned to the task's spectrum.
+
+    ``fit`` estimates the task statistic (Fisher log-power between classes, or the input–output
+    cross-spectrum for regression) on a subsample and builds a bank of ``n_filters`` diagonal
+    SSM filters whose frequency responses peak where that statistic does (peak initialization,
+    see :func:`sktdi.tdi.align_layer`). Nothing is trained. ``transform`` filters every channel
+    of every series with the whole bank and returns either pooled statistics of the filtered
+    sequences or the filtered sequences themselves, Φ(u) = T_h u / √L — the feature map of the
+    SSM-induced kernel K(u, u') = Φ(u)ᵀΦ(u').
+
+    Parameters
+    ----------
+    n_filters : int, default=32
+        Number of SSM filters (channels of the S4D layer).
+    d_state : int, default=16
+        State size of each filter (even); d_state / 2 complex modes per filter.
+    init : {"tdi", "s4d-lin", "s4d-inv", "s4d-real", "s4d-legs", "random"}, default="tdi"
+        "tdi" aligns the bank with the task and needs ``y``; a named initialization ignores
+        ``y`` (for comparison).
+    features : {"stats", "sequence"}, default="stats"
+        "stats": per channel and filter, the mean, standard deviation, maximum and proportion
+        of positive values of the filtered sequence (n_channels · n_filters · 4 features).
+        "sequence": Φ(u) flattened (n_channels · n_filters · length features).
+    task : {"auto", "classification", "regression"}, default="auto"
+        Which statistic TDI uses; "auto" infers it from ``y``.
+    subsample : int, float or None, default=None
+        Series used to estimate the statistic: a count, a fraction, or all (None). Stratified
+        by class for classification.
+    spread : float, default=0.25
+        Share of each filter's modes spread over the whole band rather than on the peaks.
+    max_peaks : int, default=8
+        Most peaks of the statistic that get modes.
+    refine_steps : int, default=0
+        Gradient steps on the spectral-alignment loss after peak initialization.
+    dt_min, dt_max : float, default=1e-3, 1e-1
+        Range of the filters' log-uniform step sizes.
+    batch_size : int, default=256
+        Series filtered at once in ``transform`` (bounds memory).
+    random_state : int, RandomState instance or None, default=None
+        Seeds the subsample, the output vectors C, the step sizes and the mode jitter.
+
+    Attributes
+    ----------
+    task_spectrum_ : TaskSpectrum or None
+        The statistic TDI aligned to (None for a named ``init``).
+    tdi_report_ : TDIReport or None
+        Peaks found, modes per peak, alignment loss (None for a named ``init``).
+    layer_ : sktdi.ssm.S4D
+        The filter bank (float64, D = 0).
+    n_features_in_ : int
+        Length of the series for 2-D input, number of channels for 3-D input.
+    n_channels_, n_timepoints_ : int
+        Channels and length of the series seen in ``fit``.
+
+    See Also
+    --------
+    sktdi.tdi.fisher_log_power : The classification statistic.
+    sktdi.tdi.cross_spectrum : The regression statistic.
+    sklearn.kernel_approximation.RBFSampler : A random, task-agnostic feature map.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.linear_model import RidgeClassifierCV
+    >>> from sklearn.pipeline import make_pipeline
+    >>> from sklearn.preprocessing import StandardScaler
+    >>> from sktdi import SpectralAlignmentTransformer
+    >>> rng = np.random.default_rng(0)
+    >>> y = np.repeat([0, 1], 30)
+    >>> t = np.arange(100)
+    >>> X = rng.normal(size=(60, 100)) + y[:, None] * np.sin(2 * np.pi * 0.3 * t)
+    >>> model = make_pipeline(SpectralAlignmentTransformer(random_state=0), StandardScaler(),
+    ...                       RidgeClassifierCV())
+    >>> model.fit(X[::2], y[::2]).score(X[1::2], y[1::2])
+    1.0
+    """
+
+    _parameter_constraints: dict = {
+        "n_filters": [Interval(Integral, 1, None, closed="left")],
+        "d_state": [Interval(Integral, 2, None, closed="left")],
+        "init": [StrOptions({"tdi", *INIT_NAMES})],
+        "features": [StrOptions({"stats", "sequence"})],
+        "task": [StrOptions({"auto", "classification", "regression"})],
+        "subsample": [
+            None,
+            Interval(Integral, 1, None, closed="left"),
+            Interval(RealNotInt, 0, 1, closed="right"),
+        ],
+        "spread": [Interval(Real, 0, 1, closed="both")],
+        "max_peaks": [Interval(Integral, 1, None, closed="left")],
+        "refine_steps": [Interval(Integral, 0, None, closed="left")],
+        "dt_min": [Interval(Real, 0, None, closed="neither")],
+        "dt_max": [Interval(Real, 0, None, closed="neither")],
+        "batch_size": [Interval(Integral, 1, None, closed="left")],
+        "random_state": ["random_state"],
+    }
+
+    def __init__(
+        self,
+        n_filters=32,
+        d_state=16,
+        init="tdi",
+        features="stats",
+        task="auto",
+        subsample=None,
+        spread=0.25,
+        max_peaks=8,
+        refine_steps=0,
+        dt_min=1e-3,
+        dt_max=1e-1,
+        batch_size=256,
+        random_state=None,
+    ):
+        self.n_filters = n_filters
+        self.d_state = d_state
+        self.init = init
+        self.features = features
+        self.task = task
+        self.subsample = subsample
+        self.spread = spread
+        self.max_peaks = max_peaks
+        self.refine_steps = refine_steps
+        self.dt_min = dt_min
+        self.dt_max = dt_max
+        self.batch_size = batch_size
+        self.random_state = random_state
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y=None):
+        """Estimate the task spectrum and build the aligned filter bank.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, length) or (n_samples, n_channels, length)
+        y : array-like of shape (n_samples,) or (n_samples, n_outputs)
+            Class labels or regression targets; required when ``init="tdi"``.
+
+        Returns
+        -------
+        self : object
+        """
+        if self.d_state % 2:
+            raise ValueError(f"d_state must be even, got {self.d_state}")
+        if self.dt_min > self.dt_max:
+            raise ValueError(f"dt_min={self.dt_min} must not exceed dt_max={self.dt_max}")
+        if self.init == "tdi":
+            X, y = validate_sequences(self, X, y, reset=True, multi_output=True, y_numeric=False)
+        else:
+            X, _ = validate_sequences(self, X, reset=True)
+        rng = check_random_state(self.random_state)
+        generator = torch.Generator().manual_seed(int(rng.randint(2**31 - 1)))
+        self.layer_ = S4D(
+            self.n_filters,
+            self.d_state,
+            init="s4d-lin" if self.init == "tdi" else self.init,
+            dt_min=self.dt_min,
+            dt_max=self.dt_max,
+            generator=generator,
+        ).double()
+        self.task_spectrum_ = self.tdi_report_ = None
+        if self.init == "tdi":
+            task = infer_task(y) if self.task == "auto" else self.task
+            self.task_spectrum_ = task_spectrum(
+                X, y, task=task, subsample=self.subsample, random_state=rng
+            )
+            self.tdi_report_ = align_layer(
+                self.layer_,
+                self.task_spectrum_,
+                spread=self.spread,
+                max_peaks=self.max_peaks,
+                dt_min=self.dt_min,
+                dt_max=self.dt_max,
+                refine_steps=self.refine_steps,
+                generator=generator,
+            )
+        with torch.no_grad():
+            self.layer_.D.zero_()  # a pure filter bank: no skip connection
+        self.layer_.requires_grad_(False)
+        per_filter = len(STATISTICS) if self.features == "stats" else X.shape[-1]
+        self._n_features_out = X.shape[1] * self.n_filters * per_filter
+        return self
+
+    def transform(self, X):
+        """Filter X with the bank and return the features.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, length) or (n_samples, n_channels, length)
+            Same length and channel count as in ``fit``.
+
+        Returns
+        -------
+        X_new : ndarray of shape (n_samples, n_features_out)
+        """
+        check_is_fitted(self)
+        X, _ = validate_sequences(self, X, reset=False)
+        n, n_channels, length = X.shape
+        K = self.layer_.kernel(length)  # (H, L)
+        out = []
+        for start in range(0, n, self.batch_size):
+            u = torch.tensor(X[start : start + self.batch_size], dtype=torch.float64)  # (b, C, L)
+            b = u.shape[0]
+            filtered = fft_conv(u.reshape(b * n_channels, length, 1), K)  # (b·C, L, H)
+            filtered = filtered.transpose(1, 2).reshape(b, n_channels, self.n_filters, length)
+            if self.features == "sequence":
+                out.append((filtered / math.sqrt(length)).reshape(b, -1))
+            else:
+                stats = torch.stack(
+                    [
+                        filtered.mean(dim=-1),
+                        filtered.std(dim=-1, correction=0),
+                        filtered.amax(dim=-1),
+                        (filtered > 0).to(filtered.dtype).mean(dim=-1),
+                    ],
+                    dim=-1,
+                )  # (b, C, H, 4)
+                out.append(stats.reshape(b, -1))
+        return torch.cat(out).numpy()
+
+    def get_feature_names_out(self, input_features=None):
+        """Names "c{channel}_f{filter}_{statistic}" or "c{channel}_f{filter}_t{step}"."""
+        check_is_fitted(self)
+        if self.features == "stats":
+            last = STATISTICS
+        else:
+            last = [f"t{k}" for k in range(self.n_timepoints_)]
+        return np.asarray(
+            [
+                f"c{c}_f{h}_{s}"
+                for c in range(self.n_channels_)
+                for h in range(self.n_filters)
+                for s in last
+            ],
+            dtype=object,
+        )
+
+    def frequency_response(self, n_freqs: int = 512) -> tuple[np.ndarray, np.ndarray]:
+        """(freqs (n_freqs,) in cycles/sample, |H| (n_filters, n_freqs)) of the filter bank."""
+        check_is_fitted(self)
+        freqs, magnitude = self.layer_.frequency_response(n_freqs)
+        return freqs.numpy(), magnitude.numpy()
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.three_d_array = True
+        tags.target_tags.required = self.init == "tdi"
+        return tags

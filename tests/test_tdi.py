@@ -1,0 +1,324 @@
+"""TDI: task spectra on planted-frequency tasks, peak initialization, refinement, edge cases."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+from scipy.signal import find_peaks
+
+from sktdi.ssm import S4D
+from sktdi.tdi import (
+    align_layer,
+    allocate_modes,
+    cross_spectrum,
+    find_spectral_peaks,
+    fisher_log_power,
+    peak_init_modes,
+    refine_modes,
+    task_spectrum,
+)
+
+PLANTED = [0.05, 0.2, 0.37]
+
+
+def planted_classification(freqs, n_per_class=20, length=256, amplitude=1.0, seed=0):
+    """Class 0 is noise; class k adds a random-phase sinusoid at freqs[k-1]."""
+    rng = np.random.default_rng(seed)
+    t = np.arange(length)
+    y = np.repeat(np.arange(len(freqs) + 1), n_per_class)
+    X = rng.normal(size=(len(y), length))
+    for k, f in enumerate(freqs, start=1):
+        phase = rng.uniform(0, 2 * np.pi, size=(n_per_class, 1))
+        X[y == k] += amplitude * np.sin(2 * np.pi * f * t + phase)
+    return X, y
+
+
+def planted_band_power_regression(freq, n=80, length=256, seed=0):
+    """y = power of a random-phase sinusoid at ``freq`` buried in noise."""
+    rng = np.random.default_rng(seed)
+    t = np.arange(length)
+    amp = rng.uniform(0, 2, size=(n, 1))
+    phase = rng.uniform(0, 2 * np.pi, size=(n, 1))
+    X = rng.normal(size=(n, length)) + amp * np.sin(2 * np.pi * freq * t + phase)
+    return X, amp.ravel() ** 2
+
+
+def summed_response(layer, freqs):
+    """Σ_h |H_h(f)|²: the SSM-induced kernel's eigenvalue profile."""
+    _, magnitude = layer.frequency_response(torch.as_tensor(freqs, dtype=torch.float64))
+    return magnitude.pow(2).sum(dim=0).numpy()
+
+
+@pytest.mark.parametrize("freq", PLANTED)
+def test_fisher_statistic_peaks_at_planted_frequency(freq):
+    X, y = planted_classification([freq])
+    spectrum = fisher_log_power(X, y)
+    bin_width = spectrum.freqs[1] - spectrum.freqs[0]
+    assert abs(spectrum.dominant_frequency() - freq) <= bin_width
+    assert spectrum.kind == "fisher-log-power"
+    assert spectrum.values.shape == spectrum.freqs.shape
+    assert spectrum.freqs[0] == 0 and spectrum.freqs[-1] <= 0.5
+
+
+@pytest.mark.parametrize("freq", PLANTED)
+def test_cross_spectrum_peaks_at_band_power_frequency(freq):
+    X, y = planted_band_power_regression(freq)
+    spectrum = cross_spectrum(X, y)
+    bin_width = spectrum.freqs[1] - spectrum.freqs[0]
+    assert abs(spectrum.dominant_frequency() - freq) <= bin_width
+    # random phase: the power term carries it, the linear term stays small
+    k = np.argmin(np.abs(spectrum.freqs - freq))
+    assert spectrum.components["power"][k] > 0.5
+    assert spectrum.components["linear"][k] < 0.3
+
+
+def test_cross_spectrum_linear_target_and_multioutput():
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(100, 64))
+    t = np.arange(64)
+    g1, g2 = np.cos(2 * np.pi * 0.1 * t), np.cos(2 * np.pi * 0.4 * t)
+    single = cross_spectrum(X, X @ g1)
+    assert abs(single.dominant_frequency() - 0.1) <= 1 / 64
+    multi = cross_spectrum(X, np.column_stack([X @ g1, X @ g2]))
+    top2 = np.sort(multi.freqs[np.argsort(-multi.values)[:2]])
+    np.testing.assert_allclose(top2, [0.1, 0.4], atol=1 / 64)
+
+
+def test_coherence_for_sequence_targets():
+    rng = np.random.default_rng(2)
+    X = rng.normal(size=(20, 512))
+    # the target is X band-passed around 0.25 plus independent noise
+    spec = np.fft.rfft(X, axis=-1)
+    f = np.fft.rfftfreq(512)
+    spec[:, np.abs(f - 0.25) > 0.03] = 0
+    Y = np.fft.irfft(spec, n=512, axis=-1) + 0.1 * rng.normal(size=X.shape)
+    spectrum = cross_spectrum(X, Y, sequence_target=True)
+    assert spectrum.kind == "coherence"
+    assert abs(spectrum.dominant_frequency() - 0.25) < 0.03
+    assert spectrum.values.max() <= 1 + 1e-12
+    with pytest.raises(ValueError, match="sequence targets"):
+        cross_spectrum(X, Y[:, :100], sequence_target=True)
+
+
+def test_multivariate_per_channel_and_pooled():
+    rng = np.random.default_rng(3)
+    y = np.repeat([0, 1], 15)
+    X = rng.normal(size=(30, 3, 128))
+    X[y == 1, 1] += np.sin(2 * np.pi * 0.3 * np.arange(128))
+    spectrum = fisher_log_power(X, y)
+    assert spectrum.channel_values.shape == (3, len(spectrum.freqs))
+    peak_channel = spectrum.channel_values.max(axis=1)
+    assert np.argmax(peak_channel) == 1 and peak_channel[1] > 5 * peak_channel[[0, 2]].max()
+    np.testing.assert_allclose(spectrum.values, spectrum.channel_values.mean(axis=0))
+    assert abs(spectrum.dominant_frequency() - 0.3) <= 1 / 128
+
+
+def test_many_classes():
+    freqs = list(np.linspace(0.05, 0.45, 9))
+    X, y = planted_classification(freqs, n_per_class=6, length=128)
+    spectrum = fisher_log_power(X, y.astype(str))  # string labels too
+    assert np.all(np.isfinite(spectrum.values))
+    peaks = find_spectral_peaks(spectrum, max_peaks=20)
+    found = np.array([p.freq for p in peaks])
+    for f in freqs:
+        assert np.min(np.abs(found - f)) <= 2 / 128
+
+
+@pytest.mark.parametrize("length", [8, 9, 100, 16384])
+def test_lengths_and_two_samples_per_class(length):
+    rng = np.random.default_rng(4)
+    y = np.array([0, 0, 1, 1])
+    X = rng.normal(size=(4, length))
+    X[2:] += np.sin(2 * np.pi * 0.25 * np.arange(length))
+    with np.errstate(all="raise"):
+        spectrum = fisher_log_power(X, y)
+    assert np.all(np.isfinite(spectrum.values)) and np.all(spectrum.values >= 0)
+    expected_method = "periodogram" if length <= 256 else "welch"
+    assert spectrum.estimator["method"] == expected_method
+    assert spectrum.length == length and spectrum.n_samples == 4
+
+
+def test_constant_series_no_division_by_zero():
+    X = np.ones((6, 32)) * np.arange(6)[:, None]
+    y = np.array([0, 0, 0, 1, 1, 1])
+    with np.errstate(all="raise"):
+        fisher = fisher_log_power(X, y)
+        cross = cross_spectrum(X, np.arange(6.0))
+        flat = fisher_log_power(np.zeros((6, 32)), y)
+    for spectrum in (fisher, cross, flat):
+        assert np.all(np.isfinite(spectrum.values))
+    np.testing.assert_allclose(flat.values, 0, atol=1e-10)
+    # a flat statistic has no peak: peak init spreads every mode
+    modes, report = peak_init_modes(flat, 4, 8)
+    assert report.peaks == [] and report.n_spread_modes == 4
+    assert bool((modes.A.real < 0).all())
+
+
+def test_three_d_input_matches_two_d_for_one_channel():
+    X, y = planted_classification([0.2], n_per_class=8, length=64)
+    a = fisher_log_power(X, y)
+    b = fisher_log_power(X[:, None, :], y)
+    np.testing.assert_allclose(a.values, b.values)
+
+
+@pytest.mark.parametrize(
+    "X, y, error, match",
+    [
+        (np.full((4, 16), np.nan), [0, 0, 1, 1], ValueError, "NaN"),
+        (np.full((4, 16), np.inf), [0, 0, 1, 1], ValueError, "infinity"),
+        (np.zeros((4, 16)), [0, 0, 0, 0], ValueError, "only 1 class"),
+        (np.zeros((4,)), [0, 0, 1, 1], ValueError, "2-D"),
+        (np.zeros((4, 2, 3, 5)), [0, 0, 1, 1], ValueError, "2-D"),
+        (np.zeros((0, 16)), [], ValueError, "0 samples"),
+        (np.zeros((4, 16)), [0, 1, 1], ValueError, "3 labels"),
+        (np.zeros((4, 16), dtype=complex), [0, 0, 1, 1], ValueError, "complex"),
+        (np.array([["a"] * 16] * 4), [0, 0, 1, 1], TypeError, "numeric"),
+    ],
+)
+def test_bad_input_clear_errors(X, y, error, match):
+    with pytest.raises(error, match=match):
+        fisher_log_power(X, y)
+
+
+def test_bad_regression_input():
+    with pytest.raises(ValueError, match="NaN"):
+        cross_spectrum(np.zeros((5, 16)), [0.0, 1.0, np.nan, 2.0, 3.0])
+    with pytest.raises(ValueError, match="at least 3"):
+        cross_spectrum(np.zeros((2, 16)), [0.0, 1.0])
+    with pytest.raises(TypeError, match="numeric"):
+        cross_spectrum(np.zeros((4, 16)), ["a", "b", "c", "d"])
+
+
+def test_bad_method():
+    with pytest.raises(ValueError, match="method"):
+        fisher_log_power(np.zeros((4, 16)), [0, 0, 1, 1], method="multitaper")
+
+
+def test_task_spectrum_subsample_is_stratified_and_seeded():
+    X, y = planted_classification([0.2, 0.4], n_per_class=30, length=64)
+    a = task_spectrum(X, y, task="classification", subsample=12, random_state=0)
+    b = task_spectrum(X, y, task="classification", subsample=12, random_state=0)
+    c = task_spectrum(X, y, task="classification", subsample=0.2, random_state=1)
+    assert a.n_samples == 12 and c.n_samples == 18
+    np.testing.assert_array_equal(a.values, b.values)
+    assert not np.array_equal(a.values, c.values)
+    # tiny subsample: still >= 2 per class
+    tiny = task_spectrum(X, y, task="classification", subsample=1, random_state=0)
+    assert tiny.n_samples == 6
+    reg = task_spectrum(X, np.arange(90.0), task="regression", subsample=20, random_state=0)
+    assert reg.n_samples == 20 and reg.kind == "cross-spectrum"
+    with pytest.raises(ValueError, match="task"):
+        task_spectrum(X, y, task="ranking")
+
+
+def test_allocate_modes_by_mass():
+    assert allocate_modes([3.0, 1.0], 8) == [6, 2]
+    assert allocate_modes([100.0, 1.0, 1.0], 4) == [2, 1, 1]  # every peak served while modes last
+    assert sum(allocate_modes([0.3, 0.3, 0.4], 7)) == 7
+    assert allocate_modes([5.0, 1.0, 1.0], 1) == [1, 0, 0]
+    assert allocate_modes([], 5) == []
+
+
+@pytest.mark.parametrize("freq", PLANTED)
+def test_peak_init_response_peaks_at_planted_frequency(freq):
+    X, y = planted_classification([freq])
+    spectrum = fisher_log_power(X, y)
+    torch.manual_seed(0)
+    lin = S4D(64, 32, init="s4d-lin").double()
+    tdi = S4D(64, 32, init="s4d-lin").double()
+    report = align_layer(tdi, spectrum, generator=torch.Generator().manual_seed(0))
+    grid = np.linspace(0, 0.5, 1001)
+    tdi_response = summed_response(tdi, grid)
+    assert abs(grid[np.argmax(tdi_response)] - freq) <= 0.01
+    assert report.peaks and abs(report.peaks[0].freq - freq) <= 1 / 256
+    if freq > 0.3:  # S4D-Lin's bias is low-frequency: it does not reach 0.37
+        lin_response = summed_response(lin, grid)
+        assert grid[np.argmax(lin_response)] < 0.1
+        at_planted = lin_response[np.argmin(np.abs(grid - freq))]
+        assert at_planted < 0.6 * lin_response.max()
+        ratio_tdi = tdi_response[np.argmin(np.abs(grid - freq))] / np.median(tdi_response)
+        ratio_lin = at_planted / np.median(lin_response)
+        assert ratio_tdi > 3 * ratio_lin
+
+
+def test_peak_init_covers_several_planted_frequencies():
+    X, y = planted_classification(PLANTED)
+    spectrum = fisher_log_power(X, y)
+    layer = S4D(64, 64).double()
+    report = align_layer(layer, spectrum, generator=torch.Generator().manual_seed(0))
+    assert len(report.peaks) >= 3
+    assert report.n_aligned_modes + report.n_spread_modes == 32
+    assert sum(p.n_modes for p in report.peaks) == report.n_aligned_modes
+    grid = np.linspace(0, 0.5, 1001)
+    response = summed_response(layer, grid)
+    for f in PLANTED:
+        near = np.abs(grid - f) <= 0.01
+        assert response[near].max() > 5 * np.median(response)
+    idx, _ = find_peaks(response)
+    top = grid[idx[np.argmax(response[idx])]]
+    assert min(abs(top - f) for f in PLANTED) <= 0.01
+    assert report.l_spec_init < report.l_spec_reference  # aligned better than the default
+    text = str(report)
+    assert "peak at f=0.37" in text and "L_spec" in text
+    assert report.to_dict()["n_aligned_modes"] == report.n_aligned_modes
+
+
+def test_peak_init_is_stable_unaliased_deterministic_and_gain_matched():
+    X, y = planted_classification([0.2, 0.45])
+    spectrum = fisher_log_power(X, y)
+    a, _ = peak_init_modes(spectrum, 16, 32, generator=torch.Generator().manual_seed(5))
+    b, _ = peak_init_modes(spectrum, 16, 32, generator=torch.Generator().manual_seed(5))
+    c, _ = peak_init_modes(spectrum, 16, 32, generator=torch.Generator().manual_seed(6))
+    for name in ("A", "B", "C", "dt"):
+        torch.testing.assert_close(getattr(a, name), getattr(b, name))
+    assert not torch.equal(a.C, c.C)
+    assert bool((a.A.real < 0).all())
+    assert bool((a.A.imag * a.dt.unsqueeze(-1) <= np.pi + 1e-12).all())  # nothing aliases
+    assert bool(((a.dt >= 1e-3 - 1e-12) & (a.dt <= 1e-1 + 1e-12)).all())
+    from sktdi.ssm import ModeParams, init_modes
+    from sktdi.tdi import kernel_energy
+
+    ref = init_modes("s4d-lin", 16, 32, generator=torch.Generator().manual_seed(5))
+    ref = ModeParams(A=ref.A, B=ref.B, C=ref.C, dt=a.dt)
+    np.testing.assert_allclose(
+        kernel_energy(a).mean().item(), kernel_energy(ref).mean().item(), rtol=1e-8
+    )
+
+
+@pytest.mark.parametrize("spread", [0.0, 0.5, 1.0])
+def test_spread_share(spread):
+    X, y = planted_classification([0.2])
+    spectrum = fisher_log_power(X, y)
+    _, report = peak_init_modes(spectrum, 4, 32, spread=spread)
+    assert report.n_spread_modes == round(spread * 16) or (spread == 0 and report.n_spread_modes == 0)
+    with pytest.raises(ValueError, match="spread"):
+        peak_init_modes(spectrum, 4, 32, spread=1.5)
+
+
+def test_refinement_lowers_alignment_loss_and_is_bounded():
+    X, y = planted_classification(PLANTED)
+    spectrum = fisher_log_power(X, y)
+    layer = S4D(16, 16).double()
+    report = align_layer(layer, spectrum, refine_steps=40, generator=torch.Generator().manual_seed(0))
+    assert report.refine_steps == 40
+    assert report.l_spec_final < report.l_spec_init
+    shapes = {name: p.shape for name, p in layer.named_parameters()}
+    assert bool((layer.modes().A.real < 0).all())
+    # bounded in time: a zero budget runs no step
+    before, after, steps, _ = refine_modes(layer, spectrum, steps=100, max_seconds=0.0)
+    assert steps == 0 and before == after
+    assert shapes == {name: p.shape for name, p in layer.named_parameters()}
+    assert all(p.grad is None for p in layer.parameters())
+
+
+def test_align_layer_changes_only_initial_values():
+    X, y = planted_classification([0.3])
+    spectrum = fisher_log_power(X, y)
+    layer = S4D(8, 16)
+    D_before = layer.D.detach().clone()
+    n_params = sum(p.numel() for p in layer.parameters())
+    align_layer(layer, spectrum)
+    assert sum(p.numel() for p in layer.parameters()) == n_params
+    torch.testing.assert_close(layer.D, D_before)
+    assert layer.log_dt.dtype == torch.float32
