@@ -19,13 +19,14 @@ def validate_sequences(estimator, X, y="no_validation", *, reset: bool, min_leng
     Afterwards, a different channel count or length is an error naming both.
     """
     if not reset:
-        ndim = X.ndim if hasattr(X, "ndim") else np.asarray(X).ndim
-    if not reset and ndim in (2, 3):
+        shape = X.shape if hasattr(X, "shape") else np.asarray(X).shape
         fitted_ndim = estimator._input_ndim
-        if ndim == 3 and fitted_ndim == 2 and np.shape(X)[1] == 1:
+        if len(shape) == 3 and fitted_ndim == 2 and shape[1] == 1:
             X = np.asarray(X)[:, 0, :]
-        elif ndim == 2 and fitted_ndim == 3 and estimator.n_channels_ == 1:
+        elif len(shape) == 2 and fitted_ndim == 3 and estimator.n_channels_ == 1:
             X = np.asarray(X)[:, np.newaxis, :]
+        elif len(shape) == 3 and fitted_ndim == 3:
+            _check_fitted_shape(estimator, shape[1], shape[2])
     kwargs.setdefault("dtype", [np.float64, np.float32])
     if y is None or (isinstance(y, str) and y == "no_validation"):
         X = validate_data(estimator, X, y=y, reset=reset, allow_nd=True, **kwargs)
@@ -49,13 +50,18 @@ def validate_sequences(estimator, X, y="no_validation", *, reset: bool, min_leng
                 f"{min_length} time steps are required"
             )
     else:
-        if n_channels != estimator.n_channels_:
-            raise ValueError(
-                f"X has {n_channels} channels, but {name} was fitted on {estimator.n_channels_}"
-            )
-        if length != estimator.n_timepoints_:
-            raise ValueError(
-                f"X has sequences of length {length}, but {name} was fitted on length "
-                f"{estimator.n_timepoints_}"
-            )
+        _check_fitted_shape(estimator, n_channels, length)
     return X3, y
+
+
+def _check_fitted_shape(estimator, n_channels: int, length: int) -> None:
+    name = type(estimator).__name__
+    if n_channels != estimator.n_channels_:
+        raise ValueError(
+            f"X has {n_channels} channels, but {name} was fitted on {estimator.n_channels_}"
+        )
+    if length != estimator.n_timepoints_:
+        raise ValueError(
+            f"X has sequences of length {length}, but {name} was fitted on length "
+            f"{estimator.n_timepoints_}"
+        )

@@ -254,7 +254,9 @@ def cross_spectrum(
         kind, components = "coherence", {}
     else:
         if n < 3:
-            raise ValueError(f"cross_spectrum needs at least 3 samples to correlate; got {n}")
+            raise ValueError(
+                f"cross_spectrum needs at least 3 samples to correlate; got n_samples = {n}"
+            )
         Y = as_targets(y, n)
         linear, power = _scalar_target_statistics(Z, Y)
         channel_values = np.maximum(linear, power)  # (C, F)

@@ -1,0 +1,175 @@
+"""SpectralAlignmentTransformer: scikit-learn conformance, pipelines, features, the kernel claim."""
+
+from __future__ import annotations
+
+import pickle
+
+import numpy as np
+import pytest
+from sklearn.base import clone
+from sklearn.linear_model import RidgeClassifierCV
+from sklearn.model_selection import GridSearchCV
+from sklearn.pipeline import Pipeline
+from sklearn.preprocessing import StandardScaler
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from sktdi import SpectralAlignmentTransformer
+from sktdi.experiments import kernel_regression_curve
+
+CONFIGS = [
+    SpectralAlignmentTransformer(n_filters=4, d_state=4, random_state=0),
+    SpectralAlignmentTransformer(n_filters=3, d_state=4, task="regression", random_state=0),
+    SpectralAlignmentTransformer(
+        n_filters=3, d_state=4, refine_steps=3, subsample=0.5, random_state=0
+    ),
+    SpectralAlignmentTransformer(
+        n_filters=3, d_state=4, init="s4d-lin", features="sequence", random_state=0
+    ),
+]
+
+
+@parametrize_with_checks(CONFIGS)
+def test_sklearn_conformance(estimator, check):
+    check(estimator)
+
+
+def planted(n_per_class=20, length=100, freq=0.3, seed=0, channels=None):
+    rng = np.random.default_rng(seed)
+    y = np.repeat([0, 1], n_per_class)
+    t = np.arange(length)
+    shape = (2 * n_per_class, length) if channels is None else (2 * n_per_class, channels, length)
+    X = rng.normal(size=shape)
+    phase = rng.uniform(0, 2 * np.pi, size=(n_per_class, 1))
+    if channels is None:
+        X[y == 1] += np.sin(2 * np.pi * freq * t + phase)
+    else:
+        X[y == 1, -1] += np.sin(2 * np.pi * freq * t + phase)
+    return X, y
+
+
+def test_grid_search_over_init_in_pipeline():
+    X, y = planted(n_per_class=24, freq=0.4)
+    pipe = Pipeline(
+        [
+            ("bank", SpectralAlignmentTransformer(n_filters=8, random_state=0)),
+            ("scale", StandardScaler()),
+            ("ridge", RidgeClassifierCV()),
+        ]
+    )
+    search = GridSearchCV(pipe, {"bank__init": ["tdi", "s4d-lin", "s4d-inv"]}, cv=3, n_jobs=2)
+    search.fit(X, y)
+    scores = dict(zip(search.cv_results_["param_bank__init"], search.cv_results_["mean_test_score"]))
+    assert search.best_params_ == {"bank__init": "tdi"}
+    assert scores["tdi"] >= 0.9
+
+
+def test_features_shapes_and_names():
+    X, y = planted(n_per_class=5, length=40, channels=3)
+    bank = SpectralAlignmentTransformer(n_filters=6, d_state=8, random_state=0).fit(X, y)
+    Z = bank.transform(X)
+    assert Z.shape == (10, 3 * 6 * 4) and Z.dtype == np.float64
+    names = bank.get_feature_names_out()
+    assert len(names) == Z.shape[1] and names[0] == "c0_f0_mean" and names[-1] == "c2_f5_ppv"
+    assert bank.n_features_in_ == 3 and bank.n_channels_ == 3 and bank.n_timepoints_ == 40
+    seq = SpectralAlignmentTransformer(n_filters=6, d_state=8, features="sequence", random_state=0)
+    Phi = seq.fit(X, y).transform(X)
+    assert Phi.shape == (10, 3 * 6 * 40)
+    assert seq.get_feature_names_out()[1] == "c0_f0_t1"
+    # the proportion of positive values is a proportion, the std non-negative
+    stats = Z.reshape(10, 3, 6, 4)
+    assert np.all((stats[..., 3] >= 0) & (stats[..., 3] <= 1)) and np.all(stats[..., 1] >= 0)
+
+
+def test_sequence_features_are_the_normalized_convolution():
+    """Φ(u) = T_h u / √L, checked against numpy's convolution with the bank's kernel."""
+    X, y = planted(n_per_class=3, length=30)
+    bank = SpectralAlignmentTransformer(n_filters=2, d_state=4, features="sequence", random_state=0)
+    Phi = bank.fit(X, y).transform(X).reshape(6, 1, 2, 30)
+    K = bank.layer_.kernel(30).numpy()
+    for h in range(2):
+        expected = np.convolve(X[0], K[h])[:30] / np.sqrt(30)
+        np.testing.assert_allclose(Phi[0, 0, h], expected, atol=1e-10)
+
+
+def test_channel_that_carries_the_signal_is_used():
+    X, y = planted(n_per_class=15, length=64, freq=0.25, channels=2)
+    bank = SpectralAlignmentTransformer(n_filters=8, random_state=0).fit(X, y)
+    assert abs(bank.task_spectrum_.dominant_frequency() - 0.25) <= 1 / 64
+    assert bank.task_spectrum_.channel_values[1].max() > bank.task_spectrum_.channel_values[0].max()
+
+
+def test_frequency_response_peaks_at_task_frequency():
+    X, y = planted(freq=0.42)
+    bank = SpectralAlignmentTransformer(n_filters=16, random_state=0).fit(X, y)
+    freqs, magnitude = bank.frequency_response(501)
+    assert magnitude.shape == (16, 501)
+    assert abs(freqs[np.argmax((magnitude**2).sum(axis=0))] - 0.42) <= 0.01
+    assert "peak at f=0.42" in str(bank.tdi_report_)
+    lin = SpectralAlignmentTransformer(n_filters=16, init="s4d-lin", random_state=0).fit(X)
+    assert lin.task_spectrum_ is None and lin.tdi_report_ is None
+
+
+def test_reproducible_and_seed_dependent():
+    X, y = planted()
+    a = SpectralAlignmentTransformer(random_state=3).fit(X, y).transform(X)
+    b = SpectralAlignmentTransformer(random_state=3).fit(X, y).transform(X)
+    c = SpectralAlignmentTransformer(random_state=4).fit(X, y).transform(X)
+    np.testing.assert_array_equal(a, b)
+    assert not np.allclose(a, c)
+
+
+def test_pickle_and_clone_round_trip():
+    X, y = planted()
+    bank = SpectralAlignmentTransformer(n_filters=4, random_state=0).fit(X, y)
+    restored = pickle.loads(pickle.dumps(bank))
+    np.testing.assert_array_equal(bank.transform(X), restored.transform(X))
+    np.testing.assert_array_equal(
+        clone(bank).fit(X, y).transform(X), bank.transform(X)
+    )
+
+
+def test_univariate_2d_and_3d_are_interchangeable():
+    X, y = planted(n_per_class=6, length=32)
+    bank = SpectralAlignmentTransformer(n_filters=4, random_state=0).fit(X, y)
+    np.testing.assert_allclose(bank.transform(X[:, None, :]), bank.transform(X))
+
+
+@pytest.mark.parametrize(
+    "fit_X, fit_y, X, error, match",
+    [
+        (np.zeros((6, 20)), [0, 0, 0, 1, 1, 1], np.zeros((2, 25)), ValueError, "25 features"),
+        (np.zeros((6, 2, 20)), [0, 0, 0, 1, 1, 1], np.zeros((2, 2, 25)), ValueError, "length 25"),
+        (np.zeros((6, 2, 20)), [0, 0, 0, 1, 1, 1], np.zeros((2, 3, 20)), ValueError, "3 channels"),
+        (np.zeros((6, 20)), [0, 0, 0, 1, 1, 1], np.full((2, 20), np.nan), ValueError, "NaN"),
+    ],
+)
+def test_transform_input_errors(fit_X, fit_y, X, error, match):
+    bank = SpectralAlignmentTransformer(n_filters=2, d_state=4).fit(fit_X, fit_y)
+    with pytest.raises(error, match=match):
+        bank.transform(X)
+
+
+def test_fit_input_errors():
+    X, y = planted(n_per_class=3)
+    with pytest.raises(ValueError, match="requires y"):
+        SpectralAlignmentTransformer().fit(X)
+    with pytest.raises(ValueError, match="1 class"):
+        SpectralAlignmentTransformer().fit(X, np.zeros(len(X)))
+    with pytest.raises(ValueError, match="d_state must be even"):
+        SpectralAlignmentTransformer(d_state=5).fit(X, y)
+    with pytest.raises(ValueError, match="dt_min"):
+        SpectralAlignmentTransformer(dt_min=0.5, dt_max=0.1).fit(X, y)
+    with pytest.raises(ValueError, match="NaN"):
+        SpectralAlignmentTransformer().fit(np.full_like(X, np.nan), y)
+    with pytest.raises(ValueError, match="init"):
+        SpectralAlignmentTransformer(init="s4d").fit(X, y)
+
+
+def test_kernel_regression_tdi_learns_faster_and_gap_shrinks():
+    """The method's controlled experiment, small: ridge on SSM-kernel features."""
+    errors = kernel_regression_curve([16, 256], n_repeats=2)
+    tdi, lin = errors["tdi"].mean(axis=1), errors["s4d-lin"].mean(axis=1)
+    assert tdi[0] < 0.6 * lin[0]
+    gap_small, gap_large = lin[0] - tdi[0], lin[1] - tdi[1]
+    assert gap_large < 0.2 * gap_small
+    assert tdi[1] < tdi[0] and lin[1] < lin[0]
