@@ -3,6 +3,7 @@ Initialization."""
 
 __version__ = "0.1.0.dev0"
 
+from .estimators import SSMClassifier, SSMRegressor
 from .transformers import SpectralAlignmentTransformer
 
-__all__ = ["SpectralAlignmentTransformer", "__version__"]
+__all__ = ["SSMClassifier", "SSMRegressor", "SpectralAlignmentTransformer", "__version__"]

@@ -28,8 +28,8 @@ def validate_sequences(estimator, X, y="no_validation", *, reset: bool, min_leng
         elif len(shape) == 3 and fitted_ndim == 3:
             _check_fitted_shape(estimator, shape[1], shape[2])
     kwargs.setdefault("dtype", [np.float64, np.float32])
-    if y is None or (isinstance(y, str) and y == "no_validation"):
-        X = validate_data(estimator, X, y=y, reset=reset, allow_nd=True, **kwargs)
+    if isinstance(y, str) and y == "no_validation":
+        X = validate_data(estimator, X, reset=reset, allow_nd=True, **kwargs)
     else:
         X, y = validate_data(estimator, X, y, reset=reset, allow_nd=True, **kwargs)
     if X.ndim not in (2, 3):
@@ -46,7 +46,8 @@ def validate_sequences(estimator, X, y="no_validation", *, reset: bool, min_leng
         estimator.n_timepoints_ = length
         if length < min_length:
             raise ValueError(
-                f"X holds sequences of length {length}, too short for {name}: at least "
+                f"X holds sequences of length {length} (n_features = {length}), too short for "
+                f"{name}: at least "
                 f"{min_length} time steps are required"
             )
     else:
