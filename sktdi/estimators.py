@@ -9,6 +9,7 @@ SSM modes, and trains with skorch.
 from __future__ import annotations
 
 import contextlib
+import warnings
 from numbers import Integral, Real
 
 import numpy as np
@@ -221,15 +222,29 @@ class _BaseSSM(BaseEstimator):
             verbose=int(self.verbose >= 1),
         )
 
-    def _initialize_modes(self, X3: np.ndarray, y_tdi, rng: np.random.RandomState, seed: int):
+    def _initialize_modes(
+        self, X3: np.ndarray, y_tdi, rng: np.random.RandomState, seed: int, *, partial: bool
+    ):
         """TDI: task spectrum on a subsample, then every (or the first) S4D layer aligned."""
         self.task_spectrum_ = None
         self.tdi_reports_ = []
         if self.init != "tdi":
             return
-        self.task_spectrum_ = task_spectrum(
-            X3, y_tdi, task=self._task, subsample=self.tdi_subsample, random_state=rng
-        )
+        try:
+            self.task_spectrum_ = task_spectrum(
+                X3, y_tdi, task=self._task, subsample=self.tdi_subsample, random_state=rng
+            )
+        except ValueError as exc:
+            if not partial:
+                raise
+            # a first partial_fit batch may hold one class or too few series to contrast
+            warnings.warn(
+                f"TDI skipped, the first partial_fit batch cannot support it ({exc}); "
+                f"the network keeps the S4D-Lin initialization",
+                UserWarning,
+                stacklevel=3,
+            )
+            return
         layers = self.net_.module_.ssm_layers
         if self.tdi_layers == "first":
             layers = layers[:1]
@@ -265,7 +280,7 @@ class _BaseSSM(BaseEstimator):
             if first:
                 self.net_ = self._build_net(X3.shape[1], self._n_outputs(), seed)
                 self.net_.initialize()
-                self._initialize_modes(X3, y, rng, seed)
+                self._initialize_modes(X3, y, rng, seed, partial=partial)
                 self.n_epochs_ = 0
             n_epochs = self.max_epochs if epochs is None else epochs
             if n_epochs > 0:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 
 import torch
+from scipy.fft import next_fast_len
 from torch import Tensor
 
 DISCRETIZATIONS = ("zoh", "bilinear")
@@ -59,25 +60,33 @@ def discretize(
 def vandermonde_kernel(log_A_bar: Tensor, CB_bar: Tensor, length: int) -> Tensor:
     """Convolution kernel K[h, l] = 2·Re Σ_n CB̄[h, n] · Ā[h, n]^l for l = 0..length-1.
 
-    One vectorized Vandermonde product: O(H·N·L) memory, no loop over channels or modes.
-    Returns a real Tensor of shape (H, L).
+    With l = a·S + b (S = ⌈√L⌉), Ā^l = Ā^{aS} · Ā^b, so the Vandermonde product factors into
+    one batched complex matmul (H, L/S, N) @ (H, N, S): O(H·N·√L) exponentials and memory
+    instead of O(H·N·L), no loop over channels or modes. Returns a real Tensor (H, L).
     """
-    steps = torch.arange(length, device=log_A_bar.device, dtype=log_A_bar.real.dtype)  # (L,)
-    powers = torch.exp(log_A_bar.unsqueeze(-1) * steps)  # (H, N, L)
-    return 2 * torch.einsum("hn,hnl->hl", CB_bar, powers).real  # (H, L)
+    block = max(1, math.isqrt(length - 1) + 1) if length > 1 else 1
+    n_blocks = -(-length // block)
+    real_dtype = log_A_bar.real.dtype
+    inner = torch.arange(block, device=log_A_bar.device, dtype=real_dtype)  # (S,)
+    outer = torch.arange(n_blocks, device=log_A_bar.device, dtype=real_dtype) * block  # (L/S,)
+    near = torch.exp(log_A_bar.unsqueeze(-1) * inner)  # (H, N, S)
+    far = torch.exp(log_A_bar.unsqueeze(-1) * outer) * CB_bar.unsqueeze(-1)  # (H, N, L/S)
+    K = torch.matmul(far.transpose(-1, -2), near)  # (H, L/S, S)
+    return 2 * K.reshape(K.shape[0], -1)[:, :length].real  # (H, L)
 
 
 def fft_conv(u: Tensor, K: Tensor) -> Tensor:
-    """Causal convolution y[:, l, h] = Σ_{j<=l} K[h, l-j] u[:, j, h] by FFT at length 2L.
+    """Causal convolution y[:, l, h] = Σ_{j<=l} K[h, l-j] u[:, j, h] by FFT.
 
-    u: (B, L, H) real; K: (H, L) real. Returns (B, L, H). Zero-padding to 2L makes the
-    circular FFT convolution equal to the linear (causal) one.
+    u: (B, L, H) real; K: (H, L) real. Returns (B, L, H). Zero-padding to at least 2L makes the
+    circular FFT convolution equal to the linear (causal) one; the padded length is the next
+    size with small prime factors, which the FFT handles fastest.
     """
     length = u.shape[-2]
-    n_fft = 2 * length
-    u_f = torch.fft.rfft(u, n=n_fft, dim=-2)  # (B, L+1, H)
-    k_f = torch.fft.rfft(K, n=n_fft, dim=-1).transpose(-1, -2)  # (L+1, H)
-    y = torch.fft.irfft(u_f * k_f, n=n_fft, dim=-2)  # (B, 2L, H)
+    n_fft = next_fast_len(2 * length, real=True)
+    u_f = torch.fft.rfft(u, n=n_fft, dim=-2)  # (B, n_fft/2+1, H)
+    k_f = torch.fft.rfft(K, n=n_fft, dim=-1).transpose(-1, -2)  # (n_fft/2+1, H)
+    y = torch.fft.irfft(u_f * k_f, n=n_fft, dim=-2)  # (B, n_fft, H)
     return y[..., :length, :]  # (B, L, H)
 
 

@@ -84,7 +84,8 @@ def find_spectral_peaks(
     """Dominant peaks of the statistic's excess over its median, largest mass first.
 
     A peak must rise ``min_prominence`` × (max excess) above its surroundings
-    (scipy.signal.find_peaks); the ends of the band count as candidate peaks. Its band is the
+    (scipy.signal.find_peaks) and exceed the spectrum's significance ``threshold``; the ends of
+    the band count as candidate peaks. Its band is the
     width at half prominence (scipy.signal.peak_widths); its mass, the excess summed over it.
     """
     values = np.asarray(spectrum.values, dtype=np.float64)
@@ -121,6 +122,7 @@ def find_spectral_peaks(
                 mass=mass,
             )
         )
+    peaks = [p for p in peaks if p.height > spectrum.threshold]
     peaks.sort(key=lambda p: -p.mass)
     return peaks[:max_peaks]
 
@@ -230,7 +232,9 @@ def peak_init_modes(
     peaks = find_spectral_peaks(spectrum, max_peaks=max_peaks, min_prominence=min_prominence)
     notes = []
     if not peaks:
-        notes.append("the statistic has no prominent peak: all modes spread over the band")
+        notes.append(
+            "the statistic has no prominent, significant peak: all modes spread over the band"
+        )
     n_spread = n_modes if not peaks else int(round(spread * n_modes))
     if peaks and n_spread == n_modes and spread < 1:
         n_spread = n_modes - 1  # at least one mode on the main peak

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy import signal
+from scipy import signal, stats
 
 from .._validation import as_labels, as_sequences, as_targets
 
@@ -43,6 +43,10 @@ class TaskSpectrum:
         Size of the data the statistic was estimated from.
     components : dict of str -> ndarray (F,)
         Pooled parts that make up ``values`` where there are several (regression).
+    threshold : float
+        The value a single bin must exceed to be significant at level ``alpha`` under the
+        null of no task information (Bonferroni over the bins; ``inf`` when the data cannot
+        support any test, e.g. one series per class; 0 when no test applies).
     """
 
     freqs: np.ndarray
@@ -53,10 +57,15 @@ class TaskSpectrum:
     n_samples: int
     length: int
     components: dict = field(default_factory=dict)
+    threshold: float = 0.0
 
     @property
     def n_channels(self) -> int:
         return self.channel_values.shape[0]
+
+    def significant(self) -> np.ndarray:
+        """Boolean mask of the bins whose value exceeds ``threshold``."""
+        return self.values > self.threshold
 
     def dominant_frequency(self) -> float:
         """Frequency (cycles/sample) of the largest value."""
@@ -109,6 +118,30 @@ def _log_power(Z: np.ndarray) -> np.ndarray:
     return np.log(power + 1e-8 * scale + np.finfo(np.float64).tiny)
 
 
+def _bonferroni_level(alpha: float, n_bins: int) -> float:
+    return 1.0 - alpha / max(n_bins, 1)
+
+
+def fisher_threshold(n_samples: int, n_classes: int, n_bins: int, alpha: float) -> float:
+    """Null quantile of SSB/SSW = F·(K−1)/(n−K), F ~ F(K−1, n−K) (log-power ≈ Gaussian)."""
+    dof_within = n_samples - n_classes
+    if dof_within <= 0:
+        return float("inf")
+    quantile = stats.f.ppf(_bonferroni_level(alpha, n_bins), n_classes - 1, dof_within)
+    return float(quantile * (n_classes - 1) / dof_within)
+
+
+def correlation_threshold(n_samples: int, n_bins: int, alpha: float) -> float:
+    """Null quantile of a squared correlation over n samples: real r² ~ Beta(1/2, (n−2)/2),
+    complex |r|² ~ Beta(1, n−2); the larger (the complex one is the stricter at small n)."""
+    if n_samples <= 2:
+        return float("inf")
+    level = _bonferroni_level(alpha, n_bins)
+    real = stats.beta.ppf(level, 0.5, (n_samples - 2) / 2)
+    complex_ = stats.beta.ppf(level, 1.0, n_samples - 2)
+    return float(max(real, complex_))
+
+
 def _safe_ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
     out = np.zeros(np.broadcast_shapes(num.shape, den.shape))
     np.divide(num, den, out=out, where=den > 0)
@@ -122,6 +155,7 @@ def fisher_log_power(
     method: str = "auto",
     nperseg: int | None = None,
     window: str = "hann",
+    alpha: float = 0.05,
 ) -> TaskSpectrum:
     """Fisher ratio of log-power between classes at each frequency.
 
@@ -141,6 +175,8 @@ def fisher_log_power(
         Welch segment length.
     window : str
         scipy.signal window name.
+    alpha : float
+        Significance level of ``threshold`` (Bonferroni over the frequency bins).
 
     Returns
     -------
@@ -181,6 +217,7 @@ def fisher_log_power(
         estimator=settings,
         n_samples=n,
         length=X.shape[-1],
+        threshold=fisher_threshold(n, len(counts), len(freqs), alpha),
     )
 
 
@@ -208,6 +245,7 @@ def cross_spectrum(
     method: str = "auto",
     nperseg: int | None = None,
     window: str = "hann",
+    alpha: float = 0.05,
 ) -> TaskSpectrum:
     """Input–output spectral statistic for regression.
 
@@ -218,6 +256,9 @@ def cross_spectrum(
     Sequence targets (``sequence_target=True``, ``y`` of shape (n, length) or
     (n, n_outputs, length)): the magnitude-squared coherence |Σ U* Y|² / (Σ|U|² Σ|Y|²),
     pooled over series and segments.
+
+    ``alpha`` sets ``threshold`` for scalar targets (null quantile of a squared correlation,
+    Bonferroni over bins); sequence targets get no threshold (0).
 
     Returns
     -------
@@ -251,7 +292,7 @@ def cross_spectrum(
         x_pow = np.sum(np.abs(Z) ** 2, axis=(0, 3))[..., None]  # (C, F, 1)
         y_pow = np.sum(np.abs(ZY) ** 2, axis=(0, 3)).T[None]  # (1, F, M)
         channel_values = _safe_ratio(np.abs(cross) ** 2, x_pow * y_pow).mean(axis=-1)  # (C, F)
-        kind, components = "coherence", {}
+        kind, components, threshold = "coherence", {}, 0.0
     else:
         if n < 3:
             raise ValueError(
@@ -262,6 +303,7 @@ def cross_spectrum(
         channel_values = np.maximum(linear, power)  # (C, F)
         kind = "cross-spectrum"
         components = {"linear": linear.mean(axis=0), "power": power.mean(axis=0)}
+        threshold = correlation_threshold(n, len(freqs), alpha)
     return TaskSpectrum(
         freqs=freqs,
         values=channel_values.mean(axis=0),
@@ -271,6 +313,7 @@ def cross_spectrum(
         n_samples=n,
         length=X.shape[-1],
         components=components,
+        threshold=threshold,
     )
 
 

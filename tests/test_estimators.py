@@ -1,0 +1,285 @@
+"""SSMClassifier / SSMRegressor: conformance, pipelines, persistence, TDI in fit, bad input."""
+
+from __future__ import annotations
+
+import pickle
+import warnings
+
+import joblib
+import numpy as np
+import pytest
+import torch
+from sklearn.base import clone
+from sklearn.model_selection import GridSearchCV
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from sktdi import SSMClassifier, SSMRegressor
+
+FAST = dict(d_model=8, n_layers=1, d_state=8, max_epochs=5, batch_size=32, lr=1e-2)
+
+
+@parametrize_with_checks(
+    [
+        SSMClassifier(d_model=8, n_layers=1, d_state=8, max_epochs=20, batch_size=32, lr=1e-2),
+        # scikit-learn's regression check needs R² > 0.5 on a 10-step series whose target is set
+        # by one position: full-batch training for 200 epochs gets there (R² ≈ 0.8)
+        SSMRegressor(d_model=16, n_layers=2, d_state=8, max_epochs=200, batch_size=256, lr=3e-2),
+    ]
+)
+def test_sklearn_conformance(estimator, check):
+    check(estimator)
+
+
+def planted(n_per_class=20, length=64, freq=0.4, seed=0, labels=(0, 1)):
+    rng = np.random.default_rng(seed)
+    y = np.repeat(np.asarray(labels), n_per_class)
+    t = np.arange(length)
+    X = rng.normal(size=(len(y), length))
+    phase = rng.uniform(0, 2 * np.pi, size=(n_per_class, 1))
+    X[y == labels[1]] += 1.5 * np.sin(2 * np.pi * freq * t + phase)
+    return X, y
+
+
+def test_fit_predict_string_labels_and_proba():
+    X, y = planted(labels=("calm", "ringing"))
+    clf = SSMClassifier(d_model=16, max_epochs=30, random_state=0).fit(X, y)
+    assert list(clf.classes_) == ["calm", "ringing"]
+    assert clf.score(X, y) >= 0.9
+    proba = clf.predict_proba(X)
+    assert proba.shape == (40, 2) and np.allclose(proba.sum(axis=1), 1)
+    assert set(clf.predict(X)) <= {"calm", "ringing"}
+    scores = clf.decision_function(X)
+    assert scores.shape == (40,)
+    np.testing.assert_array_equal(clf.predict(X), clf.classes_[(scores > 0).astype(int)])
+
+
+def test_multiclass_and_multichannel():
+    rng = np.random.default_rng(1)
+    y = np.repeat([0, 1, 2], 12)
+    X = rng.normal(size=(36, 3, 48))
+    t = np.arange(48)
+    X[y == 1, 0] += np.sin(2 * np.pi * 0.1 * t)
+    X[y == 2, 2] += np.sin(2 * np.pi * 0.3 * t)
+    clf = SSMClassifier(d_model=16, max_epochs=40, lr=1e-2, random_state=0).fit(X, y)
+    assert clf.decision_function(X).shape == (36, 3)
+    assert clf.n_channels_ == 3 and clf.n_timepoints_ == 48 and clf.n_features_in_ == 3
+    assert clf.score(X, y) > 0.8
+    assert clf.task_spectrum_.channel_values.shape[0] == 3
+
+
+def test_grid_search_pipeline_n_jobs_2():
+    X, y = planted(n_per_class=15)
+    pipe = make_pipeline(StandardScaler(), SSMClassifier(**FAST, random_state=0))
+    search = GridSearchCV(
+        pipe, {"ssmclassifier__init": ["tdi", "s4d-lin"]}, cv=3, n_jobs=2, error_score="raise"
+    )
+    search.fit(X, y)
+    assert set(search.cv_results_["param_ssmclassifier__init"]) == {"tdi", "s4d-lin"}
+    assert search.best_estimator_.predict(X).shape == (30,)
+
+
+@pytest.mark.parametrize("Estimator", [SSMClassifier, SSMRegressor])
+def test_clone_pickle_joblib_round_trips(Estimator, tmp_path):
+    X, y = planted(n_per_class=10)
+    target = y if Estimator is SSMClassifier else y + 0.1 * np.arange(len(y))
+    model = Estimator(**FAST, random_state=0).fit(X, target)
+    expected = model.predict(X)
+    np.testing.assert_array_equal(pickle.loads(pickle.dumps(model)).predict(X), expected)
+    joblib.dump(model, tmp_path / "model.joblib")
+    np.testing.assert_array_equal(joblib.load(tmp_path / "model.joblib").predict(X), expected)
+    np.testing.assert_array_equal(clone(model).fit(X, target).predict(X), expected)
+
+
+def test_same_seed_same_model_different_seed_different_init():
+    X, y = planted(n_per_class=10)
+    a = SSMClassifier(**FAST, random_state=7).fit(X, y)
+    b = SSMClassifier(**FAST, random_state=7).fit(X, y)
+    c = SSMClassifier(**FAST, random_state=8).fit(X, y)
+    np.testing.assert_array_equal(a.predict_proba(X), b.predict_proba(X))
+    sa, sb, sc = (m.net_.module_.state_dict() for m in (a, b, c))
+    assert all(torch.equal(sa[k], sb[k]) for k in sa)
+    assert not torch.equal(sa["blocks.0.ssm.C"], sc["blocks.0.ssm.C"])
+    # seeding does not leak into the caller's global torch RNG
+    torch.manual_seed(0)
+    first = torch.rand(1)
+    torch.manual_seed(0)
+    SSMClassifier(**FAST, random_state=1).fit(X, y)
+    assert torch.equal(torch.rand(1), first)
+
+
+def test_tdi_is_used_in_fit():
+    """max_epochs=0 fits the initialization only: TDI's response peaks at the planted frequency,
+    S4D-Lin's does not."""
+    X, y = planted(n_per_class=20, length=128, freq=0.4)
+    grid = 512
+    peaks = {}
+    for init in ("tdi", "s4d-lin"):
+        clf = SSMClassifier(init=init, max_epochs=0, random_state=0).fit(X, y)
+        freqs, magnitude = clf.frequency_response(layer=0, n_freqs=grid)
+        assert magnitude.shape == (clf.d_model, grid)
+        peaks[init] = freqs[np.argmax((magnitude**2).sum(axis=0))]
+        assert clf.n_epochs_ == 0 and len(clf.history_) == 0
+    assert abs(peaks["tdi"] - 0.4) <= 0.01
+    assert abs(peaks["s4d-lin"] - 0.4) > 0.1
+    tdi = SSMClassifier(max_epochs=0, random_state=0).fit(X, y)
+    assert len(tdi.tdi_reports_) == tdi.n_layers
+    assert abs(tdi.tdi_reports_[0].peaks[0].freq - 0.4) <= 1 / 128
+    first = SSMClassifier(max_epochs=0, tdi_layers="first", random_state=0).fit(X, y)
+    assert len(first.tdi_reports_) == 1
+    lin = SSMClassifier(init="s4d-lin", max_epochs=0, random_state=0).fit(X, y)
+    assert lin.task_spectrum_ is None and lin.tdi_reports_ == []
+
+
+def test_tdi_subsample_is_used():
+    X, y = planted(n_per_class=30)
+    clf = SSMClassifier(max_epochs=0, tdi_subsample=10, random_state=0).fit(X, y)
+    assert clf.task_spectrum_.n_samples == 10
+    clf = SSMClassifier(max_epochs=0, tdi_subsample=0.5, random_state=0).fit(X, y)
+    assert clf.task_spectrum_.n_samples == 30
+
+
+def test_regressor_multioutput_and_standardization():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(80, 32))
+    Y = np.column_stack([1000 + 50 * X[:, -4:].mean(axis=1), -3 * X[:, -1]])
+    reg = SSMRegressor(d_model=16, pooling="last", max_epochs=60, lr=1e-2, random_state=0)
+    reg.fit(X, Y)
+    pred = reg.predict(X)
+    assert pred.shape == (80, 2)
+    assert abs(pred[:, 0].mean() - 1000) < 20  # mapped back to the original units
+    assert reg.score(X, Y) > 0.5
+    np.testing.assert_allclose(reg.y_mean_, Y.mean(axis=0))
+    single = SSMRegressor(**FAST, random_state=0).fit(X, Y[:, 1])
+    assert single.predict(X).shape == (80,)
+    assert single.task_spectrum_.kind == "cross-spectrum"
+
+
+def test_warm_start_and_partial_fit_continue_training():
+    X, y = planted(n_per_class=10)
+    clf = SSMClassifier(**FAST, warm_start=True, random_state=0).fit(X, y)
+    weights = clf.net_.module_.head.weight.detach().clone()
+    clf.fit(X, y)
+    assert clf.n_epochs_ == 10
+    assert not torch.equal(weights, clf.net_.module_.head.weight)
+    cold = SSMClassifier(**FAST, random_state=0).fit(X, y).fit(X, y)
+    assert cold.n_epochs_ == 5
+
+    online = SSMClassifier(**FAST, random_state=0)
+    with pytest.warns(UserWarning, match="TDI skipped"):
+        online.partial_fit(X[:10], y[:10], classes=[0, 1])  # one class: no contrast for TDI
+    assert online.task_spectrum_ is None
+    online.partial_fit(X[10:], y[10:])
+    assert online.n_epochs_ == 2 and list(online.classes_) == [0, 1]
+    with pytest.raises(ValueError, match="not seen"):
+        online.partial_fit(X[:4], np.array([0, 1, 2, 2]))
+    reg = SSMRegressor(**FAST, random_state=0)
+    reg.partial_fit(X, y.astype(float)).partial_fit(X, y.astype(float))
+    assert reg.n_epochs_ == 2
+
+
+def test_validation_split_and_early_stopping():
+    X, y = planted(n_per_class=20)
+    clf = SSMClassifier(
+        **{**FAST, "max_epochs": 200}, validation_fraction=0.25, n_iter_no_change=3, random_state=0
+    ).fit(X, y)
+    assert "valid_loss" in clf.history_[-1]
+    assert clf.n_epochs_ < 200
+
+
+def test_verbose_prints_and_silent_by_default(capsys):
+    X, y = planted(n_per_class=5)
+    SSMClassifier(**FAST, random_state=0).fit(X, y)
+    assert capsys.readouterr().out == ""
+    SSMClassifier(**FAST, verbose=1, random_state=0).fit(X, y)
+    assert "train_loss" in capsys.readouterr().out
+
+
+def test_prediction_runs_in_batches_for_large_inputs():
+    X, y = planted(n_per_class=5, length=16)
+    clf = SSMClassifier(**FAST, random_state=0).fit(X, y)
+    big = np.random.default_rng(0).normal(size=(2500, 16))
+    proba = clf.predict_proba(big)
+    assert proba.shape == (2500, 2)
+    np.testing.assert_allclose(proba[:10], clf.predict_proba(big[:10]), atol=1e-12)
+
+
+def test_unavailable_cuda_is_a_clear_error():
+    if torch.cuda.is_available():
+        pytest.skip("CUDA is available here")
+    X, y = planted(n_per_class=5)
+    with pytest.raises(ValueError, match="CUDA is not available"):
+        SSMClassifier(**FAST, device="cuda").fit(X, y)
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")
+def test_cuda_fit_predict_and_cpu_load(tmp_path):
+    X, y = planted(n_per_class=10)
+    clf = SSMClassifier(**FAST, device="cuda", random_state=0).fit(X, y)
+    assert next(clf.net_.module_.parameters()).is_cuda
+    expected = clf.predict_proba(X)
+    joblib.dump(clf, tmp_path / "gpu.joblib")
+    restored = joblib.load(tmp_path / "gpu.joblib")
+    np.testing.assert_allclose(restored.predict_proba(X), expected, atol=1e-6)
+
+
+GOOD_X = np.random.default_rng(0).normal(size=(6, 20))
+GOOD_Y = np.array([0, 0, 0, 1, 1, 1])
+
+
+@pytest.mark.parametrize(
+    "X, y, error, match",
+    [
+        (np.where(np.eye(6, 20) > 0, np.nan, GOOD_X), GOOD_Y, ValueError, "NaN"),
+        (np.where(np.eye(6, 20) > 0, np.inf, GOOD_X), GOOD_Y, ValueError, "infinity"),
+        (GOOD_X.astype(complex), GOOD_Y, ValueError, "[Cc]omplex"),
+        (np.array([["a"] * 20] * 6, dtype=object), GOOD_Y, ValueError, "convert|string"),
+        (np.zeros((0, 20)), np.zeros(0), ValueError, "0 sample"),
+        (GOOD_X[:, :1], GOOD_Y, ValueError, "too short"),
+        (GOOD_X[0], GOOD_Y, ValueError, "2D array"),
+        (np.zeros((6, 2, 3, 20)), GOOD_Y, ValueError, "2-D .* or 3-D"),
+        (GOOD_X, np.zeros(6), ValueError, "1 class"),
+        (GOOD_X, GOOD_Y[:5], ValueError, "inconsistent numbers of samples"),
+        (GOOD_X, np.linspace(0, 1, 6), ValueError, "Unknown label type"),
+        (GOOD_X, np.array([0, 1, np.nan, 0, 1, 0]), ValueError, "NaN"),
+    ],
+)
+def test_bad_input_table(X, y, error, match):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(error, match=match):
+            SSMClassifier(**FAST).fit(X, y)
+
+
+def test_bad_input_after_fit():
+    clf = SSMClassifier(**FAST, random_state=0).fit(GOOD_X, GOOD_Y)
+    with pytest.raises(ValueError, match="30 features"):
+        clf.predict(np.zeros((2, 30)))
+    with pytest.raises(ValueError, match="NaN"):
+        clf.predict(np.full((2, 20), np.nan))
+    three_d = SSMClassifier(**FAST, random_state=0).fit(GOOD_X.reshape(6, 2, 10), GOOD_Y)
+    with pytest.raises(ValueError, match="length 12"):
+        three_d.predict(np.zeros((2, 2, 12)))
+    with pytest.raises(ValueError, match="3 channels"):
+        three_d.predict(np.zeros((2, 3, 10)))
+
+
+def test_bad_parameters():
+    with pytest.raises(ValueError, match="init"):
+        SSMClassifier(init="hippo").fit(GOOD_X, GOOD_Y)
+    with pytest.raises(ValueError, match="d_state must be even"):
+        SSMClassifier(d_state=7).fit(GOOD_X, GOOD_Y)
+    with pytest.raises(ValueError, match="dt_min"):
+        SSMClassifier(dt_min=1.0, dt_max=0.1).fit(GOOD_X, GOOD_Y)
+    with pytest.raises(ValueError, match="max_epochs"):
+        SSMClassifier(max_epochs=-1).fit(GOOD_X, GOOD_Y)
+
+
+def test_gunpoint_accuracy_with_defaults():
+    from sktime.datasets import load_gunpoint
+
+    X_train, y_train = load_gunpoint(split="train", return_type="numpy3D")
+    X_test, y_test = load_gunpoint(split="test", return_type="numpy3D")
+    clf = SSMClassifier(random_state=0).fit(X_train, y_train)
+    assert clf.score(X_test, y_test) >= 0.90
