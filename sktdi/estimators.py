@@ -86,7 +86,7 @@ class _BaseSSM(BaseEstimator):
         pooling="mean",
         max_epochs=100,
         batch_size=16,
-        lr=3e-3,
+        lr=1e-2,
         ssm_lr=1e-3,
         weight_decay=0.01,
         lr_schedule="cosine",
@@ -96,7 +96,7 @@ class _BaseSSM(BaseEstimator):
         tdi_subsample=None,
         tdi_spread=0.25,
         tdi_refine_steps=0,
-        tdi_layers="all",
+        tdi_layers="first",
         dt_min=1e-3,
         dt_max=1e-1,
         scale_inputs=True,
@@ -341,7 +341,7 @@ class SSMClassifier(ClassifierMixin, _BaseSSM):
     max_epochs : int, default=100
         Training epochs; 0 fits the initialization only.
     batch_size : int, default=16
-    lr : float, default=3e-3
+    lr : float, default=1e-2
         AdamW learning rate of every parameter but A, B and dt.
     ssm_lr : float, default=1e-3
         Learning rate of A, B and dt (no weight decay).
@@ -361,8 +361,10 @@ class SSMClassifier(ClassifierMixin, _BaseSSM):
         Share of each channel's modes spread over the whole band instead of the task's peaks.
     tdi_refine_steps : int, default=0
         Gradient steps on the spectral-alignment loss after peak initialization.
-    tdi_layers : {"all", "first"}, default="all"
-        Which S4D layers TDI initializes.
+    tdi_layers : {"all", "first"}, default="first"
+        Which S4D layers TDI initializes. Deeper layers see features, not the raw series, so
+        the input's statistic describes them less well (cross-validation agreed, see
+        ``docs/estimators.md``).
     dt_min, dt_max : float, default=1e-3, 1e-1
         Range of the log-uniform SSM step sizes.
     scale_inputs : bool, default=True

@@ -123,10 +123,10 @@ def test_tdi_is_used_in_fit():
         assert clf.n_epochs_ == 0 and len(clf.history_) == 0
     assert abs(peaks["tdi"] - 0.4) <= 0.01
     assert abs(peaks["s4d-lin"] - 0.4) > 0.1
-    tdi = SSMClassifier(max_epochs=0, random_state=0).fit(X, y)
-    assert len(tdi.tdi_reports_) == tdi.n_layers
-    assert abs(tdi.tdi_reports_[0].peaks[0].freq - 0.4) <= 1 / 128
-    first = SSMClassifier(max_epochs=0, tdi_layers="first", random_state=0).fit(X, y)
+    every = SSMClassifier(max_epochs=0, tdi_layers="all", random_state=0).fit(X, y)
+    assert len(every.tdi_reports_) == every.n_layers
+    assert abs(every.tdi_reports_[1].peaks[0].freq - 0.4) <= 1 / 128
+    first = SSMClassifier(max_epochs=0, random_state=0).fit(X, y)
     assert len(first.tdi_reports_) == 1
     lin = SSMClassifier(init="s4d-lin", max_epochs=0, random_state=0).fit(X, y)
     assert lin.task_spectrum_ is None and lin.tdi_reports_ == []

@@ -322,3 +322,28 @@ def test_align_layer_changes_only_initial_values():
     assert sum(p.numel() for p in layer.parameters()) == n_params
     torch.testing.assert_close(layer.D, D_before)
     assert layer.log_dt.dtype == torch.float32
+
+
+def test_significance_threshold_controls_false_peaks():
+    """Under the null (labels unrelated to X) a bin is rarely significant: Bonferroni keeps the
+    family-wise rate near alpha; a planted frequency clears the threshold easily."""
+    rng = np.random.default_rng(0)
+    false_alarms = 0
+    for _ in range(40):
+        X = rng.normal(size=(30, 64))
+        y = rng.permutation(np.repeat([0, 1, 2], 10))
+        false_alarms += bool(fisher_log_power(X, y).significant().any())
+        Xr = rng.normal(size=(30, 64))
+        false_alarms += bool(cross_spectrum(Xr, rng.normal(size=30)).significant().any())
+    assert false_alarms <= 10  # 80 tests at a nominal family-wise 5%: ~4 expected
+    X, y = planted_classification([0.2], n_per_class=10, length=64)
+    spectrum = fisher_log_power(X, y)
+    assert spectrum.significant()[np.argmin(np.abs(spectrum.freqs - 0.2))]
+
+
+def test_one_series_per_class_supports_no_peak():
+    X, y = planted_classification([0.2], n_per_class=1, length=64)
+    spectrum = fisher_log_power(X, y)
+    assert spectrum.threshold == np.inf and not spectrum.significant().any()
+    _, report = peak_init_modes(spectrum, 4, 16)
+    assert report.peaks == [] and report.n_spread_modes == 8

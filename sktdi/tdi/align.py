@@ -277,9 +277,11 @@ def peak_init_modes(
 
 
 def alignment_target(spectrum: TaskSpectrum, spread: float = 0.25) -> np.ndarray:
-    """The distribution |H|² should follow: excess statistic (unit mass), mixed with a uniform
-    share ``spread`` — the same split of attention that peak init gives the modes."""
+    """The distribution |H|² should follow: the significant excess of the statistic over its
+    median (unit mass), mixed with a uniform share ``spread`` — the same split of attention
+    that peak init gives the modes."""
     excess = np.clip(spectrum.values - np.median(spectrum.values), 0, None)
+    excess = np.where(spectrum.significant(), excess, 0.0)
     uniform = np.full_like(excess, 1.0 / len(excess))
     if excess.sum() <= 0:
         return uniform
