@@ -21,7 +21,7 @@ from sklearn.utils._param_validation import Interval, RealNotInt, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
-from ._sklearn_utils import validate_sequences
+from ._sklearn_utils import check_lengths, validate_sequences
 from .ssm import INIT_NAMES, SSM_PARAMETER_NAMES, S4DNetwork
 from .tdi import align_layer, task_spectrum
 
@@ -142,22 +142,46 @@ class _BaseSSM(BaseEstimator):
         raise NotImplementedError
 
     # ---- data ----------------------------------------------------------------------------
-    def _validate(self, X, y="no_validation", *, reset: bool):
+    def _validate(self, X, y="no_validation", *, reset: bool, lengths=None):
         y_kwargs = {} if isinstance(y, str) else {"multi_output": self._task == "regression"}
-        X3, y = validate_sequences(self, X, y, reset=reset, min_length=MIN_LENGTH, **y_kwargs)
+        X3, y = validate_sequences(
+            self,
+            X,
+            y,
+            reset=reset,
+            min_length=MIN_LENGTH,
+            check_length=lengths is None,
+            **y_kwargs,
+        )
+        lengths = check_lengths(lengths, X3)
         if reset:
+            mask = self._valid_mask(X3, lengths)  # (n, 1, L)
+            count = mask.sum() if lengths is not None else X3.shape[0] * X3.shape[2]
+            mean = (X3 * mask).sum(axis=(0, 2)) / count  # (C,)
+            var = (((X3 - mean[:, None]) * mask) ** 2).sum(axis=(0, 2)) / count  # (C,)
+            scale = np.sqrt(var)
             if self.scale_inputs:
-                self.input_mean_ = X3.mean(axis=(0, 2))
-                scale = X3.std(axis=(0, 2))
+                self.input_mean_ = mean
                 self.input_scale_ = np.where(scale > 0, scale, 1.0)
             else:
                 self.input_mean_ = np.zeros(X3.shape[1])
                 self.input_scale_ = np.ones(X3.shape[1])
-        return X3, y
+        return X3, y, lengths
 
-    def _net_input(self, X3: np.ndarray, dtype=np.float64) -> np.ndarray:
+    @staticmethod
+    def _valid_mask(X3: np.ndarray, lengths) -> np.ndarray | float:
+        if lengths is None:
+            return 1.0
+        return (np.arange(X3.shape[-1]) < lengths[:, None])[:, None, :]  # (n, 1, L)
+
+    def _net_input(self, X3: np.ndarray, lengths=None, dtype=np.float64):
+        """Standardized series for the network; with ``lengths``, padding zeroed and a dict
+        that skorch unpacks into ``S4DNetwork.forward(X, lengths)``."""
         X3 = (X3 - self.input_mean_[:, None]) / self.input_scale_[:, None]
-        return X3.astype(dtype)
+        X3 = (X3 * self._valid_mask(X3, lengths)).astype(dtype)
+        if lengths is None:
+            return X3
+        return {"X": X3, "lengths": lengths}
 
     # ---- the network ---------------------------------------------------------------------
     def _build_net(self, n_channels: int, n_outputs: int, seed: int):
@@ -223,7 +247,14 @@ class _BaseSSM(BaseEstimator):
         )
 
     def _initialize_modes(
-        self, X3: np.ndarray, y_tdi, rng: np.random.RandomState, seed: int, *, partial: bool
+        self,
+        X3: np.ndarray,
+        y_tdi,
+        rng: np.random.RandomState,
+        seed: int,
+        *,
+        partial: bool,
+        lengths=None,
     ):
         """TDI: task spectrum on a subsample, then every (or the first) S4D layer aligned."""
         self.task_spectrum_ = None
@@ -232,7 +263,12 @@ class _BaseSSM(BaseEstimator):
             return
         try:
             self.task_spectrum_ = task_spectrum(
-                X3, y_tdi, task=self._task, subsample=self.tdi_subsample, random_state=rng
+                X3,
+                y_tdi,
+                task=self._task,
+                subsample=self.tdi_subsample,
+                random_state=rng,
+                lengths=lengths,
             )
         except ValueError as exc:
             if not partial:
@@ -270,9 +306,9 @@ class _BaseSSM(BaseEstimator):
             torch.manual_seed(seed)
             yield
 
-    def _fit(self, X, y, *, epochs: int | None, partial: bool, classes=None):
+    def _fit(self, X, y, *, epochs: int | None, partial: bool, classes=None, lengths=None):
         first = not (partial or self.warm_start) or not hasattr(self, "net_")
-        X3, y = self._validate(X, y, reset=first)
+        X3, y, lengths = self._validate(X, y, reset=first, lengths=lengths)
         rng = check_random_state(self.random_state)
         seed = int(rng.randint(2**31 - 1))
         target = self._encode_targets(y, reset=first, classes=classes)
@@ -280,12 +316,13 @@ class _BaseSSM(BaseEstimator):
             if first:
                 self.net_ = self._build_net(X3.shape[1], self._n_outputs(), seed)
                 self.net_.initialize()
-                self._initialize_modes(X3, y, rng, seed, partial=partial)
+                self._initialize_modes(X3, y, rng, seed, partial=partial, lengths=lengths)
                 self.n_epochs_ = 0
             n_epochs = self.max_epochs if epochs is None else epochs
             if n_epochs > 0:
                 self.net_.module_.float()
-                self.net_.partial_fit(self._net_input(X3, np.float32), target, epochs=n_epochs)
+                inputs = self._net_input(X3, lengths, np.float32)
+                self.net_.partial_fit(inputs, target, epochs=n_epochs)
                 self.n_epochs_ = len(self.net_.history)
         # Inference runs in float64: float32 matrix products round differently with the batch
         # shape, so a series' prediction would depend on which other series share its batch.
@@ -306,10 +343,10 @@ class _BaseSSM(BaseEstimator):
         freqs, magnitude = ssm.frequency_response(n_freqs)
         return freqs.cpu().numpy(), magnitude.cpu().numpy()
 
-    def _forward(self, X) -> torch.Tensor:
+    def _forward(self, X, lengths=None) -> torch.Tensor:
         check_is_fitted(self)
-        X3, _ = self._validate(X, reset=False)
-        return self.net_.forward(self._net_input(X3))  # (n, n_outputs) float64, on CPU
+        X3, _, lengths = self._validate(X, reset=False, lengths=lengths)
+        return self.net_.forward(self._net_input(X3, lengths))  # (n, n_outputs) float64, CPU
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -440,7 +477,7 @@ class SSMClassifier(ClassifierMixin, _BaseSSM):
         return self._label_encoder.transform(y).astype(np.int64)
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y):
+    def fit(self, X, y, lengths=None):
         """Run TDI (when ``init="tdi"``) and train the network.
 
         Parameters
@@ -448,35 +485,38 @@ class SSMClassifier(ClassifierMixin, _BaseSSM):
         X : array-like of shape (n_samples, length) or (n_samples, n_channels, length)
         y : array-like of shape (n_samples,)
             Class labels of any hashable type; at least 2 classes.
+        lengths : array-like of shape (n_samples,), optional
+            True lengths of series of unequal length, right-padded in X: the padding is
+            masked (the SSM is causal, and pooling skips it).
 
         Returns
         -------
         self : object
         """
-        return self._fit(X, y, epochs=None, partial=False)
+        return self._fit(X, y, epochs=None, partial=False, lengths=lengths)
 
-    def partial_fit(self, X, y, classes=None):
+    def partial_fit(self, X, y, classes=None, lengths=None):
         """One epoch of training; the first call builds and initializes the network (TDI on
         this batch). ``classes`` lists every label on the first call if the batch lacks some."""
         if not hasattr(self, "net_"):
             self._validate_params()
-        return self._fit(X, y, epochs=1, partial=True, classes=classes)
+        return self._fit(X, y, epochs=1, partial=True, classes=classes, lengths=lengths)
 
-    def decision_function(self, X):
+    def decision_function(self, X, lengths=None):
         """Logits (n_samples, n_classes); for two classes, logit[1] − logit[0] (n_samples,)."""
-        logits = self._forward(X).numpy()
+        logits = self._forward(X, lengths).numpy()
         if logits.shape[1] == 2:
             return logits[:, 1] - logits[:, 0]
         return logits
 
-    def predict_proba(self, X):
+    def predict_proba(self, X, lengths=None):
         """Class probabilities (n_samples, n_classes), columns in the order of ``classes_``."""
-        return torch.softmax(self._forward(X), dim=1).numpy()
+        return torch.softmax(self._forward(X, lengths), dim=1).numpy()
 
-    def predict(self, X):
+    def predict(self, X, lengths=None):
         """Most probable class label per series."""
         check_is_fitted(self)
-        return self.classes_[np.argmax(self.predict_proba(X), axis=1)]
+        return self.classes_[np.argmax(self.predict_proba(X, lengths), axis=1)]
 
 
 class SSMRegressor(RegressorMixin, _BaseSSM):
@@ -538,29 +578,31 @@ class SSMRegressor(RegressorMixin, _BaseSSM):
         return ((Y - self.y_mean_) / self.y_scale_).astype(np.float32)
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y):
+    def fit(self, X, y, lengths=None):
         """Run TDI (when ``init="tdi"``) and train the network.
 
         Parameters
         ----------
         X : array-like of shape (n_samples, length) or (n_samples, n_channels, length)
         y : array-like of shape (n_samples,) or (n_samples, n_outputs)
+        lengths : array-like of shape (n_samples,), optional
+            True lengths of right-padded series of unequal length.
 
         Returns
         -------
         self : object
         """
-        return self._fit(X, y, epochs=None, partial=False)
+        return self._fit(X, y, epochs=None, partial=False, lengths=lengths)
 
-    def partial_fit(self, X, y):
+    def partial_fit(self, X, y, lengths=None):
         """One epoch of training; the first call builds and initializes the network."""
         if not hasattr(self, "net_"):
             self._validate_params()
-        return self._fit(X, y, epochs=1, partial=True)
+        return self._fit(X, y, epochs=1, partial=True, lengths=lengths)
 
-    def predict(self, X):
+    def predict(self, X, lengths=None):
         """Predictions in the original target units: (n_samples,) or (n_samples, n_outputs)."""
-        Y = self._forward(X).numpy() * self.y_scale_ + self.y_mean_
+        Y = self._forward(X, lengths).numpy() * self.y_scale_ + self.y_mean_
         return Y.ravel() if self._y_ndim == 1 else Y
 
     def __sklearn_tags__(self):

@@ -283,3 +283,23 @@ def test_gunpoint_accuracy_with_defaults():
     X_test, y_test = load_gunpoint(split="test", return_type="numpy3D")
     clf = SSMClassifier(random_state=0).fit(X_train, y_train)
     assert clf.score(X_test, y_test) >= 0.90
+
+
+def test_unequal_lengths_padding_is_masked():
+    rng = np.random.default_rng(0)
+    lengths = rng.integers(20, 41, size=30)
+    y = np.arange(30) % 2
+    X = np.zeros((30, 2, 40))
+    for i, length in enumerate(lengths):
+        t = np.arange(length)
+        X[i, :, :length] = rng.normal(size=(2, length)) + y[i] * np.sin(2 * np.pi * 0.3 * t)
+    clf = SSMClassifier(**FAST, random_state=0).fit(X, y, lengths=lengths)
+    assert clf.task_spectrum_.estimator["method"] == "welch-ragged"
+    proba = clf.predict_proba(X, lengths=lengths)
+    # more padding, different padding values: same predictions
+    wider = np.concatenate([X, np.full((30, 2, 15), 7.0)], axis=-1)
+    np.testing.assert_allclose(clf.predict_proba(wider, lengths=lengths), proba, atol=1e-10)
+    with pytest.raises(ValueError, match="lengths must lie"):
+        clf.predict(X, lengths=np.full(30, 41))
+    with pytest.raises(ValueError, match="one per series"):
+        clf.predict(X, lengths=lengths[:5])

@@ -107,13 +107,57 @@ def _stft(
     return freqs, Z, settings
 
 
-def _log_power(Z: np.ndarray) -> np.ndarray:
-    """Z (n, C, F, T) -> log power (n, C, F), Welch average over segments.
+def _ragged_stft(
+    X: np.ndarray, lengths: np.ndarray, nperseg: int | None, window: str
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict]:
+    """Welch per series for right-padded X (n, C, L) of true lengths ``lengths``.
+
+    One segment length for all (at most the shortest series), so all share a frequency grid;
+    each series averages its own segments. Returns (freqs, Z of each series' first segment
+    (n, C, F, 1), power (n, C, F), settings).
+    """
+    seg = int(min(lengths.min(), nperseg or DEFAULT_NPERSEG))
+    first, power = [], []
+    for series, length in zip(X, lengths):
+        overlap = seg // 2 if seg < length else 0
+        freqs, _, Z = signal.stft(
+            series[:, :length],
+            window=window,
+            nperseg=seg,
+            noverlap=overlap,
+            detrend=False,
+            boundary=None,
+            padded=False,
+            axis=-1,
+        )  # (C, F, T_i)
+        first.append(Z[..., :1])
+        power.append(np.mean(np.abs(Z) ** 2, axis=-1))
+    settings = {"method": "welch-ragged", "window": window, "nperseg": seg, "noverlap": seg // 2}
+    return freqs, np.stack(first), np.stack(power), settings
+
+
+def _spectra(
+    X: np.ndarray, lengths, method: str, nperseg: int | None, window: str
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict]:
+    """(freqs, complex segments Z (n, C, F, T), Welch power (n, C, F), settings)."""
+    if lengths is None:
+        freqs, Z, settings = _stft(X, method, nperseg, window)
+        return freqs, Z, np.mean(np.abs(Z) ** 2, axis=-1), settings
+    lengths = np.asarray(lengths)
+    if lengths.shape != (X.shape[0],) or lengths.min() < 1 or lengths.max() > X.shape[-1]:
+        raise ValueError(
+            f"lengths must hold one length in [1, {X.shape[-1]}] per series; got shape "
+            f"{lengths.shape}, range [{lengths.min()}, {lengths.max()}]"
+        )
+    return _ragged_stft(X, lengths.astype(int), nperseg, window)
+
+
+def _log_power(power: np.ndarray) -> np.ndarray:
+    """Welch power (n, C, F) -> log power (n, C, F).
 
     The offset is relative to each channel's mean power so that the log is scale-free and a
     constant series (zero power off DC) gives a finite value instead of log(0).
     """
-    power = np.mean(np.abs(Z) ** 2, axis=-1)  # (n, C, F)
     scale = power.mean(axis=(0, 2), keepdims=True)  # (1, C, 1)
     return np.log(power + 1e-8 * scale + np.finfo(np.float64).tiny)
 
@@ -156,6 +200,7 @@ def fisher_log_power(
     nperseg: int | None = None,
     window: str = "hann",
     alpha: float = 0.05,
+    lengths=None,
 ) -> TaskSpectrum:
     """Fisher ratio of log-power between classes at each frequency.
 
@@ -177,6 +222,9 @@ def fisher_log_power(
         scipy.signal window name.
     alpha : float
         Significance level of ``threshold`` (Bonferroni over the frequency bins).
+    lengths : array-like (n_samples,), optional
+        True lengths of right-padded series of unequal length: each series then gets its own
+        Welch average with a segment length of at most the shortest series.
 
     Returns
     -------
@@ -197,8 +245,8 @@ def fisher_log_power(
     """
     X = as_sequences(X)
     _, codes = as_labels(y, X.shape[0])
-    freqs, Z, settings = _stft(X, method, nperseg, window)
-    P = _log_power(Z)  # (n, C, F)
+    freqs, _, power, settings = _spectra(X, lengths, method, nperseg, window)
+    P = _log_power(power)  # (n, C, F)
     n = P.shape[0]
     onehot = np.eye(codes.max() + 1)[codes]  # (n, K)
     counts = onehot.sum(axis=0)  # (K,)
@@ -221,15 +269,18 @@ def fisher_log_power(
     )
 
 
-def _scalar_target_statistics(Z: np.ndarray, Y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Z (n, C, F, T), Y (n, M) -> linear coherence and power correlation², each (C, F)."""
+def _scalar_target_statistics(
+    Z: np.ndarray, power: np.ndarray, Y: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Z (n, C, F, T), power (n, C, F), Y (n, M) -> linear coherence and power correlation²,
+    each (C, F)."""
     Yc = Y - Y.mean(axis=0)  # (n, M)
     y_ss = np.sum(Yc**2, axis=0)  # (M,)
     Zc = Z - Z.mean(axis=0)  # (n, C, F, T)
     cross = np.einsum("ncft,nm->cftm", Zc, Yc)  # (C, F, T, M)
     z_ss = np.sum(np.abs(Zc) ** 2, axis=0)[..., None]  # (C, F, T, 1)
     linear = _safe_ratio(np.abs(cross) ** 2, z_ss * y_ss).mean(axis=(2, 3))  # (C, F)
-    P = _log_power(Z)  # (n, C, F)
+    P = _log_power(power)  # (n, C, F)
     Pc = P - P.mean(axis=0)  # (n, C, F)
     p_cross = np.einsum("ncf,nm->cfm", Pc, Yc)  # (C, F, M)
     p_ss = np.sum(Pc**2, axis=0)[..., None]  # (C, F, 1)
@@ -246,6 +297,7 @@ def cross_spectrum(
     nperseg: int | None = None,
     window: str = "hann",
     alpha: float = 0.05,
+    lengths=None,
 ) -> TaskSpectrum:
     """Input–output spectral statistic for regression.
 
@@ -257,6 +309,8 @@ def cross_spectrum(
     (n, n_outputs, length)): the magnitude-squared coherence |Σ U* Y|² / (Σ|U|² Σ|Y|²),
     pooled over series and segments.
 
+    ``lengths`` (scalar targets only) gives the true lengths of right-padded series, as in
+    :func:`fisher_log_power`; the linear term then uses each series' first segment.
     ``alpha`` sets ``threshold`` for scalar targets (null quantile of a squared correlation,
     Bonferroni over bins); sequence targets get no threshold (0).
 
@@ -279,7 +333,9 @@ def cross_spectrum(
     """
     X = as_sequences(X)
     n = X.shape[0]
-    freqs, Z, settings = _stft(X, method, nperseg, window)
+    if sequence_target and lengths is not None:
+        raise ValueError("sequence targets of unequal length are not supported")
+    freqs, Z, power, settings = _spectra(X, lengths, method, nperseg, window)
     if sequence_target:
         Y = as_sequences(y, name="y")
         if Y.shape[0] != n or Y.shape[-1] != X.shape[-1]:
@@ -299,10 +355,10 @@ def cross_spectrum(
                 f"cross_spectrum needs at least 3 samples to correlate; got n_samples = {n}"
             )
         Y = as_targets(y, n)
-        linear, power = _scalar_target_statistics(Z, Y)
-        channel_values = np.maximum(linear, power)  # (C, F)
+        linear, power_corr = _scalar_target_statistics(Z, power, Y)
+        channel_values = np.maximum(linear, power_corr)  # (C, F)
         kind = "cross-spectrum"
-        components = {"linear": linear.mean(axis=0), "power": power.mean(axis=0)}
+        components = {"linear": linear.mean(axis=0), "power": power_corr.mean(axis=0)}
         threshold = correlation_threshold(n, len(freqs), alpha)
     return TaskSpectrum(
         freqs=freqs,
@@ -327,6 +383,7 @@ def task_spectrum(
     task: str,
     subsample: int | float | None = None,
     random_state=None,
+    lengths=None,
     **spectral_kwargs,
 ) -> TaskSpectrum:
     """The task statistic estimated on a (stratified, for classification) subsample.
@@ -343,9 +400,13 @@ def task_spectrum(
     if task == "classification":
         _, codes = as_labels(y, n)
         idx = stratified_indices(codes, subsample, min_per_class=2, random_state=random_state)
+        if lengths is not None:
+            spectral_kwargs["lengths"] = np.asarray(lengths)[idx]
         return fisher_log_power(X[idx], np.asarray(y)[idx], **spectral_kwargs)
     if task == "regression":
         Y = as_targets(y, n)
         idx = random_indices(n, subsample, random_state=random_state)
+        if lengths is not None:
+            spectral_kwargs["lengths"] = np.asarray(lengths)[idx]
         return cross_spectrum(X[idx], Y[idx], **spectral_kwargs)
     raise ValueError(f"task must be one of {TASKS}, got {task!r}")
