@@ -1,0 +1,230 @@
+"""UCR/UEA data: the datasets shipped with sktime, a local archive folder, and the resampling
+and subsampling used to evaluate on them.
+
+``load_ucr`` never downloads: a name that sktime does not ship needs ``data_dir`` pointing at a
+local copy of the archive (UCR 2018 ``.tsv`` files or UEA/UCR ``.ts`` files).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from sklearn.model_selection import StratifiedKFold
+
+from ._sampling import stratified_indices
+
+SPLITS = ("train", "test")
+
+
+def shipped_data_dir() -> Path:
+    """The folder of UCR/UEA datasets inside the installed sktime."""
+    import sktime.datasets
+
+    return Path(sktime.datasets.__file__).parent / "data"
+
+
+def shipped_datasets() -> list[str]:
+    """Names of the datasets sktime ships as ``<name>_TRAIN.ts`` / ``<name>_TEST.ts``."""
+    root = shipped_data_dir()
+    return sorted(p.name for p in root.iterdir() if (p / f"{p.name}_TRAIN.ts").exists())
+
+
+def _find(name: str, split: str, data_dir: Path) -> Path:
+    tag = split.upper()
+    for candidate in (
+        data_dir / name / f"{name}_{tag}.ts",
+        data_dir / name / f"{name}_{tag}.tsv",
+        data_dir / f"{name}_{tag}.ts",
+        data_dir / f"{name}_{tag}.tsv",
+    ):
+        if candidate.exists():
+            return candidate
+    raise FileNotFoundError(
+        f"no {name}_{tag}.ts or .tsv under {data_dir} (looked in {data_dir / name} and "
+        f"{data_dir})"
+    )
+
+
+def _read_ts(path: Path):
+    from sktime.datasets import load_from_tsfile
+
+    header = path.read_text(errors="replace")[:20000].lower()
+    y_dtype = "float" if "@targetlabel true" in header else "str"
+    X, y = load_from_tsfile(str(path), return_data_type="nested_univ", y_dtype=y_dtype)
+    series = [
+        np.stack([np.asarray(X.iloc[i, c], dtype=np.float64) for c in range(X.shape[1])])
+        for i in range(len(X))
+    ]
+    return series, np.asarray(y)
+
+
+def _read_tsv(path: Path):
+    """UCR 2018 format: label, then the values; shorter series are padded with NaN."""
+    table = np.genfromtxt(path, delimiter="\t", dtype=np.float64)
+    table = np.atleast_2d(table)
+    labels = table[:, 0]
+    y = labels.astype(int).astype(str) if np.all(labels == np.round(labels)) else labels
+    series = []
+    for row in table[:, 1:]:
+        valid = np.flatnonzero(~np.isnan(row))
+        end = valid[-1] + 1 if valid.size else 0
+        series.append(row[np.newaxis, :end])
+    return series, y
+
+
+def _as_panel(series: list[np.ndarray]):
+    lengths = {s.shape[-1] for s in series}
+    if len(lengths) == 1:
+        return np.stack(series)  # (n, C, L)
+    return series
+
+
+def load_ucr(name: str, split: str | None = None, data_dir: str | Path | None = None):
+    """Load a UCR/UEA dataset without any download.
+
+    Parameters
+    ----------
+    name : str
+        Dataset name, e.g. "GunPoint".
+    split : {"train", "test"} or None
+        One split, or both concatenated (train first).
+    data_dir : path, optional
+        A local archive: ``<data_dir>/<name>/<name>_TRAIN.tsv`` (UCR 2018) or ``.ts``
+        (UEA/UCR), or the same files directly in ``data_dir``. Default: the datasets shipped
+        with sktime (:func:`shipped_datasets`).
+
+    Returns
+    -------
+    X : ndarray (n, n_channels, length), or a list of (n_channels, length_i) arrays when the
+        series differ in length (see :func:`pad_sequences`).
+    y : ndarray (n,) of str labels (classification) or float targets (regression).
+
+    Examples
+    --------
+    >>> from sktdi.datasets import load_ucr
+    >>> X, y = load_ucr("GunPoint", split="train")
+    >>> X.shape, sorted(set(y.tolist()))
+    ((50, 1, 150), ['1', '2'])
+    """
+    if split is not None and split not in SPLITS:
+        raise ValueError(f"split must be 'train', 'test' or None, got {split!r}")
+    if data_dir is None:
+        root = shipped_data_dir()
+        if not (root / name / f"{name}_TRAIN.ts").exists():
+            raise ValueError(
+                f"{name!r} is not shipped with sktime (shipped: {', '.join(shipped_datasets())});"
+                f" download the archive yourself and pass data_dir"
+            )
+    else:
+        root = Path(data_dir)
+    parts = []
+    for part in SPLITS if split is None else (split,):
+        path = _find(name, part, root)
+        parts.append(_read_ts(path) if path.suffix == ".ts" else _read_tsv(path))
+    series = [s for part in parts for s in part[0]]
+    y = np.concatenate([part[1] for part in parts])
+    return _as_panel(series), y
+
+
+def load_ucr_split(name: str, data_dir: str | Path | None = None):
+    """(X_train, y_train, X_test, y_test) of the official split."""
+    X_train, y_train = load_ucr(name, "train", data_dir)
+    X_test, y_test = load_ucr(name, "test", data_dir)
+    return X_train, y_train, X_test, y_test
+
+
+def pad_sequences(X) -> tuple[np.ndarray, np.ndarray]:
+    """Right-pad a list of (n_channels, length_i) arrays with zeros: (X (n, C, L_max),
+    lengths (n,)). An equal-length ndarray passes through with its lengths."""
+    if isinstance(X, np.ndarray):
+        return X, np.full(X.shape[0], X.shape[-1])
+    lengths = np.array([s.shape[-1] for s in X])
+    out = np.zeros((len(X), X[0].shape[0], lengths.max()))
+    for i, s in enumerate(X):
+        out[i, :, : s.shape[-1]] = s
+    return out, lengths
+
+
+def take(X, idx: np.ndarray):
+    """Index an ndarray or a list of series."""
+    if isinstance(X, np.ndarray):
+        return X[idx]
+    return [X[i] for i in idx]
+
+
+def concat(a, b):
+    """Concatenate two panels (ndarray or list); a list if the lengths differ."""
+    if isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and a.shape[1:] == b.shape[1:]:
+        return np.concatenate([a, b])
+    return _as_panel(list(a) + list(b))
+
+
+def resample_split(X_train, y_train, X_test, y_test, resample: int):
+    """The field's resampling: resample 0 is the official split; resample r > 0 pools train and
+    test and draws a new train set with the same number of series per class (seed r)."""
+    if resample == 0:
+        return X_train, y_train, X_test, y_test
+    X = concat(X_train, X_test)
+    y = np.concatenate([y_train, y_test])
+    rng = np.random.RandomState(resample)
+    train = []
+    for label in np.unique(y_train):
+        members = np.flatnonzero(y == label)
+        train.append(rng.choice(members, size=int(np.sum(y_train == label)), replace=False))
+    train = np.sort(np.concatenate(train))
+    test = np.setdiff1d(np.arange(len(y)), train)
+    return take(X, train), y[train], take(X, test), y[test]
+
+
+def training_subsample(
+    y, ratio: float, *, min_per_class: int = 1, random_state=None
+) -> np.ndarray:
+    """Indices of a stratified share ``ratio`` of a training set, at least ``min_per_class``
+    series per class (a class with fewer keeps all), deterministic given ``random_state``."""
+    if not 0 < ratio <= 1:
+        raise ValueError(f"ratio must be in (0, 1], got {ratio}")
+    _, codes = np.unique(np.asarray(y), return_inverse=True)
+    return stratified_indices(
+        codes, float(ratio), min_per_class=min_per_class, random_state=random_state
+    )
+
+
+def stratified_folds(y, n_splits: int, *, random_state=0) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Standard stratified k-fold (shuffled, seeded) over pooled data: (train, test) indices."""
+    splitter = StratifiedKFold(n_splits, shuffle=True, random_state=random_state)
+    return list(splitter.split(np.zeros(len(y)), y))
+
+
+class LabelledStratifiedKFold:
+    """Stratified k-fold for tools that call ``cv.split(X)`` without ``y``.
+
+    sktime's ``ClassificationBenchmark`` (through ``evaluate``) splits on the instance index
+    alone, so sklearn's ``StratifiedKFold`` fails there. This splitter takes the labels at
+    construction and stratifies on them whatever ``split`` receives.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sktdi.datasets import LabelledStratifiedKFold
+    >>> cv = LabelledStratifiedKFold(np.array([0, 0, 0, 1, 1, 1]), n_splits=3)
+    >>> [np.sort(test).tolist() for _, test in cv.split(np.arange(6))]
+    [[0, 3], [1, 4], [2, 5]]
+    """
+
+    def __init__(self, y, n_splits: int = 5, shuffle: bool = False, random_state=None):
+        self.y = np.asarray(y)
+        self.n_splits = n_splits
+        self.shuffle = shuffle
+        self.random_state = random_state
+
+    def split(self, X=None, y=None, groups=None):
+        splitter = StratifiedKFold(
+            self.n_splits,
+            shuffle=self.shuffle,
+            random_state=self.random_state if self.shuffle else None,
+        )
+        yield from splitter.split(np.zeros(len(self.y)), self.y)
+
+    def get_n_splits(self, X=None, y=None, groups=None) -> int:
+        return self.n_splits

@@ -1,0 +1,140 @@
+"""sktime adapters: SktimeSSMClassifier and SktimeSSMRegressor.
+
+Thin delegates of :class:`~sktdi.SSMClassifier` / :class:`~sktdi.SSMRegressor` with the same
+parameters, so that the models run in sktime's tooling (``evaluate``, benchmarking,
+pipelines). Series of unequal length are right-padded and masked by length; missing values are
+refused by sktime's base class with a clear error. Importing this module imports sktime.
+"""
+
+from __future__ import annotations
+
+import inspect
+
+import numpy as np
+from sktime.classification.base import BaseClassifier
+from sktime.regression.base import BaseRegressor
+
+from .estimators import SSMClassifier, SSMRegressor
+
+_TAGS = {
+    "authors": ["sktdi developers"],
+    "maintainers": ["sktdi developers"],
+    "python_dependencies": ["torch", "skorch"],
+    # sktime converts any other panel type to the first of these: a list of DataFrames holds
+    # unequal lengths too; numpy3D input is kept as it is
+    "X_inner_mtype": ["df-list", "numpy3D"],
+    "capability:multivariate": True,
+    "capability:unequal_length": True,
+    "capability:missing_values": False,
+    "property:randomness": "derandomized",
+    "capability:random_state": True,
+}
+
+
+def _padded(X) -> tuple[np.ndarray, np.ndarray | None]:
+    """numpy3D passes through; a df-list (each (length_i, n_channels)) is right-padded."""
+    if isinstance(X, np.ndarray):
+        return X, None
+    lengths = np.array([len(frame) for frame in X])
+    if np.all(lengths == lengths[0]):
+        return np.stack([frame.to_numpy(dtype=np.float64).T for frame in X]), None
+    padded = np.zeros((len(X), X[0].shape[1], lengths.max()))
+    for i, frame in enumerate(X):
+        padded[i, :, : lengths[i]] = frame.to_numpy(dtype=np.float64).T
+    return padded, lengths
+
+
+def _delegate_signature(cls, estimator_cls):
+    """Give ``cls`` an ``__init__`` with exactly ``estimator_cls``'s parameters: one list of
+    parameters and defaults to keep, and get_params/set_params/clone see them all."""
+    signature = inspect.signature(estimator_cls.__init__)
+    params = [p for p in signature.parameters.values() if p.name != "self"]
+
+    def __init__(self, **kwargs):
+        unknown = set(kwargs) - {p.name for p in params}
+        if unknown:
+            raise TypeError(f"{cls.__name__} got unexpected parameters {sorted(unknown)}")
+        for p in params:
+            setattr(self, p.name, kwargs.get(p.name, p.default))
+        super(cls, self).__init__()
+
+    __init__.__signature__ = signature.replace(
+        parameters=[inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+        + [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in params]
+    )
+    __init__.__doc__ = f"Same parameters as :class:`~sktdi.{estimator_cls.__name__}`."
+    cls.__init__ = __init__
+    return cls
+
+
+class _Delegate:
+    _estimator_cls: type
+
+    def _make_estimator(self):
+        return self._estimator_cls(**{name: getattr(self, name) for name in self._param_names()})
+
+    @classmethod
+    def _param_names(cls) -> list[str]:
+        return [n for n in inspect.signature(cls.__init__).parameters if n != "self"]
+
+    def _fit(self, X, y):
+        X, lengths = _padded(X)
+        self.estimator_ = self._make_estimator().fit(X, y, lengths=lengths)
+        return self
+
+    def _predict(self, X):
+        X, lengths = _padded(X)
+        return self.estimator_.predict(X, lengths=lengths)
+
+    @classmethod
+    def get_test_params(cls, parameter_set: str = "default"):
+        """Small, fast settings for sktime's estimator checks."""
+        fast = {"d_model": 4, "n_layers": 1, "d_state": 4, "max_epochs": 2, "batch_size": 8}
+        return [fast, {**fast, "init": "s4d-lin", "pooling": "last"}]
+
+
+class SktimeSSMClassifier(_Delegate, BaseClassifier):
+    """sktime classifier delegating to :class:`~sktdi.SSMClassifier` (same parameters).
+
+    Multivariate and unequal-length panels are supported (padding masked by length); missing
+    values are not.
+
+    Examples
+    --------
+    >>> from sktime.datasets import load_unit_test
+    >>> from sktdi.sktime import SktimeSSMClassifier
+    >>> X_train, y_train = load_unit_test(split="train")
+    >>> X_test, y_test = load_unit_test(split="test")
+    >>> clf = SktimeSSMClassifier(d_model=16, max_epochs=20, random_state=0)
+    >>> clf = clf.fit(X_train, y_train)
+    >>> bool(clf.score(X_test, y_test) > 0.6)
+    True
+    """
+
+    _estimator_cls = SSMClassifier
+    _tags = {**_TAGS, "capability:predict_proba": True}
+
+    def _predict_proba(self, X):
+        X, lengths = _padded(X)
+        return self.estimator_.predict_proba(X, lengths=lengths)
+
+
+class SktimeSSMRegressor(_Delegate, BaseRegressor):
+    """sktime regressor delegating to :class:`~sktdi.SSMRegressor` (same parameters).
+
+    Examples
+    --------
+    >>> from sktdi.datasets import load_ucr
+    >>> from sktdi.sktime import SktimeSSMRegressor
+    >>> X, y = load_ucr("Covid3Month", split="train")
+    >>> reg = SktimeSSMRegressor(d_model=8, max_epochs=5, random_state=0).fit(X, y.astype(float))
+    >>> reg.predict(X[:3]).shape
+    (3,)
+    """
+
+    _estimator_cls = SSMRegressor
+    _tags = dict(_TAGS)
+
+
+_delegate_signature(SktimeSSMClassifier, SSMClassifier)
+_delegate_signature(SktimeSSMRegressor, SSMRegressor)

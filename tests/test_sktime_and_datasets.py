@@ -1,0 +1,179 @@
+"""sktime adapters (sktime's own conformance checks) and the UCR/UEA data utilities."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from sktdi.datasets import (
+    LabelledStratifiedKFold,
+    load_ucr,
+    load_ucr_split,
+    pad_sequences,
+    resample_split,
+    shipped_datasets,
+    stratified_folds,
+    training_subsample,
+)
+from sktdi.sktime import SktimeSSMClassifier, SktimeSSMRegressor
+
+FAST = dict(d_model=8, n_layers=1, d_state=8, max_epochs=3, random_state=0)
+
+
+@pytest.mark.parametrize("cls", [SktimeSSMClassifier, SktimeSSMRegressor])
+def test_sktime_check_estimator(cls):
+    from sktime.utils.estimator_checks import check_estimator
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        results = check_estimator(cls, raise_exceptions=False)
+    failed = {name: result for name, result in results.items() if result != "PASSED"}
+    assert not failed, failed
+    assert len(results) > 100
+
+
+def test_adapter_mirrors_estimator_parameters():
+    from sktdi import SSMClassifier
+
+    assert set(SktimeSSMClassifier().get_params()) == set(SSMClassifier().get_params())
+    clf = SktimeSSMClassifier(d_model=12, init="s4d-inv")
+    assert clf.get_params()["d_model"] == 12 and clf.clone().init == "s4d-inv"
+    with pytest.raises(TypeError, match="unexpected"):
+        SktimeSSMClassifier(width=3)
+
+
+def test_multivariate_fit():
+    X, y = load_ucr("BasicMotions", "train")
+    clf = SktimeSSMClassifier(**FAST).fit(X, y)
+    assert clf.estimator_.n_channels_ == 6
+    assert clf.predict_proba(X[:5]).shape == (5, 4)
+
+
+@pytest.mark.parametrize("name", ["JapaneseVowels", "PLAID"])
+def test_unequal_length_fit(name):
+    X, y = load_ucr(name, "train")
+    assert isinstance(X, list) and len({s.shape[-1] for s in X}) > 1
+    idx = np.arange(0, len(X), max(1, len(X) // 40))
+    frames = [pd.DataFrame(X[i].T) for i in idx]  # sktime's df-list: (length, channels)
+    clf = SktimeSSMClassifier(**FAST).fit(frames, y[idx])
+    assert clf.predict(frames).shape == (len(idx),)
+    assert clf.estimator_.task_spectrum_.estimator["method"] == "welch-ragged"
+
+
+def test_missing_values_are_refused_clearly():
+    X, y = load_ucr("GunPoint", "train")
+    X = X.copy()
+    X[0, 0, 5] = np.nan
+    with pytest.raises(ValueError, match="missing values"):
+        SktimeSSMClassifier(**FAST).fit(X, y)
+
+
+def test_sktime_evaluate_with_stratified_splitter():
+    from sktime.classification.model_evaluation import evaluate
+    from sklearn.metrics import accuracy_score
+
+    X, y = load_ucr("ItalyPowerDemand", "train")
+    results = evaluate(
+        SktimeSSMClassifier(**FAST),
+        cv=LabelledStratifiedKFold(y, n_splits=3),
+        X=X,
+        y=pd.Series(y),
+        scoring=accuracy_score,
+    )
+    assert len(results) == 3 and results["test_accuracy_score"].notna().all()
+
+
+def test_shipped_datasets_listed_and_no_download():
+    names = shipped_datasets()
+    for name in ("GunPoint", "ItalyPowerDemand", "ArrowHead", "OSULeaf", "JapaneseVowels"):
+        assert name in names
+    with pytest.raises(ValueError, match="not shipped"):
+        load_ucr("Adiac")
+    with pytest.raises(ValueError, match="split"):
+        load_ucr("GunPoint", split="valid")
+
+
+def test_regression_dataset_has_float_targets():
+    X, y = load_ucr("Tecator", "train")
+    assert X.shape == (172, 1, 100) and y.dtype.kind == "f"
+
+
+def _write_tsv(path, X, y):
+    rows = [np.concatenate([[float(label)], series[0]]) for series, label in zip(X, y)]
+    width = max(len(r) for r in rows)
+    table = np.full((len(rows), width), np.nan)
+    for i, row in enumerate(rows):
+        table[i, : len(row)] = row
+    np.savetxt(path, table, delimiter="\t", fmt="%.10g")
+
+
+def test_local_archive_tsv_and_ts(tmp_path):
+    from sktime.datasets import write_ndarray_to_tsfile
+
+    X_train, y_train, X_test, y_test = load_ucr_split("GunPoint")
+    tsv_dir = tmp_path / "UCRArchive_2018" / "GunPoint"
+    tsv_dir.mkdir(parents=True)
+    _write_tsv(tsv_dir / "GunPoint_TRAIN.tsv", X_train, y_train)
+    _write_tsv(tsv_dir / "GunPoint_TEST.tsv", X_test, y_test)
+    X, y = load_ucr("GunPoint", "train", data_dir=tmp_path / "UCRArchive_2018")
+    np.testing.assert_allclose(X, X_train, rtol=1e-9)
+    np.testing.assert_array_equal(y, y_train)
+
+    ts_dir = tmp_path / "ts"
+    for split, (Xs, ys) in {"TRAIN": (X_train, y_train), "TEST": (X_test, y_test)}.items():
+        write_ndarray_to_tsfile(
+            Xs, str(ts_dir), problem_name="GunPoint", class_label=sorted(set(ys)),
+            class_value_list=ys, fold=f"_{split}",
+        )
+    X, y = load_ucr("GunPoint", None, data_dir=ts_dir)
+    np.testing.assert_allclose(X, np.concatenate([X_train, X_test]), rtol=1e-9)
+    assert len(y) == 200
+    with pytest.raises(FileNotFoundError, match="GunPoint_TRAIN"):
+        load_ucr("GunPoint", "train", data_dir=tmp_path / "empty")
+
+
+def test_local_archive_unequal_length_tsv(tmp_path):
+    X = [np.arange(5.0)[None], np.arange(8.0)[None], np.arange(3.0)[None]]
+    _write_tsv(tmp_path / "Toy_TRAIN.tsv", X, [1, 2, 1])
+    loaded, y = load_ucr("Toy", "train", data_dir=tmp_path)
+    assert [s.shape for s in loaded] == [(1, 5), (1, 8), (1, 3)]
+    padded, lengths = pad_sequences(loaded)
+    assert padded.shape == (3, 1, 8) and lengths.tolist() == [5, 8, 3]
+    assert list(y) == ["1", "2", "1"]
+
+
+def test_resampling_keeps_class_counts_and_official_split():
+    X_train, y_train, X_test, y_test = load_ucr_split("ArrowHead")
+    same = resample_split(X_train, y_train, X_test, y_test, 0)
+    assert same[0] is X_train
+    a = resample_split(X_train, y_train, X_test, y_test, 1)
+    b = resample_split(X_train, y_train, X_test, y_test, 1)
+    c = resample_split(X_train, y_train, X_test, y_test, 2)
+    np.testing.assert_array_equal(a[0], b[0])
+    assert not np.array_equal(a[0], c[0])
+    for label in np.unique(y_train):
+        assert np.sum(a[1] == label) == np.sum(y_train == label)
+    assert len(a[1]) + len(a[3]) == len(y_train) + len(y_test)
+
+
+def test_training_subsample_floor_and_determinism():
+    y = np.repeat(["a", "b", "c"], [20, 10, 2])
+    idx = training_subsample(y, 0.04, min_per_class=1, random_state=0)
+    assert set(y[idx]) == {"a", "b", "c"}
+    np.testing.assert_array_equal(idx, training_subsample(y, 0.04, random_state=0))
+    half = training_subsample(y, 0.5, random_state=0)
+    assert abs(len(half) - 16) <= 1 and np.sum(y[half] == "a") == 10
+    assert len(training_subsample(y, 1.0)) == 32
+    with pytest.raises(ValueError, match="ratio"):
+        training_subsample(y, 0.0)
+
+
+def test_stratified_folds_cover_everything_once():
+    y = np.repeat([0, 1], [12, 6])
+    folds = stratified_folds(y, 3)
+    tests = np.concatenate([test for _, test in folds])
+    assert sorted(tests.tolist()) == list(range(18))
+    assert all(np.sum(y[test] == 1) == 2 for _, test in folds)
