@@ -1,0 +1,75 @@
+"""The estimators a benchmark can compare, by name.
+
+Each entry builds a fresh estimator for a seed. SSM models receive padded series with their
+lengths; the other baselines receive the padded numpy3D panel.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Callable
+
+import numpy as np
+
+
+def _ssm(**params) -> Callable:
+    def build(seed: int, overrides: dict):
+        from ..estimators import SSMClassifier
+
+        return SSMClassifier(random_state=seed, **{**params, **overrides})
+
+    return build
+
+
+def _transformer_ridge(seed: int, overrides: dict):
+    from sklearn.linear_model import RidgeClassifierCV
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    from ..transformers import SpectralAlignmentTransformer
+
+    return make_pipeline(
+        SpectralAlignmentTransformer(random_state=seed),
+        StandardScaler(),
+        RidgeClassifierCV(alphas=np.logspace(-3, 3, 10)),
+    )
+
+
+def _minirocket(seed: int, overrides: dict):
+    from sktime.classification.kernel_based import RocketClassifier
+
+    return RocketClassifier(rocket_transform="minirocket", random_state=seed)
+
+
+def _nn_euclidean(seed: int, overrides: dict):
+    from sklearn.neighbors import KNeighborsClassifier
+
+    return KNeighborsClassifier(n_neighbors=1)
+
+
+def _nn_dtw(seed: int, overrides: dict):
+    from sktime.classification.distance_based import KNeighborsTimeSeriesClassifier
+
+    return KNeighborsTimeSeriesClassifier(n_neighbors=1, distance="dtw")
+
+
+# name -> (builder, input kind, required module or None)
+#   input kind: "ssm" (padded + lengths), "panel" (numpy3D), "flat" (n, C·L)
+ESTIMATORS: dict[str, tuple[Callable, str, str | None]] = {
+    "tdi": (_ssm(init="tdi"), "ssm", None),
+    "s4d-lin": (_ssm(init="s4d-lin"), "ssm", None),
+    "s4d-inv": (_ssm(init="s4d-inv"), "ssm", None),
+    "tdi+ridge": (_transformer_ridge, "panel", None),
+    "minirocket": (_minirocket, "panel", "numba"),
+    "1nn-euclidean": (_nn_euclidean, "flat", None),
+    "1nn-dtw": (_nn_dtw, "panel", "numba"),
+}
+DEFAULT_ESTIMATORS = ("tdi", "s4d-lin", "minirocket", "1nn-euclidean")
+
+
+def available(name: str) -> bool:
+    """Whether ``name`` is known and its optional packages are installed."""
+    if name not in ESTIMATORS:
+        return False
+    module = ESTIMATORS[name][2]
+    return module is None or importlib.util.find_spec(module) is not None

@@ -1,0 +1,233 @@
+"""The benchmark grid: cells, running one cell, running many (joblib or Dask), resuming."""
+
+from __future__ import annotations
+
+import json
+import time
+import traceback
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .estimators import ESTIMATORS
+
+KEY = ["dataset", "mode", "ratio", "resample", "estimator"]
+DEFAULT_RATIOS = (0.04, 0.08, 0.16, 0.32, 1.0)
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One fit/evaluate: a dataset, a training ratio, a resample (or fold), an estimator.
+
+    ``mode="resample"``: resample 0 is the official train/test split, r > 0 a stratified
+    reshuffle. ``mode="cv"``: ``resample`` is the fold of a stratified ``n_folds``-fold
+    cross-validation over the pooled data. The training ratio subsamples the training part,
+    stratified, keeping at least ``min_per_class`` series per class.
+    """
+
+    dataset: str
+    ratio: float
+    resample: int
+    estimator: str
+    mode: str = "resample"
+    n_folds: int = 0
+    min_per_class: int = 1
+    data_dir: str | None = None
+    params: dict = field(default_factory=dict)
+    threads: int = 1
+
+    def key(self) -> tuple:
+        return (self.dataset, self.mode, float(self.ratio), int(self.resample), self.estimator)
+
+
+def make_cells(
+    datasets: Iterable[str],
+    ratios: Iterable[float] = DEFAULT_RATIOS,
+    resamples: int = 3,
+    estimators: Iterable[str] = ("tdi", "s4d-lin"),
+    *,
+    cv: int | None = None,
+    **cell_kwargs,
+) -> list[Cell]:
+    """The full grid. With ``cv=K`` the resamples are the K folds."""
+    mode, n = ("cv", cv) if cv else ("resample", resamples)
+    return [
+        Cell(d, float(r), i, e, mode=mode, n_folds=cv or 0, **cell_kwargs)
+        for d in datasets
+        for r in ratios
+        for i in range(n)
+        for e in estimators
+    ]
+
+
+def _split(cell: Cell):
+    from ..datasets import (
+        concat,
+        load_ucr_split,
+        resample_split,
+        stratified_folds,
+        take,
+    )
+
+    X_train, y_train, X_test, y_test = load_ucr_split(cell.dataset, cell.data_dir)
+    if cell.mode == "cv":
+        X, y = concat(X_train, X_test), np.concatenate([y_train, y_test])
+        train, test = stratified_folds(y, cell.n_folds, random_state=0)[cell.resample]
+        return take(X, train), y[train], take(X, test), y[test]
+    return resample_split(X_train, y_train, X_test, y_test, cell.resample)
+
+
+def _inputs(kind: str, X):
+    """(args, kwargs) for fit/predict: SSM models get lengths, baselines a padded array."""
+    from ..datasets import pad_sequences
+
+    padded, lengths = pad_sequences(X)
+    if kind == "ssm":
+        equal = np.all(lengths == padded.shape[-1])
+        return (padded,), ({} if equal else {"lengths": lengths})
+    if kind == "flat":
+        return (padded.reshape(len(padded), -1),), {}
+    return (padded,), {}
+
+
+def run_cell(cell: Cell) -> dict:
+    """Fit and evaluate one cell; any failure becomes a row with status "error"."""
+    import torch
+    from sklearn.metrics import accuracy_score, balanced_accuracy_score, log_loss
+
+    from ..datasets import take, training_subsample
+
+    torch.set_num_threads(max(1, cell.threads))
+    row = {**dict(zip(KEY, cell.key())), "config": json.dumps(cell.params, sort_keys=True)}
+    try:
+        X_train, y_train, X_test, y_test = _split(cell)
+        idx = training_subsample(
+            y_train, cell.ratio, min_per_class=cell.min_per_class, random_state=cell.resample
+        )
+        X_train, y_train = take(X_train, idx), y_train[idx]
+        build, kind, _ = ESTIMATORS[cell.estimator]
+        model = build(cell.resample, cell.params)
+        (train_args, train_kwargs), (test_args, test_kwargs) = (
+            _inputs(kind, X_train),
+            _inputs(kind, X_test),
+        )
+        start = time.perf_counter()
+        model.fit(*train_args, y_train, **train_kwargs)
+        fit_seconds = time.perf_counter() - start
+        start = time.perf_counter()
+        y_pred = model.predict(*test_args, **test_kwargs)
+        predict_seconds = time.perf_counter() - start
+        nll = np.nan
+        if hasattr(model, "predict_proba"):
+            proba = model.predict_proba(*test_args, **test_kwargs)
+            nll = log_loss(y_test, np.clip(proba, 1e-15, 1), labels=model.classes_)
+        row.update(
+            n_train=len(y_train),
+            n_test=len(y_test),
+            n_classes=len(np.unique(np.concatenate([y_train, y_test]))),
+            accuracy=accuracy_score(y_test, y_pred),
+            balanced_accuracy=balanced_accuracy_score(y_test, y_pred),
+            nll=nll,
+            fit_seconds=fit_seconds,
+            predict_seconds=predict_seconds,
+            status="ok",
+            error="",
+        )
+    except Exception as exc:  # a failing cell must not stop the grid
+        row.update(status="error", error=f"{type(exc).__name__}: {exc}"[:2000])
+        row["traceback"] = traceback.format_exc()[-4000:]
+    row["finished_at"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return row
+
+
+def finished_keys(path: Path) -> set[tuple]:
+    """Keys of the cells already finished without error in the results file."""
+    if not path.exists() or path.stat().st_size == 0:
+        return set()
+    done = pd.read_csv(path)
+    return set(_keys(done[done["status"] == "ok"]))
+
+
+def _append(path: Path, row: dict) -> None:
+    columns = [
+        *KEY, "n_train", "n_test", "n_classes", "accuracy", "balanced_accuracy", "nll",
+        "fit_seconds", "predict_seconds", "status", "error", "config", "finished_at",
+    ]
+    frame = pd.DataFrame([{c: row.get(c, np.nan) for c in columns}])
+    frame.to_csv(path, mode="a", header=not path.exists() or path.stat().st_size == 0, index=False)
+
+
+def _joblib_results(cells: list[Cell], n_jobs: int) -> Iterator[dict]:
+    from joblib import Parallel, delayed
+
+    yield from Parallel(n_jobs=n_jobs, return_as="generator_unordered")(
+        delayed(run_cell)(cell) for cell in cells
+    )
+
+
+def _dask_results(cells: list[Cell], n_jobs: int, scheduler: str | None) -> Iterator[dict]:
+    from dask.distributed import Client, LocalCluster, as_completed
+
+    cluster = None
+    if scheduler is None:
+        cluster = LocalCluster(n_workers=n_jobs, threads_per_worker=1, processes=True)
+    client = Client(scheduler or cluster)
+    try:
+        futures = client.map(run_cell, cells, pure=False)
+        for future in as_completed(futures):
+            yield future.result()
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def run_benchmark(
+    cells: list[Cell],
+    results_path: str | Path,
+    *,
+    n_jobs: int = 1,
+    backend: str = "loky",
+    scheduler: str | None = None,
+    progress: bool = True,
+) -> pd.DataFrame:
+    """Run every unfinished cell and append its row to ``results_path`` (CSV) as it finishes.
+
+    Resumable: cells already in the file with status "ok" are skipped (error rows are
+    retried). ``backend="loky"`` runs cells in joblib worker processes; ``backend="dask"`` on
+    a dask.distributed cluster (``scheduler`` address, or a LocalCluster of ``n_jobs``
+    workers). Returns the whole results table.
+    """
+    path = Path(results_path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    done = finished_keys(path)
+    todo = [c for c in cells if c.key() not in done]
+    if path.exists() and todo:
+        # forget failed rows that will be rerun, so the table keeps one row per cell
+        table = pd.read_csv(path)
+        rerun = {c.key() for c in todo}
+        keep = [k not in rerun for k in _keys(table)]
+        table[keep].to_csv(path, index=False)
+    if todo:
+        if backend == "dask":
+            results = _dask_results(todo, n_jobs, scheduler)
+        elif backend == "loky":
+            results = _joblib_results(todo, n_jobs) if n_jobs != 1 else map(run_cell, todo)
+        else:
+            raise ValueError(f"backend must be 'loky' or 'dask', got {backend!r}")
+        from tqdm.auto import tqdm
+
+        for row in tqdm(results, total=len(todo), disable=not progress, desc="cells"):
+            _append(path, row)
+    return pd.read_csv(path)
+
+
+def _keys(table: pd.DataFrame) -> list[tuple]:
+    return [
+        (r.dataset, r.mode, float(r.ratio), int(r.resample), r.estimator)
+        for r in table.itertuples()
+    ]

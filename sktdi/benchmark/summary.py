@@ -1,0 +1,140 @@
+"""Summaries of a results table: mean ± std, wins/ties/losses, average ranks, a paired
+Wilcoxon test, and accuracy-vs-ratio plots."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+PAIR = ["dataset", "mode", "ratio", "resample"]
+
+
+def _ok(results: pd.DataFrame) -> pd.DataFrame:
+    return results[results["status"] == "ok"]
+
+
+def mean_std_table(results: pd.DataFrame, metric: str = "accuracy") -> pd.DataFrame:
+    """"mean ± std" of ``metric`` per (dataset, ratio) row and estimator column."""
+    grouped = _ok(results).groupby(["dataset", "ratio", "estimator"])[metric]
+    cells = grouped.mean().map("{:.3f}".format) + " ± " + grouped.std(ddof=0).map("{:.3f}".format)
+    return cells.unstack("estimator")
+
+
+def paired(results: pd.DataFrame, metric: str = "accuracy") -> pd.DataFrame:
+    """One row per (dataset, mode, ratio, resample), one column per estimator."""
+    return _ok(results).pivot_table(index=PAIR, columns="estimator", values=metric)
+
+
+def wins_ties_losses(results: pd.DataFrame, reference: str, metric: str = "accuracy") -> pd.DataFrame:
+    """How often ``reference`` beats, ties and loses to each other estimator, paired cells."""
+    table = paired(results, metric)
+    rows = []
+    for other in table.columns.drop(reference, errors="ignore"):
+        both = table[[reference, other]].dropna()
+        diff = both[reference] - both[other]
+        rows.append(
+            {
+                "versus": other,
+                "wins": int((diff > 1e-12).sum()),
+                "ties": int((diff.abs() <= 1e-12).sum()),
+                "losses": int((diff < -1e-12).sum()),
+                "mean_difference": float(diff.mean()) if len(diff) else np.nan,
+            }
+        )
+    return pd.DataFrame(rows).set_index("versus") if rows else pd.DataFrame()
+
+
+def average_ranks(results: pd.DataFrame, metric: str = "accuracy") -> pd.Series:
+    """Mean rank of each estimator over paired cells (1 = best; ties share ranks)."""
+    table = paired(results, metric).dropna()
+    return table.rank(axis=1, ascending=False).mean().sort_values()
+
+
+def wilcoxon_test(
+    results: pd.DataFrame, a: str, b: str, metric: str = "accuracy", max_ratio: float | None = None
+) -> dict:
+    """Paired Wilcoxon signed-rank test of ``a`` vs ``b`` over (dataset, ratio, resample)."""
+    table = paired(results, metric)
+    if max_ratio is not None:
+        table = table[table.index.get_level_values("ratio") <= max_ratio]
+    if a not in table or b not in table:
+        return {"a": a, "b": b, "n_pairs": 0, "mean_difference": np.nan, "p_value": np.nan}
+    both = table[[a, b]].dropna()
+    diff = (both[a] - both[b]).to_numpy()
+    out = {"a": a, "b": b, "n_pairs": len(diff), "mean_difference": float(np.mean(diff)) if len(diff) else np.nan}
+    if np.count_nonzero(diff) == 0:
+        out.update(statistic=np.nan, p_value=1.0)
+    else:
+        test = stats.wilcoxon(diff, zero_method="zsplit")
+        out.update(statistic=float(test.statistic), p_value=float(test.pvalue))
+    return out
+
+
+def summarize(
+    results: pd.DataFrame, reference: str = "tdi", baseline: str = "s4d-lin"
+) -> dict[str, object]:
+    """All summary tables of a results table, keyed by name."""
+    ok = _ok(results)
+    summary: dict[str, object] = {
+        "accuracy": mean_std_table(results),
+        "average_rank": average_ranks(results),
+        "fit_seconds": ok.groupby("estimator")["fit_seconds"].mean(),
+        "errors": int((results["status"] != "ok").sum()),
+    }
+    if reference in set(ok["estimator"]):
+        summary["wins_ties_losses"] = wins_ties_losses(results, reference)
+        summary["wilcoxon"] = pd.DataFrame(
+            [
+                wilcoxon_test(results, reference, baseline),
+                wilcoxon_test(results, reference, baseline, max_ratio=0.16),
+            ],
+            index=["all ratios", "ratio <= 0.16"],
+        )
+    return summary
+
+
+def format_summary(summary: dict[str, object]) -> str:
+    """Plain-text rendering of :func:`summarize`."""
+    parts = []
+    for name, value in summary.items():
+        title = name.replace("_", " ")
+        if isinstance(value, (pd.DataFrame, pd.Series)):
+            parts.append(f"== {title} ==\n{value.to_string()}")
+        else:
+            parts.append(f"== {title} == {value}")
+    return "\n\n".join(parts)
+
+
+def plot_accuracy_vs_ratio(results: pd.DataFrame, path: str | Path, metric: str = "accuracy"):
+    """One panel per dataset: mean ``metric`` (± std over resamples) against the training
+    ratio, one line per estimator. Saves a PNG and returns the figure."""
+    import matplotlib
+
+    matplotlib.use("Agg", force=False)
+    import matplotlib.pyplot as plt
+
+    ok = _ok(results)
+    datasets = sorted(ok["dataset"].unique())
+    n_cols = min(3, max(1, len(datasets)))
+    n_rows = -(-len(datasets) // n_cols)
+    fig, axes = plt.subplots(n_rows, n_cols, figsize=(4.5 * n_cols, 3.4 * n_rows), squeeze=False)
+    for ax, dataset in zip(axes.ravel(), datasets):
+        part = ok[ok["dataset"] == dataset]
+        for estimator, curve in part.groupby("estimator"):
+            stats_ = curve.groupby("ratio")[metric].agg(["mean", "std"]).fillna(0)
+            ax.errorbar(
+                stats_.index, stats_["mean"], yerr=stats_["std"], marker="o", capsize=2,
+                label=estimator,
+            )
+        ax.set(xscale="log", title=dataset, xlabel="training ratio", ylabel=metric)
+        ax.grid(alpha=0.3)
+    for ax in axes.ravel()[len(datasets):]:
+        ax.set_visible(False)
+    axes.ravel()[0].legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return fig
