@@ -23,7 +23,9 @@ from sklearn.utils.validation import check_is_fitted
 
 from ._sklearn_utils import check_lengths, validate_sequences
 from .ssm import INIT_NAMES, SSM_PARAMETER_NAMES, S4DNetwork
-from .tdi import align_layer, task_spectrum
+from .tdi import align_layer, plan_initialization
+
+TDI_INITS = ("tdi", "auto", "tdi-control")
 
 MIN_LENGTH = 2  # a single time step is a tabular feature, not a sequence
 PREDICT_BATCH_SIZE = 1024
@@ -42,7 +44,7 @@ class _BaseSSM(BaseEstimator):
     """Parameters, TDI and the skorch training loop shared by the classifier and the regressor."""
 
     _parameter_constraints: dict = {
-        "init": [StrOptions({"tdi", *INIT_NAMES})],
+        "init": [StrOptions({*TDI_INITS, *INIT_NAMES})],
         "d_model": [Interval(Integral, 1, None, closed="left")],
         "n_layers": [Interval(Integral, 1, None, closed="left")],
         "d_state": [Interval(Integral, 2, None, closed="left")],
@@ -66,6 +68,7 @@ class _BaseSSM(BaseEstimator):
         "tdi_spread": [Interval(Real, 0, 1, closed="both")],
         "tdi_refine_steps": [Interval(Integral, 0, None, closed="left")],
         "tdi_layers": [StrOptions({"all", "first"})],
+        "tdi_reliability": ["boolean"],
         "dt_min": [Interval(Real, 0, None, closed="neither")],
         "dt_max": [Interval(Real, 0, None, closed="neither")],
         "scale_inputs": ["boolean"],
@@ -97,6 +100,7 @@ class _BaseSSM(BaseEstimator):
         tdi_spread=0.25,
         tdi_refine_steps=0,
         tdi_layers="first",
+        tdi_reliability=True,
         dt_min=1e-3,
         dt_max=1e-1,
         scale_inputs=True,
@@ -125,6 +129,7 @@ class _BaseSSM(BaseEstimator):
         self.tdi_spread = tdi_spread
         self.tdi_refine_steps = tdi_refine_steps
         self.tdi_layers = tdi_layers
+        self.tdi_reliability = tdi_reliability
         self.dt_min = dt_min
         self.dt_max = dt_max
         self.scale_inputs = scale_inputs
@@ -228,7 +233,7 @@ class _BaseSSM(BaseEstimator):
             module__dropout=self.dropout,
             module__prenorm=self.prenorm,
             module__pooling=self.pooling,
-            module__init="s4d-lin" if self.init == "tdi" else self.init,
+            module__init="s4d-lin" if self.init in TDI_INITS else self.init,
             module__dt_min=self.dt_min,
             module__dt_max=self.dt_max,
             criterion=self._criterion,
@@ -259,14 +264,17 @@ class _BaseSSM(BaseEstimator):
         """TDI: task spectrum on a subsample, then every (or the first) S4D layer aligned."""
         self.task_spectrum_ = None
         self.tdi_reports_ = []
-        if self.init != "tdi":
+        self.init_report_ = {"requested": self.init, "chosen": self.init}
+        if self.init not in TDI_INITS:
             return
         try:
-            self.task_spectrum_ = task_spectrum(
+            plan, spectrum = plan_initialization(
                 X3,
                 y_tdi,
+                init=self.init,
                 task=self._task,
                 subsample=self.tdi_subsample,
+                use_reliability=self.tdi_reliability,
                 random_state=rng,
                 lengths=lengths,
             )
@@ -280,6 +288,11 @@ class _BaseSSM(BaseEstimator):
                 UserWarning,
                 stacklevel=3,
             )
+            self.init_report_ = {"requested": self.init, "chosen": "s4d-lin", "reason": str(exc)}
+            return
+        self.init_report_ = plan.to_dict()
+        self.task_spectrum_ = spectrum
+        if spectrum is None:
             return
         layers = self.net_.module_.ssm_layers
         if self.tdi_layers == "first":
@@ -289,11 +302,12 @@ class _BaseSSM(BaseEstimator):
             self.tdi_reports_.append(
                 align_layer(
                     layer,
-                    self.task_spectrum_,
+                    spectrum,
                     spread=self.tdi_spread,
                     dt_min=self.dt_min,
                     dt_max=self.dt_max,
                     refine_steps=self.tdi_refine_steps,
+                    channel_share=plan.channel_share,
                     generator=generator,
                 )
             )
@@ -365,8 +379,12 @@ class SSMClassifier(ClassifierMixin, _BaseSSM):
 
     Parameters
     ----------
-    init : {"tdi", "s4d-lin", "s4d-inv", "s4d-real", "s4d-legs", "random"}, default="tdi"
-        Initialization of the SSM modes. "tdi" aligns them with the task before training.
+    init : {"tdi", "auto", "tdi-control", "s4d-lin", "s4d-inv", "s4d-real", "s4d-legs", \
+"random"}, default="tdi"
+        Initialization of the SSM modes. "tdi" aligns them with the task before training;
+        "auto" uses TDI only when the task statistic is reliable (split-half reliability
+        ≥ 0.5 and a significant bin), else S4D-Lin; "tdi-control" runs TDI on a statistic
+        whose peaks are moved to random frequencies (the control arm of a study).
     d_model, n_layers, d_state : int, default=64, 2, 64
         Width, depth and state size per channel (even) of the network.
     dropout : float, default=0.1
@@ -398,6 +416,9 @@ class SSMClassifier(ClassifierMixin, _BaseSSM):
         Share of each channel's modes spread over the whole band instead of the task's peaks.
     tdi_refine_steps : int, default=0
         Gradient steps on the spectral-alignment loss after peak initialization.
+    tdi_reliability : bool, default=True
+        Shrink TDI toward the default: only a share of the channels equal to the statistic's
+        split-half reliability (clipped to [0, 1]) is aligned; the others keep S4D-Lin.
     tdi_layers : {"all", "first"}, default="first"
         Which S4D layers TDI initializes. Deeper layers see features, not the raw series, so
         the input's statistic describes them less well (cross-validation agreed, see
@@ -423,7 +444,10 @@ class SSMClassifier(ClassifierMixin, _BaseSSM):
     task_spectrum_ : TaskSpectrum or None
         The Fisher statistic TDI used (None unless ``init="tdi"``).
     tdi_reports_ : list of TDIReport
-        What TDI did to each initialized layer (empty unless ``init="tdi"``).
+        What TDI did to each initialized layer (empty unless TDI ran).
+    init_report_ : dict
+        The initialization decision: requested and chosen init, reliability, significant bins,
+        share of aligned channels, and the reason.
     history_ : skorch.History
         Per-epoch training log.
     n_epochs_ : int

@@ -15,7 +15,9 @@ from sklearn.utils.validation import check_is_fitted
 
 from ._sklearn_utils import validate_sequences
 from .ssm import INIT_NAMES, S4D, fft_conv
-from .tdi import align_layer, task_spectrum
+from .tdi import align_layer, plan_initialization
+
+TDI_INITS = ("tdi", "auto", "tdi-control")
 
 STATISTICS = ("mean", "std", "max", "ppv")
 
@@ -47,9 +49,11 @@ class SpectralAlignmentTransformer(TransformerMixin, BaseEstimator):
         Number of SSM filters (channels of the S4D layer).
     d_state : int, default=16
         State size of each filter (even); d_state / 2 complex modes per filter.
-    init : {"tdi", "s4d-lin", "s4d-inv", "s4d-real", "s4d-legs", "random"}, default="tdi"
-        "tdi" aligns the bank with the task and needs ``y``; a named initialization ignores
-        ``y`` (for comparison).
+    init : {"tdi", "auto", "tdi-control", "s4d-lin", "s4d-inv", "s4d-real", "s4d-legs", \
+"random"}, default="tdi"
+        "tdi" aligns the bank with the task and needs ``y``; "auto" does so only when the
+        statistic is reliable; "tdi-control" aligns to randomly moved peaks (a control); a
+        named initialization ignores ``y`` (for comparison).
     features : {"stats", "sequence"}, default="stats"
         "stats": per channel and filter, the mean, standard deviation, maximum and proportion
         of positive values of the filtered sequence (n_channels · n_filters · 4 features).
@@ -65,6 +69,8 @@ class SpectralAlignmentTransformer(TransformerMixin, BaseEstimator):
         Most peaks of the statistic that get modes.
     refine_steps : int, default=0
         Gradient steps on the spectral-alignment loss after peak initialization.
+    reliability : bool, default=False
+        Align only a share of the filters equal to the statistic's split-half reliability.
     dt_min, dt_max : float, default=1e-3, 1e-1
         Range of the filters' log-uniform step sizes.
     batch_size : int, default=256
@@ -78,6 +84,8 @@ class SpectralAlignmentTransformer(TransformerMixin, BaseEstimator):
         The statistic TDI aligned to (None for a named ``init``).
     tdi_report_ : TDIReport or None
         Peaks found, modes per peak, alignment loss (None for a named ``init``).
+    init_report_ : dict
+        The initialization decision (requested and chosen init, reliability, reason).
     layer_ : sktdi.ssm.S4D
         The filter bank (float64, D = 0).
     n_features_in_ : int
@@ -111,7 +119,7 @@ class SpectralAlignmentTransformer(TransformerMixin, BaseEstimator):
     _parameter_constraints: dict = {
         "n_filters": [Interval(Integral, 1, None, closed="left")],
         "d_state": [Interval(Integral, 2, None, closed="left")],
-        "init": [StrOptions({"tdi", *INIT_NAMES})],
+        "init": [StrOptions({*TDI_INITS, *INIT_NAMES})],
         "features": [StrOptions({"stats", "sequence"})],
         "task": [StrOptions({"auto", "classification", "regression"})],
         "subsample": [
@@ -122,6 +130,7 @@ class SpectralAlignmentTransformer(TransformerMixin, BaseEstimator):
         "spread": [Interval(Real, 0, 1, closed="both")],
         "max_peaks": [Interval(Integral, 1, None, closed="left")],
         "refine_steps": [Interval(Integral, 0, None, closed="left")],
+        "reliability": ["boolean"],
         "dt_min": [Interval(Real, 0, None, closed="neither")],
         "dt_max": [Interval(Real, 0, None, closed="neither")],
         "batch_size": [Interval(Integral, 1, None, closed="left")],
@@ -139,6 +148,7 @@ class SpectralAlignmentTransformer(TransformerMixin, BaseEstimator):
         spread=0.25,
         max_peaks=8,
         refine_steps=0,
+        reliability=False,
         dt_min=1e-3,
         dt_max=1e-1,
         batch_size=256,
@@ -153,6 +163,7 @@ class SpectralAlignmentTransformer(TransformerMixin, BaseEstimator):
         self.spread = spread
         self.max_peaks = max_peaks
         self.refine_steps = refine_steps
+        self.reliability = reliability
         self.dt_min = dt_min
         self.dt_max = dt_max
         self.batch_size = batch_size
@@ -176,7 +187,7 @@ class SpectralAlignmentTransformer(TransformerMixin, BaseEstimator):
             raise ValueError(f"d_state must be even, got {self.d_state}")
         if self.dt_min > self.dt_max:
             raise ValueError(f"dt_min={self.dt_min} must not exceed dt_max={self.dt_max}")
-        if self.init == "tdi":
+        if self.init in TDI_INITS:
             X, y = validate_sequences(self, X, y, reset=True, multi_output=True, y_numeric=False)
         else:
             X, _ = validate_sequences(self, X, reset=True)
@@ -185,27 +196,37 @@ class SpectralAlignmentTransformer(TransformerMixin, BaseEstimator):
         self.layer_ = S4D(
             self.n_filters,
             self.d_state,
-            init="s4d-lin" if self.init == "tdi" else self.init,
+            init="s4d-lin" if self.init in TDI_INITS else self.init,
             dt_min=self.dt_min,
             dt_max=self.dt_max,
             generator=generator,
         ).double()
         self.task_spectrum_ = self.tdi_report_ = None
-        if self.init == "tdi":
+        self.init_report_ = {"requested": self.init, "chosen": self.init}
+        if self.init in TDI_INITS:
             task = infer_task(y) if self.task == "auto" else self.task
-            self.task_spectrum_ = task_spectrum(
-                X, y, task=task, subsample=self.subsample, random_state=rng
+            plan, self.task_spectrum_ = plan_initialization(
+                X,
+                y,
+                init=self.init,
+                task=task,
+                subsample=self.subsample,
+                use_reliability=self.reliability,
+                random_state=rng,
             )
-            self.tdi_report_ = align_layer(
-                self.layer_,
-                self.task_spectrum_,
-                spread=self.spread,
-                max_peaks=self.max_peaks,
-                dt_min=self.dt_min,
-                dt_max=self.dt_max,
-                refine_steps=self.refine_steps,
-                generator=generator,
-            )
+            self.init_report_ = plan.to_dict()
+            if self.task_spectrum_ is not None:
+                self.tdi_report_ = align_layer(
+                    self.layer_,
+                    self.task_spectrum_,
+                    spread=self.spread,
+                    max_peaks=self.max_peaks,
+                    dt_min=self.dt_min,
+                    dt_max=self.dt_max,
+                    refine_steps=self.refine_steps,
+                    channel_share=plan.channel_share,
+                    generator=generator,
+                )
         with torch.no_grad():
             self.layer_.D.zero_()  # a pure filter bank: no skip connection
         self.layer_.requires_grad_(False)
@@ -276,5 +297,5 @@ class SpectralAlignmentTransformer(TransformerMixin, BaseEstimator):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.three_d_array = True
-        tags.target_tags.required = self.init == "tdi"
+        tags.target_tags.required = self.init in TDI_INITS
         return tags

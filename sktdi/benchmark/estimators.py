@@ -59,6 +59,8 @@ ESTIMATORS: dict[str, tuple[Callable, str, str | None]] = {
     "tdi": (_ssm(init="tdi"), "ssm", None),
     "s4d-lin": (_ssm(init="s4d-lin"), "ssm", None),
     "s4d-inv": (_ssm(init="s4d-inv"), "ssm", None),
+    "auto": (_ssm(init="auto"), "ssm", None),
+    "tdi-control": (_ssm(init="tdi-control"), "ssm", None),
     "tdi+ridge": (_transformer_ridge, "panel", None),
     "minirocket": (_minirocket, "panel", "numba"),
     "1nn-euclidean": (_nn_euclidean, "flat", None),

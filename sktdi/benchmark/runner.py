@@ -67,13 +67,13 @@ def make_cells(
 def _split(cell: Cell):
     from ..datasets import (
         concat,
-        load_ucr_split,
+        load_dataset_split,
         resample_split,
         stratified_folds,
         take,
     )
 
-    X_train, y_train, X_test, y_test = load_ucr_split(cell.dataset, cell.data_dir)
+    X_train, y_train, X_test, y_test = load_dataset_split(cell.dataset, cell.data_dir)
     if cell.mode == "cv":
         X, y = concat(X_train, X_test), np.concatenate([y_train, y_test])
         train, test = stratified_folds(y, cell.n_folds, random_state=0)[cell.resample]

@@ -12,6 +12,12 @@ from .align import (
     refine_modes,
     spectral_alignment_loss,
 )
+from .reliability import (
+    InitPlan,
+    control_spectrum,
+    plan_initialization,
+    split_half_reliability,
+)
 from .spectra import TaskSpectrum, cross_spectrum, fisher_log_power, task_spectrum
 
 __all__ = [
@@ -29,4 +35,8 @@ __all__ = [
     "spectral_alignment_loss",
     "refine_modes",
     "align_layer",
+    "split_half_reliability",
+    "control_spectrum",
+    "plan_initialization",
+    "InitPlan",
 ]

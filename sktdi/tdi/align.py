@@ -53,6 +53,7 @@ class TDIReport:
     l_spec_reference: float = float("nan")
     refine_steps: int = 0
     refine_seconds: float = 0.0
+    n_aligned_channels: int | None = None
     notes: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict:
@@ -341,12 +342,19 @@ def align_layer(
     refine_steps: int = 0,
     refine_lr: float = 1e-2,
     refine_max_seconds: float = 10.0,
+    channel_share: float = 1.0,
     generator: torch.Generator | None = None,
 ) -> TDIReport:
     """TDI for one S4D layer, in place: peak init, then optional refinement. Returns the report.
 
+    ``channel_share`` < 1 aligns only that share of the channels (chosen at random); the
+    others keep their current (default) modes — shrinkage toward the default initialization.
     Only A, B, C and dt change (their initial values); shapes, D and everything else stay.
     """
+    if not 0 <= channel_share <= 1:
+        raise ValueError(f"channel_share must be in [0, 1], got {channel_share}")
+    if generator is None:
+        generator = torch.Generator().manual_seed(0)
     modes, report = peak_init_modes(
         spectrum,
         layer.d_model,
@@ -365,6 +373,27 @@ def align_layer(
     target = torch.as_tensor(alignment_target(spectrum, spread), dtype=ref.dtype, device=ref.device)
     with torch.no_grad():
         report.l_spec_reference = float(spectral_alignment_loss(layer, freqs, target))
+        n_aligned = int(round(channel_share * layer.d_model))
+        if n_aligned < layer.d_model:
+            current = layer.modes()
+            keep = torch.ones(layer.d_model, dtype=torch.bool)
+            chosen = torch.randperm(layer.d_model, generator=generator)[:n_aligned]
+            keep[chosen] = False  # (H,) channels that keep the default modes
+            modes = ModeParams(
+                **{
+                    name: torch.where(
+                        keep.view(-1, *[1] * (getattr(modes, name).dim() - 1)),
+                        getattr(current, name).detach().cpu().to(getattr(modes, name).dtype),
+                        getattr(modes, name),
+                    )
+                    for name in ("A", "B", "C", "dt")
+                }
+            )
+            report.notes.append(
+                f"{n_aligned} of {layer.d_model} channels aligned (channel share "
+                f"{channel_share:.2f}); the others keep the default initialization"
+            )
+    report.n_aligned_channels = n_aligned
     layer.set_modes(modes)
     if refine_steps > 0:
         before, after, done, seconds = refine_modes(
