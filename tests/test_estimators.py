@@ -303,3 +303,24 @@ def test_unequal_lengths_padding_is_masked():
         clf.predict(X, lengths=np.full(30, 41))
     with pytest.raises(ValueError, match="one per series"):
         clf.predict(X, lengths=lengths[:5])
+
+
+def test_auto_init_decides_from_reliability_and_reports_why():
+    X, y = planted(n_per_class=20, length=128, freq=0.4)
+    tdi = SSMClassifier(init="auto", max_epochs=0, random_state=0).fit(X, y)
+    assert tdi.init_report_["chosen"] == "tdi" and tdi.tdi_reports_
+    noise = np.random.default_rng(0).normal(size=(40, 128))
+    lin = SSMClassifier(init="auto", max_epochs=0, random_state=0).fit(noise, y)
+    assert lin.init_report_["chosen"] == "s4d-lin"
+    assert lin.task_spectrum_ is None and lin.tdi_reports_ == []
+    assert "reliability" in lin.init_report_["reason"] or "significant" in lin.init_report_["reason"]
+
+
+def test_control_arm_uses_the_same_machinery_elsewhere():
+    X, y = planted(n_per_class=20, length=128, freq=0.4)
+    control = SSMClassifier(init="tdi-control", max_epochs=0, random_state=0).fit(X, y)
+    assert control.task_spectrum_.kind.startswith("control")
+    assert control.init_report_["chosen"] == "tdi-control"
+    assert control.tdi_reports_ and control.tdi_reports_[0].n_aligned_modes > 0
+    plain = SSMClassifier(init="tdi", tdi_reliability=False, max_epochs=0, random_state=0)
+    assert plain.fit(X, y).init_report_["channel_share"] == 1.0

@@ -177,3 +177,15 @@ def test_stratified_folds_cover_everything_once():
     tests = np.concatenate([test for _, test in folds])
     assert sorted(tests.tolist()) == list(range(18))
     assert all(np.sum(y[test] == 1) == 2 for _, test in folds)
+
+
+def test_extra_datasets_digits_and_planted():
+    from sktdi.datasets import load_dataset_split, planted_frequency_task
+
+    X_train, y_train, X_test, y_test = load_dataset_split("digits")
+    assert X_train.shape == (898, 1, 64) and X_test.shape == (899, 1, 64)
+    assert len(set(y_train)) == 10
+    X, y = planted_frequency_task(5, length=32, random_state=0)
+    assert X.shape == (20, 1, 32) and sorted(set(y)) == ["0", "1", "2", "3"]
+    X_train, y_train, X_test, y_test = load_dataset_split("planted")
+    assert X_train.shape == (400, 1, 128) and not np.allclose(X_train, X_test)

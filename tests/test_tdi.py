@@ -347,3 +347,80 @@ def test_one_series_per_class_supports_no_peak():
     assert spectrum.threshold == np.inf and not spectrum.significant().any()
     _, report = peak_init_modes(spectrum, 4, 16)
     assert report.peaks == [] and report.n_spread_modes == 8
+
+
+def test_split_half_reliability_separates_signal_from_noise():
+    from sktdi.tdi import split_half_reliability
+
+    X, y = planted_classification([0.2], n_per_class=20, length=128)
+    strong, note = split_half_reliability(X, y, task="classification", random_state=0)
+    assert strong > 0.7 and "split-half" in note
+    rng = np.random.default_rng(0)
+    null, _ = split_half_reliability(
+        rng.normal(size=(40, 128)), np.arange(40) % 2, task="classification", random_state=0
+    )
+    assert null < 0.4
+    few, reason = split_half_reliability(X[:6], np.array([0, 0, 0, 1, 1, 1]), task="classification")
+    assert few == 0.0 and "smallest class" in reason
+    Xr, yr = planted_band_power_regression(0.3, n=60, length=128)
+    assert split_half_reliability(Xr, yr, task="regression", random_state=0)[0] > 0.5
+
+
+def test_control_spectrum_keeps_peaks_moves_positions():
+    from sktdi.tdi import control_spectrum
+
+    X, y = planted_classification([0.2, 0.4], n_per_class=20)
+    spectrum = fisher_log_power(X, y)
+    control = control_spectrum(spectrum, random_state=3)
+    base = np.median(spectrum.values)
+    original_peaks = find_spectral_peaks(spectrum)
+    moved_peaks = find_spectral_peaks(control)
+    assert control.kind == "control(fisher-log-power)"
+    assert control.threshold == spectrum.threshold
+    np.testing.assert_allclose(
+        np.clip(control.values - base, 0, None).sum(),
+        sum(
+            np.clip(spectrum.values - base, 0, None)[
+                (spectrum.freqs >= p.left_freq) & (spectrum.freqs <= p.right_freq)
+            ].sum()
+            for p in original_peaks
+        ),
+    )
+    assert 1 <= len(moved_peaks) <= len(original_peaks)
+    assert {round(p.freq, 2) for p in moved_peaks} != {round(p.freq, 2) for p in original_peaks}
+
+
+def test_plan_initialization_auto_and_shrinkage():
+    from sktdi.tdi import plan_initialization
+
+    X, y = planted_classification([0.3], n_per_class=20, length=128)
+    plan, spectrum = plan_initialization(X, y, init="auto", task="classification", random_state=0)
+    assert plan.chosen == "tdi" and spectrum is not None and "TDI" in plan.reason
+    assert plan.channel_share == pytest.approx(min(1.0, plan.reliability))
+    rng = np.random.default_rng(1)
+    noise = rng.normal(size=(40, 128))
+    plan, spectrum = plan_initialization(
+        noise, np.arange(40) % 2, init="auto", task="classification", random_state=0
+    )
+    assert plan.chosen == "s4d-lin" and spectrum is None and "S4D-Lin" in plan.reason
+    plan, _ = plan_initialization(
+        X, y, init="tdi", task="classification", use_reliability=False, random_state=0
+    )
+    assert plan.channel_share == 1.0 and plan.reliability is None
+    plan, control = plan_initialization(X, y, init="tdi-control", task="classification")
+    assert plan.chosen == "tdi-control" and control.kind.startswith("control")
+
+
+@pytest.mark.parametrize("share", [0.0, 0.5])
+def test_channel_share_keeps_default_modes_elsewhere(share):
+    X, y = planted_classification([0.3])
+    spectrum = fisher_log_power(X, y)
+    layer = S4D(16, 16).double()
+    before = layer.modes().A.detach().clone()
+    report = align_layer(layer, spectrum, channel_share=share)
+    after = layer.modes().A.detach()
+    unchanged = torch.all(torch.isclose(before, after), dim=1)
+    assert int(unchanged.sum()) == 16 - round(share * 16)
+    assert report.n_aligned_channels == round(share * 16)
+    with pytest.raises(ValueError, match="channel_share"):
+        align_layer(layer, spectrum, channel_share=1.5)
