@@ -1,4 +1,6 @@
-"""Quickstart: SSMClassifier with Task-Dependent Initialization on GunPoint.
+"""
+Quickstart: SSMClassifier with TDI on GunPoint
+==============================================
 
 GunPoint ships with sktime (no download). ``fit`` estimates the Fisher log-power statistic
 between the classes, initializes the S4D modes where it peaks, then trains; ``tdi_reports_``

@@ -1,4 +1,6 @@
-"""SSMClassifier in sktime's benchmarking tools.
+"""
+SSMClassifier in sktime's benchmarking tools
+============================================
 
 ``ClassificationBenchmark`` (through ``evaluate``) calls ``cv.split(X)`` without the labels,
 so scikit-learn's ``StratifiedKFold`` cannot run there. ``LabelledStratifiedKFold`` takes the

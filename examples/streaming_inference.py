@@ -1,4 +1,6 @@
-"""Streaming inference: the recurrent mode gives the convolution mode's outputs step by step.
+"""
+Streaming inference with the recurrent mode
+===========================================
 
 An S4D network is trained in convolution mode (parallel over time, FFT), then fed one sample at
 a time with ``step`` — O(1) work per new sample, no recomputation over the history — and its

@@ -351,7 +351,7 @@ class _BaseSSM(BaseEstimator):
         return self.net_.history
 
     def frequency_response(self, layer: int = 0, n_freqs: int = 512) -> tuple[np.ndarray, np.ndarray]:
-        """(freqs (n_freqs,) in cycles/sample, |H| (d_model, n_freqs)) of one S4D layer."""
+        """(freqs (n_freqs,) in cycles/sample, ``|H|`` (d_model, n_freqs)) of one S4D layer."""
         check_is_fitted(self)
         ssm = self.net_.module_.ssm_layers[layer]
         freqs, magnitude = ssm.frequency_response(n_freqs)

@@ -17,7 +17,7 @@ def planted_linear_task(
     ``freq`` cycles/sample (unit norm): the target reads one frequency band of the input.
 
     A linear functional of u, so kernel ridge regression with the SSM-induced kernel
-    K(u, u') = (1/L)(T_h u)ᵀ(T_h u') can learn it; how fast depends on |H(freq)|².
+    K(u, u') = (1/L)(T_h u)ᵀ(T_h u') can learn it; how fast depends on ``|H(freq)|²``.
     """
     rng = np.random.default_rng(random_state)
     t = np.arange(length)

@@ -289,7 +289,7 @@ class SpectralAlignmentTransformer(TransformerMixin, BaseEstimator):
         )
 
     def frequency_response(self, n_freqs: int = 512) -> tuple[np.ndarray, np.ndarray]:
-        """(freqs (n_freqs,) in cycles/sample, |H| (n_filters, n_freqs)) of the filter bank."""
+        """(freqs (n_freqs,) in cycles/sample, ``|H|`` (n_filters, n_freqs)) of the filter bank."""
         check_is_fitted(self)
         freqs, magnitude = self.layer_.frequency_response(n_freqs)
         return freqs.numpy(), magnitude.numpy()

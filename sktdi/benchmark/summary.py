@@ -109,28 +109,21 @@ def format_summary(summary: dict[str, object]) -> str:
 
 
 def plot_accuracy_vs_ratio(results: pd.DataFrame, path: str | Path, metric: str = "accuracy"):
-    """One panel per dataset: mean ``metric`` (± std over resamples) against the training
-    ratio, one line per estimator. Saves a PNG and returns the figure."""
+    """One panel per dataset (:func:`sktdi.plotting.plot_accuracy_vs_ratio`); saves a PNG and
+    returns the figure."""
     import matplotlib
 
     matplotlib.use("Agg", force=False)
     import matplotlib.pyplot as plt
 
-    ok = _ok(results)
-    datasets = sorted(ok["dataset"].unique())
+    from ..plotting import plot_accuracy_vs_ratio as plot_one
+
+    datasets = sorted(_ok(results)["dataset"].unique())
     n_cols = min(3, max(1, len(datasets)))
     n_rows = -(-len(datasets) // n_cols)
     fig, axes = plt.subplots(n_rows, n_cols, figsize=(4.5 * n_cols, 3.4 * n_rows), squeeze=False)
     for ax, dataset in zip(axes.ravel(), datasets):
-        part = ok[ok["dataset"] == dataset]
-        for estimator, curve in part.groupby("estimator"):
-            stats_ = curve.groupby("ratio")[metric].agg(["mean", "std"]).fillna(0)
-            ax.errorbar(
-                stats_.index, stats_["mean"], yerr=stats_["std"], marker="o", capsize=2,
-                label=estimator,
-            )
-        ax.set(xscale="log", title=dataset, xlabel="training ratio", ylabel=metric)
-        ax.grid(alpha=0.3)
+        plot_one(results, dataset, ax=ax, metric=metric)
     for ax in axes.ravel()[len(datasets):]:
         ax.set_visible(False)
     axes.ravel()[0].legend(fontsize=8)

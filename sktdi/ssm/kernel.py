@@ -17,7 +17,7 @@ DISCRETIZATIONS = ("zoh", "bilinear")
 
 
 def _complex_expm1(z: Tensor) -> Tensor:
-    """exp(z) - 1 without the cancellation that loses B̄'s precision when |dt·A| is tiny."""
+    """exp(z) - 1 without the cancellation that loses B̄'s precision when ``|dt·A|`` is tiny."""
     x, y = z.real, z.imag
     real = torch.expm1(x) * torch.cos(y) - 2.0 * torch.sin(y / 2.0) ** 2
     imag = torch.exp(x) * torch.sin(y)

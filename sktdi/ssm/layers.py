@@ -132,7 +132,7 @@ class S4D(nn.Module):
         return y_k, state
 
     def frequency_response(self, freqs: Tensor | int = 512) -> tuple[Tensor, Tensor]:
-        """|H(e^{2πif})| per channel in closed form.
+        """``|H(e^{2πif})|`` per channel in closed form.
 
         ``freqs``: frequencies in cycles/sample, or a count for a uniform grid on [0, 0.5].
         Returns (freqs (F,), magnitude (H, F)), detached.

@@ -182,7 +182,7 @@ def _discrete_targets(
 
 
 def kernel_energy(modes: ModeParams, discretization: str = "zoh") -> torch.Tensor:
-    """Mean over frequency of |H(f) − D|² per channel (= Σ_l K[l]², Parseval). (H,)."""
+    """Mean over frequency of ``|H(f) − D|²`` per channel (= Σ_l K[l]², Parseval). (H,)."""
     _, A_bar, B_bar = discretize(modes.A, modes.B, modes.dt, discretization)
     freqs = torch.linspace(0, 0.5, GAIN_GRID, dtype=torch.float64)
     response = transfer_function(A_bar, modes.C * B_bar, torch.zeros(A_bar.shape[0]), freqs)
@@ -209,7 +209,7 @@ def peak_init_modes(
     in proportion to their mass and tile each peak's band (frequencies spread over it, decay =
     band half-width / modes on the peak); the rest tile the whole band (0, 0.5) so the model is
     not blind elsewhere. B is set per mode so the aligned modes hold a share (1 - spread) of the
-    kernel energy and the spread modes the rest (|H|² then follows :func:`alignment_target`);
+    kernel energy and the spread modes the rest (``|H|²`` then follows :func:`alignment_target`);
     finally all B are scaled so the layer's total kernel energy equals that of
     ``gain_reference`` with the same C and dt (None: no scaling). Deterministic given
     ``generator``.
@@ -278,7 +278,7 @@ def peak_init_modes(
 
 
 def alignment_target(spectrum: TaskSpectrum, spread: float = 0.25) -> np.ndarray:
-    """The distribution |H|² should follow: the significant excess of the statistic over its
+    """The distribution ``|H|²`` should follow: the significant excess of the statistic over its
     median (unit mass), mixed with a uniform share ``spread`` — the same split of attention
     that peak init gives the modes."""
     excess = np.clip(spectrum.values - np.median(spectrum.values), 0, None)
@@ -290,7 +290,7 @@ def alignment_target(spectrum: TaskSpectrum, spread: float = 0.25) -> np.ndarray
 
 
 def spectral_alignment_loss(layer: S4D, freqs: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
-    """L_spec = 1 − cos(Σ_h |H_h − D_h|², target): 0 when the layer's power response (summed
+    """``L_spec = 1 − cos(Σ_h |H_h − D_h|², target)``: 0 when the layer's power response (summed
     over channels) has the target's shape, 1 when they share no frequency. Differentiable."""
     _, A_bar, CB_bar = layer.discrete()
     response = transfer_function(A_bar, CB_bar, torch.zeros_like(layer.D), freqs)  # (H, F)

@@ -1,8 +1,8 @@
 """Task spectral statistics: where in frequency does the information about the target lie?
 
 - classification: Fisher ratio of log-power between classes, per frequency bin;
-- regression: for scalar targets, the larger of the linear coherence |corr(U(f), y)|² and the
-  power correlation corr(log|U(f)|², y)² (targets driven by band power have random phase, so the
+- regression: for scalar targets, the larger of the linear coherence ``|corr(U(f), y)|²`` and the
+  power correlation ``corr(log|U(f)|², y)²`` (targets driven by band power have random phase, so the
   linear term alone is blind to them); for sequence targets, the magnitude-squared coherence.
 
 All spectra come from one short-time Fourier transform (scipy.signal.stft) with Welch's
@@ -177,7 +177,7 @@ def fisher_threshold(n_samples: int, n_classes: int, n_bins: int, alpha: float) 
 
 def correlation_threshold(n_samples: int, n_bins: int, alpha: float) -> float:
     """Null quantile of a squared correlation over n samples: real r² ~ Beta(1/2, (n−2)/2),
-    complex |r|² ~ Beta(1, n−2); the larger (the complex one is the stricter at small n)."""
+    complex ``|r|²`` ~ Beta(1, n−2); the larger (the complex one is the stricter at small n)."""
     if n_samples <= 2:
         return float("inf")
     level = _bonferroni_level(alpha, n_bins)
@@ -302,11 +302,11 @@ def cross_spectrum(
     """Input–output spectral statistic for regression.
 
     Scalar targets (``y`` of shape (n,) or (n, n_outputs)): per frequency, the larger of the
-    linear coherence |corr_i(U_i(f), y_i)|² (phase-locked, averaged over Welch segments) and
-    the power correlation corr_i(log|U_i(f)|², y_i)²; both lie in [0, 1]; outputs are averaged.
+    linear coherence ``|corr_i(U_i(f), y_i)|²`` (phase-locked, averaged over Welch segments) and
+    the power correlation ``corr_i(log|U_i(f)|², y_i)²``; both lie in [0, 1]; outputs are averaged.
 
     Sequence targets (``sequence_target=True``, ``y`` of shape (n, length) or
-    (n, n_outputs, length)): the magnitude-squared coherence |Σ U* Y|² / (Σ|U|² Σ|Y|²),
+    (n, n_outputs, length)): the magnitude-squared coherence ``|Σ U* Y|² / (Σ|U|² Σ|Y|²)``,
     pooled over series and segments.
 
     ``lengths`` (scalar targets only) gives the true lengths of right-padded series, as in
