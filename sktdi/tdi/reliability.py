@@ -50,6 +50,9 @@ def split_half_reliability(
             )
     elif n < 8:
         return 0.0, f"only {n} series; split halves need 8"
+    # both halves on one frequency grid: with unequal lengths, the segment length of the
+    # shortest series overall (each half alone might pick a different one)
+    spectral = {} if lengths is None else {"nperseg": int(np.min(lengths))}
     correlations = []
     for _ in range(n_repeats):
         if task == "classification":
@@ -66,7 +69,9 @@ def split_half_reliability(
         for idx in (first, second):
             sub_lengths = None if lengths is None else np.asarray(lengths)[idx]
             halves.append(
-                task_spectrum(X[idx], np.asarray(y)[idx], task=task, lengths=sub_lengths).values
+                task_spectrum(
+                    X[idx], np.asarray(y)[idx], task=task, lengths=sub_lengths, **spectral
+                ).values
             )
         if np.ptp(halves[0]) == 0 or np.ptp(halves[1]) == 0:
             correlations.append(0.0)
