@@ -72,6 +72,24 @@ class TaskSpectrum:
         return float(self.freqs[int(np.argmax(self.values))])
 
 
+def _segments(x: np.ndarray, seg: int, window: str) -> tuple[np.ndarray, np.ndarray, int]:
+    """Welch's segmentation of x (..., L) as an STFT: segments of ``seg`` samples, 50% overlap
+    when more than one fits, no padding. Returns (freqs, Z (..., F, T), overlap)."""
+    overlap = seg // 2 if seg < x.shape[-1] else 0
+    freqs, _, Z = signal.stft(
+        x,
+        window=window,
+        nperseg=seg,
+        noverlap=overlap,
+        detrend=False,
+        return_onesided=True,
+        boundary=None,
+        padded=False,
+        axis=-1,
+    )
+    return freqs, Z, overlap
+
+
 def _stft(
     X: np.ndarray, method: str, nperseg: int | None, window: str
 ) -> tuple[np.ndarray, np.ndarray, dict]:
@@ -85,18 +103,7 @@ def _stft(
         seg = min(length, nperseg or DEFAULT_NPERSEG)
     else:
         raise ValueError(f"method must be 'auto', 'welch' or 'periodogram', got {method!r}")
-    overlap = seg // 2 if seg < length else 0
-    freqs, _, Z = signal.stft(
-        X,
-        window=window,
-        nperseg=seg,
-        noverlap=overlap,
-        detrend=False,
-        return_onesided=True,
-        boundary=None,
-        padded=False,
-        axis=-1,
-    )
+    freqs, Z, overlap = _segments(X, seg, window)
     settings = {
         "method": method,
         "window": window,
@@ -119,17 +126,7 @@ def _ragged_stft(
     seg = int(min(lengths.min(), nperseg or DEFAULT_NPERSEG))
     first, power = [], []
     for series, length in zip(X, lengths):
-        overlap = seg // 2 if seg < length else 0
-        freqs, _, Z = signal.stft(
-            series[:, :length],
-            window=window,
-            nperseg=seg,
-            noverlap=overlap,
-            detrend=False,
-            boundary=None,
-            padded=False,
-            axis=-1,
-        )  # (C, F, T_i)
+        freqs, Z, _ = _segments(series[:, :length], seg, window)  # (C, F, T_i)
         first.append(Z[..., :1])
         power.append(np.mean(np.abs(Z) ** 2, axis=-1))
     settings = {"method": "welch-ragged", "window": window, "nperseg": seg, "noverlap": seg // 2}
