@@ -25,7 +25,14 @@ def shipped_data_dir() -> Path:
 
 
 def shipped_datasets() -> list[str]:
-    """Names of the datasets sktime ships as ``<name>_TRAIN.ts`` / ``<name>_TEST.ts``."""
+    """Names of the datasets sktime ships as ``<name>_TRAIN.ts`` / ``<name>_TEST.ts``.
+
+    Examples
+    --------
+    >>> from sktdi.datasets import shipped_datasets
+    >>> "GunPoint" in shipped_datasets()
+    True
+    """
     root = shipped_data_dir()
     return sorted(p.name for p in root.iterdir() if (p / f"{p.name}_TRAIN.ts").exists())
 
@@ -128,7 +135,15 @@ def load_ucr(name: str, split: str | None = None, data_dir: str | Path | None = 
 
 
 def load_ucr_split(name: str, data_dir: str | Path | None = None):
-    """(X_train, y_train, X_test, y_test) of the official split."""
+    """(X_train, y_train, X_test, y_test) of the official split.
+
+    Examples
+    --------
+    >>> from sktdi.datasets import load_ucr_split
+    >>> X_train, y_train, X_test, y_test = load_ucr_split("ItalyPowerDemand")
+    >>> X_train.shape, X_test.shape
+    ((67, 1, 24), (1029, 1, 24))
+    """
     X_train, y_train = load_ucr(name, "train", data_dir)
     X_test, y_test = load_ucr(name, "test", data_dir)
     return X_train, y_train, X_test, y_test
@@ -144,7 +159,15 @@ def planted_frequency_task(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Synthetic classification with purely spectral structure: class 0 is white noise, class
     k adds a random-phase sinusoid of ``amplitude`` at ``freqs[k-1]`` cycles/sample — high
-    frequencies, where S4D-Lin's default bias responds weakly. X (n, 1, length), y str."""
+    frequencies, where S4D-Lin's default bias responds weakly. X (n, 1, length), y str.
+
+    Examples
+    --------
+    >>> from sktdi.datasets import planted_frequency_task
+    >>> X, y = planted_frequency_task(5, length=32, random_state=0)
+    >>> X.shape, sorted(set(y.tolist()))
+    ((20, 1, 32), ['0', '1', '2', '3'])
+    """
     rng = np.random.default_rng(random_state)
     t = np.arange(length)
     y = np.repeat(np.arange(len(freqs) + 1), n_per_class)
@@ -182,7 +205,15 @@ EXTRA_DATASETS = {"digits": _digits_split, "planted": _planted_split}
 def load_dataset_split(name: str, data_dir: str | Path | None = None):
     """(X_train, y_train, X_test, y_test) for a UCR/UEA name, or one of the extra datasets:
     "digits" (scikit-learn's load_digits as length-64 sequences) and "planted" (the synthetic
-    planted-frequency task, 100 series per class in each split)."""
+    planted-frequency task, 100 series per class in each split).
+
+    Examples
+    --------
+    >>> from sktdi.datasets import load_dataset_split
+    >>> X_train, y_train, X_test, y_test = load_dataset_split("digits")
+    >>> X_train.shape
+    (898, 1, 64)
+    """
     if name in EXTRA_DATASETS:
         return EXTRA_DATASETS[name]()
     return load_ucr_split(name, data_dir)
@@ -190,7 +221,16 @@ def load_dataset_split(name: str, data_dir: str | Path | None = None):
 
 def pad_sequences(X) -> tuple[np.ndarray, np.ndarray]:
     """Right-pad a list of (n_channels, length_i) arrays with zeros: (X (n, C, L_max),
-    lengths (n,)). An equal-length ndarray passes through with its lengths."""
+    lengths (n,)). An equal-length ndarray passes through with its lengths.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sktdi.datasets import pad_sequences
+    >>> X, lengths = pad_sequences([np.ones((1, 3)), np.ones((1, 5))])
+    >>> X.shape, lengths.tolist()
+    ((2, 1, 5), [3, 5])
+    """
     if isinstance(X, np.ndarray):
         return X, np.full(X.shape[0], X.shape[-1])
     lengths = np.array([s.shape[-1] for s in X])
@@ -216,7 +256,15 @@ def concat(a, b):
 
 def resample_split(X_train, y_train, X_test, y_test, resample: int):
     """The field's resampling: resample 0 is the official split; resample r > 0 pools train and
-    test and draws a new train set with the same number of series per class (seed r)."""
+    test and draws a new train set with the same number of series per class (seed r).
+
+    Examples
+    --------
+    >>> from sktdi.datasets import load_ucr_split, resample_split
+    >>> X_train, y_train, X_test, y_test = resample_split(*load_ucr_split("GunPoint"), resample=1)
+    >>> X_train.shape, X_test.shape
+    ((50, 1, 150), (150, 1, 150))
+    """
     if resample == 0:
         return X_train, y_train, X_test, y_test
     X = concat(X_train, X_test)
@@ -235,7 +283,17 @@ def training_subsample(
     y, ratio: float, *, min_per_class: int = 1, random_state=None
 ) -> np.ndarray:
     """Indices of a stratified share ``ratio`` of a training set, at least ``min_per_class``
-    series per class (a class with fewer keeps all), deterministic given ``random_state``."""
+    series per class (a class with fewer keeps all), deterministic given ``random_state``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sktdi.datasets import training_subsample
+    >>> y = np.repeat(["a", "b"], [40, 10])
+    >>> idx = training_subsample(y, 0.04, random_state=0)
+    >>> sorted(y[idx].tolist())
+    ['a', 'a', 'b']
+    """
     if not 0 < ratio <= 1:
         raise ValueError(f"ratio must be in (0, 1], got {ratio}")
     _, codes = np.unique(np.asarray(y), return_inverse=True)
@@ -245,7 +303,15 @@ def training_subsample(
 
 
 def stratified_folds(y, n_splits: int, *, random_state=0) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Standard stratified k-fold (shuffled, seeded) over pooled data: (train, test) indices."""
+    """Standard stratified k-fold (shuffled, seeded) over pooled data: (train, test) indices.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sktdi.datasets import stratified_folds
+    >>> [len(test) for _, test in stratified_folds(np.repeat([0, 1], 6), 3)]
+    [4, 4, 4]
+    """
     splitter = StratifiedKFold(n_splits, shuffle=True, random_state=random_state)
     return list(splitter.split(np.zeros(len(y)), y))
 

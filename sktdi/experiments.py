@@ -18,6 +18,13 @@ def planted_linear_task(
 
     A linear functional of u, so kernel ridge regression with the SSM-induced kernel
     K(u, u') = (1/L)(T_h u)ᵀ(T_h u') can learn it; how fast depends on ``|H(freq)|²``.
+
+    Examples
+    --------
+    >>> from sktdi.experiments import planted_linear_task
+    >>> X, y = planted_linear_task(10, length=32, random_state=0)
+    >>> X.shape, y.shape
+    ((10, 32), (10,))
     """
     rng = np.random.default_rng(random_state)
     t = np.arange(length)
@@ -44,6 +51,13 @@ def kernel_regression_curve(
     For each init and size, the filter bank is built from the training set only (TDI
     estimates the cross-spectrum there) and the features are Φ(u) = T_h u / √L. Returns
     {init: array (len(sizes), n_repeats)}; repeat r uses seed r for data and filters.
+
+    Examples
+    --------
+    >>> from sktdi.experiments import kernel_regression_curve
+    >>> errors = kernel_regression_curve([16], n_repeats=1, n_test=100)
+    >>> errors["tdi"].shape, bool(errors["tdi"][0, 0] < errors["s4d-lin"][0, 0])
+    ((1, 1), True)
     """
     from .transformers import SpectralAlignmentTransformer
 

@@ -107,6 +107,20 @@ def plot_alignment(spectrum, responses: dict, *, ax=None):
     Returns
     -------
     matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> from sktdi.datasets import planted_frequency_task
+    >>> X, y = planted_frequency_task(20, random_state=0)
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from sktdi.ssm import S4D
+    >>> from sktdi.tdi import fisher_log_power
+    >>> from sktdi.plotting import plot_alignment
+    >>> freqs, magnitude = S4D(8, 16).frequency_response(129)
+    >>> ax = plot_alignment(fisher_log_power(X, y), {"s4d-lin": (freqs.numpy(), magnitude.numpy())})
+    >>> ax.get_ylabel()
+    'normalized'
     """
     ax = _axes(ax)
     excess = np.clip(spectrum.values - np.median(spectrum.values), 0, None)
@@ -128,6 +142,16 @@ def plot_error_curves(sizes, errors: dict, *, ax=None, ylabel: str = "test MSE /
     Returns
     -------
     matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import numpy as np
+    >>> from sktdi.plotting import plot_error_curves
+    >>> ax = plot_error_curves([10, 100], {"tdi": np.array([[0.5, 0.6], [0.1, 0.1]])})
+    >>> ax.get_xscale()
+    'log'
     """
     ax = _axes(ax)
     for name, err in errors.items():
@@ -145,6 +169,19 @@ def plot_accuracy_vs_ratio(results, dataset: str, *, ax=None, metric: str = "acc
     Returns
     -------
     matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> results = pd.DataFrame({
+    ...     "dataset": "D", "mode": "resample", "ratio": 0.1, "resample": [0, 0, 1, 1],
+    ...     "estimator": ["tdi", "s4d-lin"] * 2, "accuracy": [0.9, 0.8, 0.7, 0.75],
+    ...     "status": "ok", "fit_seconds": 1.0})
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from sktdi.plotting import plot_accuracy_vs_ratio
+    >>> plot_accuracy_vs_ratio(results, "D").get_title()
+    'D'
     """
     ax = _axes(ax, figsize=(4.5, 3.4))
     part = results[(results["dataset"] == dataset) & (results["status"] == "ok")]

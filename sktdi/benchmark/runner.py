@@ -27,6 +27,12 @@ class Cell:
     reshuffle. ``mode="cv"``: ``resample`` is the fold of a stratified ``n_folds``-fold
     cross-validation over the pooled data. The training ratio subsamples the training part,
     stratified, keeping at least ``min_per_class`` series per class.
+
+    Examples
+    --------
+    >>> from sktdi.benchmark import Cell
+    >>> Cell("GunPoint", 0.08, 0, "tdi").key()
+    ('GunPoint', 'resample', 0.08, 0, 'tdi')
     """
 
     dataset: str
@@ -53,7 +59,14 @@ def make_cells(
     cv: int | None = None,
     **cell_kwargs,
 ) -> list[Cell]:
-    """The full grid. With ``cv=K`` the resamples are the K folds."""
+    """The full grid. With ``cv=K`` the resamples are the K folds.
+
+    Examples
+    --------
+    >>> from sktdi.benchmark import make_cells
+    >>> len(make_cells(["GunPoint", "ArrowHead"], [0.1, 1.0], 3, ["tdi", "s4d-lin"]))
+    24
+    """
     mode, n = ("cv", cv) if cv else ("resample", resamples)
     return [
         Cell(d, float(r), i, e, mode=mode, n_folds=cv or 0, **cell_kwargs)
@@ -95,7 +108,15 @@ def _inputs(kind: str, X):
 
 
 def run_cell(cell: Cell) -> dict:
-    """Fit and evaluate one cell; any failure becomes a row with status "error"."""
+    """Fit and evaluate one cell; any failure becomes a row with status "error".
+
+    Examples
+    --------
+    >>> from sktdi.benchmark import Cell, run_cell
+    >>> row = run_cell(Cell("ItalyPowerDemand", 1.0, 0, "1nn-euclidean"))
+    >>> row["status"], row["n_train"], round(row["accuracy"], 3)
+    ('ok', 67, 0.955)
+    """
     import torch
     from sklearn.metrics import accuracy_score, balanced_accuracy_score, log_loss
 
@@ -201,6 +222,16 @@ def run_benchmark(
     retried). ``backend="loky"`` runs cells in joblib worker processes; ``backend="dask"`` on
     a dask.distributed cluster (``scheduler`` address, or a LocalCluster of ``n_jobs``
     workers). Returns the whole results table.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from sktdi.benchmark import make_cells, run_benchmark
+    >>> cells = make_cells(["ItalyPowerDemand"], [0.5, 1.0], 2, ["1nn-euclidean"])
+    >>> out = pathlib.Path(tempfile.mkdtemp()) / "results.csv"
+    >>> table = run_benchmark(cells, out, progress=False)
+    >>> len(table), set(table["status"])
+    (4, {'ok'})
     """
     path = Path(results_path)
     path.parent.mkdir(parents=True, exist_ok=True)

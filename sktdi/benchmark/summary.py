@@ -17,7 +17,19 @@ def _ok(results: pd.DataFrame) -> pd.DataFrame:
 
 
 def mean_std_table(results: pd.DataFrame, metric: str = "accuracy") -> pd.DataFrame:
-    """"mean ± std" of ``metric`` per (dataset, ratio) row and estimator column."""
+    """"mean ± std" of ``metric`` per (dataset, ratio) row and estimator column.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> results = pd.DataFrame({
+    ...     "dataset": "D", "mode": "resample", "ratio": 0.1, "resample": [0, 0, 1, 1],
+    ...     "estimator": ["tdi", "s4d-lin"] * 2, "accuracy": [0.9, 0.8, 0.7, 0.75],
+    ...     "status": "ok", "fit_seconds": 1.0})
+    >>> from sktdi.benchmark import mean_std_table
+    >>> mean_std_table(results).loc[("D", 0.1), "tdi"]
+    '0.800 ± 0.100'
+    """
     grouped = _ok(results).groupby(["dataset", "ratio", "estimator"])[metric]
     cells = grouped.mean().map("{:.3f}".format) + " ± " + grouped.std(ddof=0).map("{:.3f}".format)
     return cells.unstack("estimator")
@@ -29,7 +41,19 @@ def paired(results: pd.DataFrame, metric: str = "accuracy") -> pd.DataFrame:
 
 
 def wins_ties_losses(results: pd.DataFrame, reference: str, metric: str = "accuracy") -> pd.DataFrame:
-    """How often ``reference`` beats, ties and loses to each other estimator, paired cells."""
+    """How often ``reference`` beats, ties and loses to each other estimator, paired cells.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> results = pd.DataFrame({
+    ...     "dataset": "D", "mode": "resample", "ratio": 0.1, "resample": [0, 0, 1, 1],
+    ...     "estimator": ["tdi", "s4d-lin"] * 2, "accuracy": [0.9, 0.8, 0.7, 0.75],
+    ...     "status": "ok", "fit_seconds": 1.0})
+    >>> from sktdi.benchmark import wins_ties_losses
+    >>> wins_ties_losses(results, "tdi").loc["s4d-lin", ["wins", "losses"]].tolist()
+    [1, 1]
+    """
     table = paired(results, metric)
     rows = []
     for other in table.columns.drop(reference, errors="ignore"):
@@ -48,7 +72,19 @@ def wins_ties_losses(results: pd.DataFrame, reference: str, metric: str = "accur
 
 
 def average_ranks(results: pd.DataFrame, metric: str = "accuracy") -> pd.Series:
-    """Mean rank of each estimator over paired cells (1 = best; ties share ranks)."""
+    """Mean rank of each estimator over paired cells (1 = best; ties share ranks).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> results = pd.DataFrame({
+    ...     "dataset": "D", "mode": "resample", "ratio": 0.1, "resample": [0, 0, 1, 1],
+    ...     "estimator": ["tdi", "s4d-lin"] * 2, "accuracy": [0.9, 0.8, 0.7, 0.75],
+    ...     "status": "ok", "fit_seconds": 1.0})
+    >>> from sktdi.benchmark import average_ranks
+    >>> average_ranks(results).to_dict()
+    {'s4d-lin': 1.5, 'tdi': 1.5}
+    """
     table = paired(results, metric).dropna()
     return table.rank(axis=1, ascending=False).mean().sort_values()
 
@@ -56,7 +92,19 @@ def average_ranks(results: pd.DataFrame, metric: str = "accuracy") -> pd.Series:
 def wilcoxon_test(
     results: pd.DataFrame, a: str, b: str, metric: str = "accuracy", max_ratio: float | None = None
 ) -> dict:
-    """Paired Wilcoxon signed-rank test of ``a`` vs ``b`` over (dataset, ratio, resample)."""
+    """Paired Wilcoxon signed-rank test of ``a`` vs ``b`` over (dataset, ratio, resample).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> results = pd.DataFrame({
+    ...     "dataset": "D", "mode": "resample", "ratio": 0.1, "resample": [0, 0, 1, 1],
+    ...     "estimator": ["tdi", "s4d-lin"] * 2, "accuracy": [0.9, 0.8, 0.7, 0.75],
+    ...     "status": "ok", "fit_seconds": 1.0})
+    >>> from sktdi.benchmark import wilcoxon_test
+    >>> wilcoxon_test(results, "tdi", "s4d-lin")["n_pairs"]
+    2
+    """
     table = paired(results, metric)
     if max_ratio is not None:
         table = table[table.index.get_level_values("ratio") <= max_ratio]
@@ -76,7 +124,19 @@ def wilcoxon_test(
 def summarize(
     results: pd.DataFrame, reference: str = "tdi", baseline: str = "s4d-lin"
 ) -> dict[str, object]:
-    """All summary tables of a results table, keyed by name."""
+    """All summary tables of a results table, keyed by name.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> results = pd.DataFrame({
+    ...     "dataset": "D", "mode": "resample", "ratio": 0.1, "resample": [0, 0, 1, 1],
+    ...     "estimator": ["tdi", "s4d-lin"] * 2, "accuracy": [0.9, 0.8, 0.7, 0.75],
+    ...     "status": "ok", "fit_seconds": 1.0})
+    >>> from sktdi.benchmark import summarize
+    >>> sorted(summarize(results))
+    ['accuracy', 'average_rank', 'errors', 'fit_seconds', 'wilcoxon', 'wins_ties_losses']
+    """
     ok = _ok(results)
     summary: dict[str, object] = {
         "accuracy": mean_std_table(results),
@@ -97,7 +157,19 @@ def summarize(
 
 
 def format_summary(summary: dict[str, object]) -> str:
-    """Plain-text rendering of :func:`summarize`."""
+    """Plain-text rendering of :func:`summarize`.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> results = pd.DataFrame({
+    ...     "dataset": "D", "mode": "resample", "ratio": 0.1, "resample": [0, 0, 1, 1],
+    ...     "estimator": ["tdi", "s4d-lin"] * 2, "accuracy": [0.9, 0.8, 0.7, 0.75],
+    ...     "status": "ok", "fit_seconds": 1.0})
+    >>> from sktdi.benchmark import format_summary, summarize
+    >>> format_summary(summarize(results)).splitlines()[0]
+    '== accuracy =='
+    """
     parts = []
     for name, value in summary.items():
         title = name.replace("_", " ")
@@ -110,7 +182,22 @@ def format_summary(summary: dict[str, object]) -> str:
 
 def plot_accuracy_vs_ratio(results: pd.DataFrame, path: str | Path, metric: str = "accuracy"):
     """One panel per dataset (:func:`sktdi.plotting.plot_accuracy_vs_ratio`); saves a PNG and
-    returns the figure."""
+    returns the figure.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> results = pd.DataFrame({
+    ...     "dataset": "D", "mode": "resample", "ratio": 0.1, "resample": [0, 0, 1, 1],
+    ...     "estimator": ["tdi", "s4d-lin"] * 2, "accuracy": [0.9, 0.8, 0.7, 0.75],
+    ...     "status": "ok", "fit_seconds": 1.0})
+    >>> import tempfile, pathlib
+    >>> from sktdi.benchmark import plot_accuracy_vs_ratio
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "curves.png"
+    >>> _ = plot_accuracy_vs_ratio(results, path)
+    >>> path.exists()
+    True
+    """
     import matplotlib
 
     matplotlib.use("Agg", force=False)

@@ -40,6 +40,13 @@ class ModeParams:
     B : complex Tensor (d_model, d_state // 2)
     C : complex Tensor (d_model, d_state // 2)
     dt : real Tensor (d_model,), dt > 0
+
+    Examples
+    --------
+    >>> from sktdi.ssm import init_modes
+    >>> modes = init_modes("s4d-lin", d_model=2, d_state=8)
+    >>> modes.A.shape, modes.dt.shape
+    (torch.Size([2, 4]), torch.Size([2]))
     """
 
     A: Tensor
@@ -118,7 +125,15 @@ def init_modes(
     dt_max: float = 1e-1,
     generator: torch.Generator | None = None,
 ) -> ModeParams:
-    """Initial continuous-time modes of one layer for a named initialization (float64)."""
+    """Initial continuous-time modes of one layer for a named initialization (float64).
+
+    Examples
+    --------
+    >>> from sktdi.ssm import init_modes
+    >>> modes = init_modes("s4d-lin", d_model=2, d_state=8)
+    >>> modes.A[0, :2]
+    tensor([-0.5000+0.0000j, -0.5000+3.1416j], dtype=torch.complex128)
+    """
     if name == "random":
         eigenvalues = random_eigenvalues(d_state, generator)
     elif name in _EIGENVALUES:

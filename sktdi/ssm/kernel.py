@@ -41,6 +41,16 @@ def discretize(
     -------
     log_A_bar, A_bar, B_bar : complex Tensors of shape (H, N)
         ``A_bar ** l == exp(l * log_A_bar)``, which the Vandermonde kernel uses.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from sktdi.ssm import discretize
+    >>> A = torch.tensor([[-0.5 + 3.0j]], dtype=torch.complex128)
+    >>> dt = torch.tensor([0.1], dtype=torch.float64)
+    >>> log_A_bar, A_bar, B_bar = discretize(A, torch.ones_like(A), dt)
+    >>> bool(torch.allclose(A_bar, torch.exp(0.1 * A)))
+    True
     """
     dtA = A * dt.unsqueeze(-1)  # (H, N)
     if method == "zoh":
@@ -63,6 +73,14 @@ def vandermonde_kernel(log_A_bar: Tensor, CB_bar: Tensor, length: int) -> Tensor
     With l = a·S + b (S = ⌈√L⌉), Ā^l = Ā^{aS} · Ā^b, so the Vandermonde product factors into
     one batched complex matmul (H, L/S, N) @ (H, N, S): O(H·N·√L) exponentials and memory
     instead of O(H·N·L), no loop over channels or modes. Returns a real Tensor (H, L).
+
+    Examples
+    --------
+    >>> import torch
+    >>> from sktdi.ssm import vandermonde_kernel
+    >>> log_A_bar = torch.log(torch.tensor([[0.5 + 0j]]))
+    >>> vandermonde_kernel(log_A_bar, torch.tensor([[1.0 + 0j]]), 4)
+    tensor([[2.0000, 1.0000, 0.5000, 0.2500]])
     """
     block = max(1, math.isqrt(length - 1) + 1) if length > 1 else 1
     n_blocks = -(-length // block)
@@ -81,6 +99,16 @@ def fft_conv(u: Tensor, K: Tensor) -> Tensor:
     u: (B, L, H) real; K: (H, L) real. Returns (B, L, H). Zero-padding to at least 2L makes the
     circular FFT convolution equal to the linear (causal) one; the padded length is the next
     size with small prime factors, which the FFT handles fastest.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from sktdi.ssm import fft_conv
+    >>> u = torch.randn(1, 5, 2)
+    >>> identity = torch.zeros(2, 5)
+    >>> identity[:, 0] = 1.0
+    >>> bool(torch.allclose(fft_conv(u, identity), u, atol=1e-6))
+    True
     """
     length = u.shape[-2]
     n_fft = next_fast_len(2 * length, real=True)
@@ -95,6 +123,14 @@ def transfer_function(A_bar: Tensor, CB_bar: Tensor, D: Tensor, freqs: Tensor) -
 
     H(z) = D + Σ_n [CB̄_n z / (z - Ā_n) + conj(CB̄_n) z / (z - conj(Ā_n))], the z-transform of
     the impulse response D·δ[l] + K[l]. Returns a complex Tensor of shape (H, F).
+
+    Examples
+    --------
+    >>> import torch
+    >>> from sktdi.ssm import transfer_function
+    >>> A_bar, CB_bar = torch.tensor([[0.5 + 0j]]), torch.tensor([[1.0 + 0j]])
+    >>> transfer_function(A_bar, CB_bar, torch.zeros(1), torch.tensor([0.0])).real  # 2 / (1 - 0.5)
+    tensor([[4.]])
     """
     omega = 2 * math.pi * freqs.to(A_bar.real.dtype)  # (F,)
     z_inv = torch.exp(torch.complex(torch.zeros_like(omega), -omega))  # (F,)

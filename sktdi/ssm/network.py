@@ -35,6 +35,14 @@ class S4DNetwork(nn.Module):
     ``forward`` takes X of shape (B, C, L) — or (B, L) for univariate series — and optional
     ``lengths`` (B,) for right-padded batches of unequal length: the SSM is causal, so padding
     after a series' end never reaches its valid outputs; pooling ignores the padding.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from sktdi.ssm import S4DNetwork
+    >>> net = S4DNetwork(n_channels=3, n_outputs=5, d_model=16)
+    >>> net(torch.randn(4, 3, 64)).shape
+    torch.Size([4, 5])
     """
 
     def __init__(

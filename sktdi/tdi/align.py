@@ -27,7 +27,17 @@ GAIN_GRID = 1024  # frequencies used to measure a layer's kernel energy for gain
 
 @dataclass(frozen=True)
 class SpectralPeak:
-    """A peak of a task statistic; frequencies in cycles/sample."""
+    """A peak of a task statistic; frequencies in cycles/sample.
+
+    Examples
+    --------
+    >>> from sktdi.datasets import planted_frequency_task
+    >>> X, y = planted_frequency_task(20, random_state=0)
+    >>> from sktdi.tdi import find_spectral_peaks, fisher_log_power
+    >>> peak = find_spectral_peaks(fisher_log_power(X, y))[0]
+    >>> peak.left_freq <= peak.freq <= peak.right_freq
+    True
+    """
 
     freq: float
     height: float
@@ -40,7 +50,18 @@ class SpectralPeak:
 
 @dataclass
 class TDIReport:
-    """What TDI did to one layer: peaks found, modes per peak, alignment before/after."""
+    """What TDI did to one layer: peaks found, modes per peak, alignment before/after.
+
+    Examples
+    --------
+    >>> from sktdi.datasets import planted_frequency_task
+    >>> X, y = planted_frequency_task(20, random_state=0)
+    >>> from sktdi.ssm import S4D
+    >>> from sktdi.tdi import align_layer, fisher_log_power
+    >>> report = align_layer(S4D(16, 32), fisher_log_power(X, y))
+    >>> print(str(report).splitlines()[0])
+    TDI from a fisher-log-power statistic: 3 peak(s); per channel 12 aligned + 4 spread of 16 modes
+    """
 
     kind: str
     peaks: list[SpectralPeak]
@@ -88,6 +109,14 @@ def find_spectral_peaks(
     (scipy.signal.find_peaks) and exceed the spectrum's significance ``threshold``; the ends of
     the band count as candidate peaks. Its band is the
     width at half prominence (scipy.signal.peak_widths); its mass, the excess summed over it.
+
+    Examples
+    --------
+    >>> from sktdi.datasets import planted_frequency_task
+    >>> X, y = planted_frequency_task(20, random_state=0)
+    >>> from sktdi.tdi import find_spectral_peaks, fisher_log_power
+    >>> sorted(round(p.freq, 2) for p in find_spectral_peaks(fisher_log_power(X, y)))
+    [0.3, 0.37, 0.45]
     """
     values = np.asarray(spectrum.values, dtype=np.float64)
     freqs = np.asarray(spectrum.freqs, dtype=np.float64)
@@ -130,7 +159,14 @@ def find_spectral_peaks(
 
 def allocate_modes(masses: list[float], n_modes: int) -> list[int]:
     """Split ``n_modes`` among peaks in proportion to mass (largest remainder, ≥ 1 each while
-    modes last; the heaviest peaks are served first)."""
+    modes last; the heaviest peaks are served first).
+
+    Examples
+    --------
+    >>> from sktdi.tdi import allocate_modes
+    >>> allocate_modes([3.0, 1.0], 8)
+    [6, 2]
+    """
     masses = np.asarray(masses, dtype=np.float64)
     if len(masses) == 0 or n_modes <= 0:
         return [0] * len(masses)
@@ -182,7 +218,15 @@ def _discrete_targets(
 
 
 def kernel_energy(modes: ModeParams, discretization: str = "zoh") -> torch.Tensor:
-    """Mean over frequency of ``|H(f) − D|²`` per channel (= Σ_l K[l]², Parseval). (H,)."""
+    """Mean over frequency of ``|H(f) − D|²`` per channel (= Σ_l K[l]², Parseval). (H,).
+
+    Examples
+    --------
+    >>> from sktdi.ssm import init_modes
+    >>> from sktdi.tdi import kernel_energy
+    >>> kernel_energy(init_modes("s4d-lin", d_model=3, d_state=8)).shape
+    torch.Size([3])
+    """
     _, A_bar, B_bar = discretize(modes.A, modes.B, modes.dt, discretization)
     freqs = torch.linspace(0, 0.5, GAIN_GRID, dtype=torch.float64)
     response = transfer_function(A_bar, modes.C * B_bar, torch.zeros(A_bar.shape[0]), freqs)
@@ -216,6 +260,15 @@ def peak_init_modes(
 
     Returns (ModeParams, TDIReport) — the report's L_spec fields are filled by
     :func:`align_layer`.
+
+    Examples
+    --------
+    >>> from sktdi.datasets import planted_frequency_task
+    >>> X, y = planted_frequency_task(20, random_state=0)
+    >>> from sktdi.tdi import fisher_log_power, peak_init_modes
+    >>> modes, report = peak_init_modes(fisher_log_power(X, y), d_model=4, d_state=16)
+    >>> modes.A.shape, report.n_aligned_modes, report.n_spread_modes
+    (torch.Size([4, 8]), 6, 2)
     """
     if not 0 <= spread <= 1:
         raise ValueError(f"spread must be in [0, 1], got {spread}")
@@ -280,7 +333,17 @@ def peak_init_modes(
 def alignment_target(spectrum: TaskSpectrum, spread: float = 0.25) -> np.ndarray:
     """The distribution ``|H|²`` should follow: the significant excess of the statistic over its
     median (unit mass), mixed with a uniform share ``spread`` — the same split of attention
-    that peak init gives the modes."""
+    that peak init gives the modes.
+
+    Examples
+    --------
+    >>> from sktdi.datasets import planted_frequency_task
+    >>> X, y = planted_frequency_task(20, random_state=0)
+    >>> from sktdi.tdi import alignment_target, fisher_log_power
+    >>> target = alignment_target(fisher_log_power(X, y))
+    >>> round(float(target.sum()), 6)
+    1.0
+    """
     excess = np.clip(spectrum.values - np.median(spectrum.values), 0, None)
     excess = np.where(spectrum.significant(), excess, 0.0)
     uniform = np.full_like(excess, 1.0 / len(excess))
@@ -291,7 +354,21 @@ def alignment_target(spectrum: TaskSpectrum, spread: float = 0.25) -> np.ndarray
 
 def spectral_alignment_loss(layer: S4D, freqs: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
     """``L_spec = 1 − cos(Σ_h |H_h − D_h|², target)``: 0 when the layer's power response (summed
-    over channels) has the target's shape, 1 when they share no frequency. Differentiable."""
+    over channels) has the target's shape, 1 when they share no frequency. Differentiable.
+
+    Examples
+    --------
+    >>> from sktdi.datasets import planted_frequency_task
+    >>> X, y = planted_frequency_task(20, random_state=0)
+    >>> import torch
+    >>> from sktdi.ssm import S4D
+    >>> from sktdi.tdi import alignment_target, fisher_log_power, spectral_alignment_loss
+    >>> spectrum = fisher_log_power(X, y)
+    >>> freqs = torch.as_tensor(spectrum.freqs, dtype=torch.float32)
+    >>> target = torch.as_tensor(alignment_target(spectrum), dtype=torch.float32)
+    >>> 0 <= float(spectral_alignment_loss(S4D(8, 16), freqs, target).detach()) <= 1
+    True
+    """
     _, A_bar, CB_bar = layer.discrete()
     response = transfer_function(A_bar, CB_bar, torch.zeros_like(layer.D), freqs)  # (H, F)
     power = response.abs().pow(2).sum(dim=0)  # (F,)
@@ -308,7 +385,18 @@ def refine_modes(
     spread: float = 0.25,
 ) -> tuple[float, float, int, float]:
     """A few Adam steps on L_spec over A and B (C, D and dt stay). Stops after ``steps`` or
-    ``max_seconds``. Returns (L_spec before, L_spec after, steps run, seconds)."""
+    ``max_seconds``. Returns (L_spec before, L_spec after, steps run, seconds).
+
+    Examples
+    --------
+    >>> from sktdi.datasets import planted_frequency_task
+    >>> X, y = planted_frequency_task(20, random_state=0)
+    >>> from sktdi.ssm import S4D
+    >>> from sktdi.tdi import fisher_log_power, refine_modes
+    >>> before, after, steps, seconds = refine_modes(S4D(8, 16), fisher_log_power(X, y), steps=20)
+    >>> steps, after < before
+    (20, True)
+    """
     ref = layer.log_dt
     freqs = torch.as_tensor(spectrum.freqs, dtype=ref.dtype, device=ref.device)
     target = torch.as_tensor(alignment_target(spectrum, spread), dtype=ref.dtype, device=ref.device)
@@ -350,6 +438,16 @@ def align_layer(
     ``channel_share`` < 1 aligns only that share of the channels (chosen at random); the
     others keep their current (default) modes — shrinkage toward the default initialization.
     Only A, B, C and dt change (their initial values); shapes, D and everything else stay.
+
+    Examples
+    --------
+    >>> from sktdi.datasets import planted_frequency_task
+    >>> X, y = planted_frequency_task(20, random_state=0)
+    >>> from sktdi.ssm import S4D
+    >>> from sktdi.tdi import align_layer, fisher_log_power
+    >>> report = align_layer(S4D(16, 32), fisher_log_power(X, y))
+    >>> len(report.peaks), report.l_spec_init < report.l_spec_reference
+    (3, True)
     """
     if not 0 <= channel_share <= 1:
         raise ValueError(f"channel_share must be in [0, 1], got {channel_share}")

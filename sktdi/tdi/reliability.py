@@ -36,6 +36,15 @@ def split_half_reliability(
 
     Returns (reliability, reason). Classification needs at least 4 series in every class and
     regression at least 8 series; below that the reliability is 0 and the reason says why.
+
+    Examples
+    --------
+    >>> from sktdi.datasets import planted_frequency_task
+    >>> X, y = planted_frequency_task(20, random_state=0)
+    >>> from sktdi.tdi import split_half_reliability
+    >>> reliability, note = split_half_reliability(X, y, task="classification", random_state=0)
+    >>> reliability > 0.5
+    True
     """
     X = as_sequences(X)
     n = X.shape[0]
@@ -84,7 +93,17 @@ def split_half_reliability(
 
 def control_spectrum(spectrum: TaskSpectrum, random_state=None) -> TaskSpectrum:
     """The control arm's statistic: the same significant peaks (count, shape, mass) moved to
-    random frequencies, so TDI's whole machinery runs on a spectrum with no task information."""
+    random frequencies, so TDI's whole machinery runs on a spectrum with no task information.
+
+    Examples
+    --------
+    >>> from sktdi.datasets import planted_frequency_task
+    >>> X, y = planted_frequency_task(20, random_state=0)
+    >>> from sktdi.tdi import control_spectrum, fisher_log_power
+    >>> control = control_spectrum(fisher_log_power(X, y), random_state=0)
+    >>> control.kind
+    'control(fisher-log-power)'
+    """
     from .align import find_spectral_peaks
 
     rng = check_random_state(random_state)
@@ -116,7 +135,17 @@ def control_spectrum(spectrum: TaskSpectrum, random_state=None) -> TaskSpectrum:
 
 @dataclass
 class InitPlan:
-    """What an estimator's ``fit`` will do to its SSM modes, and why (``init_report_``)."""
+    """What an estimator's ``fit`` will do to its SSM modes, and why (``init_report_``).
+
+    Examples
+    --------
+    >>> from sktdi.datasets import planted_frequency_task
+    >>> X, y = planted_frequency_task(20, random_state=0)
+    >>> from sktdi.tdi import plan_initialization
+    >>> plan, _ = plan_initialization(X, y, init="auto", task="classification", random_state=0)
+    >>> sorted(plan.to_dict())[:3]
+    ['channel_share', 'chosen', 'n_significant_bins']
+    """
 
     requested: str
     chosen: str
@@ -150,6 +179,15 @@ def plan_initialization(
     - "auto": "tdi" when the reliability is at least 0.5 and some bin is significant, otherwise
       S4D-Lin for every channel.
     - "tdi-control": as "tdi", but on :func:`control_spectrum` (the control arm).
+
+    Examples
+    --------
+    >>> from sktdi.datasets import planted_frequency_task
+    >>> X, y = planted_frequency_task(20, random_state=0)
+    >>> from sktdi.tdi import plan_initialization
+    >>> plan, spectrum = plan_initialization(X, y, init="auto", task="classification", random_state=0)
+    >>> plan.chosen, spectrum is not None
+    ('tdi', True)
     """
     rng = check_random_state(random_state)
     spectrum = task_spectrum(

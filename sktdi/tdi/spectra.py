@@ -47,6 +47,15 @@ class TaskSpectrum:
         The value a single bin must exceed to be significant at level ``alpha`` under the
         null of no task information (Bonferroni over the bins; ``inf`` when the data cannot
         support any test, e.g. one series per class; 0 when no test applies).
+
+    Examples
+    --------
+    >>> from sktdi.datasets import planted_frequency_task
+    >>> X, y = planted_frequency_task(20, random_state=0)
+    >>> from sktdi.tdi import fisher_log_power
+    >>> spectrum = fisher_log_power(X, y)
+    >>> spectrum.freqs.shape, spectrum.channel_values.shape, spectrum.kind
+    ((65,), (1, 65), 'fisher-log-power')
     """
 
     freqs: np.ndarray
@@ -389,6 +398,14 @@ def task_spectrum(
     :func:`cross_spectrum`. ``subsample``: a count, a fraction in (0, 1] or None (all). A
     stratified subsample keeps at least 2 series of every class that has 2 (a within-class
     variance needs two).
+
+    Examples
+    --------
+    >>> from sktdi.datasets import planted_frequency_task
+    >>> X, y = planted_frequency_task(20, random_state=0)
+    >>> from sktdi.tdi import task_spectrum
+    >>> task_spectrum(X, y, task="classification", subsample=0.5, random_state=0).n_samples
+    40
     """
     from .._sampling import random_indices, stratified_indices
 
