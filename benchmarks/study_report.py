@@ -82,7 +82,7 @@ def main(folder: str = "docs/study") -> None:
         targets(results).to_markdown(index=False),
         "",
         f"Cells finished: {n_ok} ok, {summary['errors']} errors "
-        f"(datasets so far: {', '.join(sorted(results['dataset'].unique()))}).",
+        f"(datasets: {', '.join(sorted(results['dataset'].unique()))}).",
         "",
         "![accuracy vs training ratio](study/accuracy_vs_ratio.png)",
         "",
