@@ -23,9 +23,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from ._sklearn_utils import check_lengths, validate_sequences
 from .ssm import INIT_NAMES, SSM_PARAMETER_NAMES, S4DNetwork
-from .tdi import align_layer, plan_initialization
-
-TDI_INITS = ("tdi", "auto", "tdi-control")
+from .tdi import TDI_INITS, align_layer, plan_initialization
 
 MIN_LENGTH = 2  # a single time step is a tabular feature, not a sequence
 PREDICT_BATCH_SIZE = 1024

@@ -15,9 +15,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from ._sklearn_utils import validate_sequences
 from .ssm import INIT_NAMES, S4D, fft_conv
-from .tdi import align_layer, plan_initialization
-
-TDI_INITS = ("tdi", "auto", "tdi-control")
+from .tdi import TDI_INITS, align_layer, plan_initialization
 
 STATISTICS = ("mean", "std", "max", "ppv")
 

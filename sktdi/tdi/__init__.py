@@ -13,6 +13,7 @@ from .align import (
     spectral_alignment_loss,
 )
 from .reliability import (
+    TDI_INITS,
     InitPlan,
     control_spectrum,
     plan_initialization,
@@ -39,4 +40,5 @@ __all__ = [
     "control_spectrum",
     "plan_initialization",
     "InitPlan",
+    "TDI_INITS",
 ]

@@ -375,6 +375,16 @@ def spectral_alignment_loss(layer: S4D, freqs: torch.Tensor, target: torch.Tenso
     return 1 - torch.nn.functional.cosine_similarity(power, target, dim=0)
 
 
+def _alignment_tensors(
+    layer: S4D, spectrum: TaskSpectrum, spread: float
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """The spectrum's frequencies and :func:`alignment_target`, on the layer's device/dtype."""
+    ref = layer.log_dt
+    freqs = torch.as_tensor(spectrum.freqs, dtype=ref.dtype, device=ref.device)  # (F,)
+    target = torch.as_tensor(alignment_target(spectrum, spread), dtype=ref.dtype, device=ref.device)
+    return freqs, target  # (F,), (F,)
+
+
 def refine_modes(
     layer: S4D,
     spectrum: TaskSpectrum,
@@ -397,9 +407,7 @@ def refine_modes(
     >>> steps, after < before
     (20, True)
     """
-    ref = layer.log_dt
-    freqs = torch.as_tensor(spectrum.freqs, dtype=ref.dtype, device=ref.device)
-    target = torch.as_tensor(alignment_target(spectrum, spread), dtype=ref.dtype, device=ref.device)
+    freqs, target = _alignment_tensors(layer, spectrum, spread)
     params = [layer.log_neg_real_A, layer.imag_A, layer.B]
     optimizer = torch.optim.Adam(params, lr=lr)
     with torch.no_grad():
@@ -466,9 +474,7 @@ def align_layer(
         gain_reference=gain_reference,
         generator=generator,
     )
-    ref = layer.log_dt
-    freqs = torch.as_tensor(spectrum.freqs, dtype=ref.dtype, device=ref.device)
-    target = torch.as_tensor(alignment_target(spectrum, spread), dtype=ref.dtype, device=ref.device)
+    freqs, target = _alignment_tensors(layer, spectrum, spread)
     with torch.no_grad():
         report.l_spec_reference = float(spectral_alignment_loss(layer, freqs, target))
         n_aligned = int(round(channel_share * layer.d_model))

@@ -19,6 +19,8 @@ from sklearn.utils import check_random_state
 from .._validation import as_labels, as_sequences
 from .spectra import TaskSpectrum, task_spectrum
 
+# the ``init`` values that run TDI's machinery (the others name a default initialization)
+TDI_INITS = ("tdi", "auto", "tdi-control")
 MIN_PER_CLASS_FOR_SPLIT = 4  # two halves of at least two series per class each
 AUTO_MIN_RELIABILITY = 0.5
 
