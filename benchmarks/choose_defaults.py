@@ -11,6 +11,16 @@ table of mean CV accuracy, fit seconds and average rank per configuration.
         first-epochs200 first-spread0.5 first-batch32 lin-lr1e-2 \
         --out docs/data/defaults_study_round2.csv                 # round 2
 
+Round 3 (``--ratios``) measures the low-data regime the way the study uses it, still on the
+training splits only: a stratified share ``ratio`` of the training split (at least one series per
+class) trains the model and the *rest of the training split* scores it; three resamples per ratio.
+
+    python benchmarks/choose_defaults.py --ratios 0.08 0.16 \
+        --datasets GunPoint ItalyPowerDemand ArrowHead OSULeaf digits planted \
+        --configs small-base small-steps300 small-1-layer small-dropout0 small-dropout0.3 \
+        small-wd0.1 small-lr3e-3 small-norel small-lin \
+        --out docs/data/defaults_study_round3.csv                 # round 3, ~25 min
+
 The configurations are relative to the estimator's defaults *at the time of the study*
 (round 1: init="tdi", tdi_layers="all", lr=3e-3, max_epochs=100, batch_size=16, dropout=0.1,
 d_model=64, n_layers=2); ``STUDY_BASE`` pins those so reruns reproduce the
@@ -44,6 +54,18 @@ CONFIGS = {
     "first-spread0.5": {"tdi_layers": "first", "tdi_spread": 0.5},
     "first-batch32": {"tdi_layers": "first", "batch_size": 32},
     "lin-lr1e-2": {"init": "s4d-lin", "lr": 1e-2},
+    # round 3, small data, relative to the defaults after round 2 (SMALL_DATA_BASE);
+    # "min_steps" stretches the epochs so that a tiny training set still gets that many
+    # optimizer steps (100 epochs of one batch is only 100 steps)
+    "small-base": {},
+    "small-steps300": {"min_steps": 300},
+    "small-1-layer": {"n_layers": 1},
+    "small-dropout0": {"dropout": 0.0},
+    "small-dropout0.3": {"dropout": 0.3},
+    "small-wd0.1": {"weight_decay": 0.1},
+    "small-lr3e-3": {"lr": 3e-3},
+    "small-norel": {"tdi_reliability": False},
+    "small-lin": {"init": "s4d-lin"},
 }
 ROUND_1 = [
     "base", "spread0.5", "tdi-first-layer", "lr1e-2", "epochs50", "dropout0.2", "wide-1-layer", "lin"
@@ -60,16 +82,43 @@ STUDY_BASE = {
     "d_model": 64,
     "n_layers": 2,
 }
+# the defaults after round 2 (the package's defaults when round 3 ran)
+SMALL_DATA_BASE = {
+    "init": "tdi",
+    "tdi_layers": "first",
+    "tdi_spread": 0.25,
+    "tdi_reliability": True,
+    "lr": 1e-2,
+    "max_epochs": 100,
+    "batch_size": 16,
+    "dropout": 0.1,
+    "weight_decay": 0.01,
+    "d_model": 64,
+    "n_layers": 2,
+}
 DATASETS = ("GunPoint", "ItalyPowerDemand", "ArrowHead", "OSULeaf")
 
 
 def load_train(name: str):
-    from sktime.datasets import load_UCR_UEA_dataset
+    from sktdi.datasets import load_dataset_split
 
-    return load_UCR_UEA_dataset(name, split="train", return_type="numpy3D")
+    X_train, y_train, _, _ = load_dataset_split(name)  # the test split is dropped unseen
+    return X_train, y_train
 
 
-def run_cell(dataset: str, config: str, fold: int, n_folds: int) -> dict:
+def cell_split(y, fold: int, n_folds: int, ratio: float | None):
+    """(train, valid) indices inside the training split: a CV fold, or with ``ratio`` a
+    stratified subsample (resample ``fold``) against the rest of the training split."""
+    if ratio is None:
+        splits = StratifiedKFold(n_folds, shuffle=True, random_state=0).split(np.zeros(len(y)), y)
+        return list(splits)[fold]
+    from sktdi.datasets import training_subsample
+
+    train = training_subsample(y, ratio, random_state=fold)
+    return train, np.setdiff1d(np.arange(len(y)), train)
+
+
+def run_cell(dataset: str, config: str, fold: int, n_folds: int, ratio=None) -> dict:
     import torch
 
     from sktdi import SSMClassifier
@@ -77,14 +126,19 @@ def run_cell(dataset: str, config: str, fold: int, n_folds: int) -> dict:
     torch.set_num_threads(1)
     warnings.filterwarnings("ignore")
     X, y = load_train(dataset)
-    splits = list(StratifiedKFold(n_folds, shuffle=True, random_state=0).split(X[:, 0], y))
-    train, valid = splits[fold]
-    model = SSMClassifier(random_state=fold, **{**STUDY_BASE, **CONFIGS[config]})
+    train, valid = cell_split(y, fold, n_folds, ratio)
+    params = {**(STUDY_BASE if ratio is None else SMALL_DATA_BASE), **CONFIGS[config]}
+    min_steps = params.pop("min_steps", 0)
+    batches_per_epoch = -(-len(train) // params["batch_size"])
+    params["max_epochs"] = max(params["max_epochs"], -(-min_steps // batches_per_epoch))
+    model = SSMClassifier(random_state=fold, **params)
     start = time.perf_counter()
     model.fit(X[train], y[train])
     fit_seconds = time.perf_counter() - start
     return {
         "dataset": dataset,
+        "ratio": ratio,
+        "n_train": len(train),
         "config": config,
         "fold": fold,
         "accuracy": model.score(X[valid], y[valid]),
@@ -93,7 +147,8 @@ def run_cell(dataset: str, config: str, fold: int, n_folds: int) -> dict:
 
 
 def summarize(results: pd.DataFrame) -> pd.DataFrame:
-    acc = results.pivot_table(index="config", columns="dataset", values="accuracy", aggfunc="mean")
+    columns = ["dataset", "ratio"] if results.get("ratio", pd.Series()).notna().any() else "dataset"
+    acc = results.pivot_table(index="config", columns=columns, values="accuracy", aggfunc="mean")
     ranks = acc.rank(ascending=False).mean(axis=1)
     summary = acc.round(3)
     summary["mean"] = acc.mean(axis=1).round(3)
@@ -108,14 +163,25 @@ def main() -> None:
     parser.add_argument("--datasets", nargs="+", default=list(DATASETS))
     parser.add_argument("--folds", type=int, default=3)
     parser.add_argument("--n-jobs", type=int, default=2)
+    parser.add_argument(
+        "--ratios", nargs="+", type=float, default=None,
+        help="small-data protocol: train on this share of the training split, score on the rest",
+    )
     parser.add_argument("--out", default="docs/data/defaults_study_round1.csv")
     args = parser.parse_args()
 
-    cells = [(d, c, f) for d in args.datasets for c in args.configs for f in range(args.folds)]
+    ratios = args.ratios or [None]
+    cells = [
+        (d, c, f, r)
+        for d in args.datasets
+        for c in args.configs
+        for f in range(args.folds)
+        for r in ratios
+    ]
     # biggest datasets first so that the parallel tail is short
-    cells.sort(key=lambda cell: cell[0] != "OSULeaf")
+    cells.sort(key=lambda cell: cell[0] not in ("OSULeaf", "digits"))
     rows = Parallel(n_jobs=args.n_jobs, verbose=5)(
-        delayed(run_cell)(d, c, f, args.folds) for d, c, f in cells
+        delayed(run_cell)(d, c, f, args.folds, r) for d, c, f, r in cells
     )
     results = pd.DataFrame(rows)
     out = Path(args.out)

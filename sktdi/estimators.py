@@ -23,7 +23,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from ._sklearn_utils import check_lengths, validate_sequences
 from .ssm import INIT_NAMES, SSM_PARAMETER_NAMES, S4DNetwork
-from .tdi import TDI_INITS, align_layer, plan_initialization
+from .tdi import TDI_INITS, TaskSpectrum, align_layer, plan_initialization
 
 MIN_LENGTH = 2  # a single time step is a tabular feature, not a sequence
 PREDICT_BATCH_SIZE = 1024
@@ -67,6 +67,7 @@ class _BaseSSM(BaseEstimator):
         "tdi_refine_steps": [Interval(Integral, 0, None, closed="left")],
         "tdi_layers": [StrOptions({"all", "first"})],
         "tdi_reliability": ["boolean"],
+        "tdi_spectrum": [None, TaskSpectrum],
         "dt_min": [Interval(Real, 0, None, closed="neither")],
         "dt_max": [Interval(Real, 0, None, closed="neither")],
         "scale_inputs": ["boolean"],
@@ -99,6 +100,7 @@ class _BaseSSM(BaseEstimator):
         tdi_refine_steps=0,
         tdi_layers="first",
         tdi_reliability=True,
+        tdi_spectrum=None,
         dt_min=1e-3,
         dt_max=1e-1,
         scale_inputs=True,
@@ -128,6 +130,7 @@ class _BaseSSM(BaseEstimator):
         self.tdi_refine_steps = tdi_refine_steps
         self.tdi_layers = tdi_layers
         self.tdi_reliability = tdi_reliability
+        self.tdi_spectrum = tdi_spectrum
         self.dt_min = dt_min
         self.dt_max = dt_max
         self.scale_inputs = scale_inputs
@@ -275,6 +278,7 @@ class _BaseSSM(BaseEstimator):
                 use_reliability=self.tdi_reliability,
                 random_state=rng,
                 lengths=lengths,
+                spectrum=self.tdi_spectrum,
             )
         except ValueError as exc:
             if not partial:
@@ -417,6 +421,11 @@ class SSMClassifier(ClassifierMixin, _BaseSSM):
     tdi_reliability : bool, default=True
         Shrink TDI toward the default: only a share of the channels equal to the statistic's
         split-half reliability (clipped to [0, 1]) is aligned; the others keep S4D-Lin.
+    tdi_spectrum : TaskSpectrum or None, default=None
+        A task statistic to align to instead of estimating one from X: domain knowledge
+        (:meth:`TaskSpectrum.from_frequencies`) or a statistic estimated on a larger, related
+        dataset. Every channel is aligned and no reliability is measured; it works even with
+        one series per class, where nothing can be estimated. The named inits ignore it.
     tdi_layers : {"all", "first"}, default="first"
         Which S4D layers TDI initializes. Deeper layers see features, not the raw series, so
         the input's statistic describes them less well (cross-validation agreed, see

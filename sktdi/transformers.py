@@ -15,7 +15,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from ._sklearn_utils import validate_sequences
 from .ssm import INIT_NAMES, S4D, fft_conv
-from .tdi import TDI_INITS, align_layer, plan_initialization
+from .tdi import TDI_INITS, TaskSpectrum, align_layer, plan_initialization
 
 STATISTICS = ("mean", "std", "max", "ppv")
 
@@ -69,6 +69,9 @@ class SpectralAlignmentTransformer(TransformerMixin, BaseEstimator):
         Gradient steps on the spectral-alignment loss after peak initialization.
     reliability : bool, default=False
         Align only a share of the filters equal to the statistic's split-half reliability.
+    spectrum : TaskSpectrum or None, default=None
+        A statistic to align to instead of estimating one from (X, y): domain knowledge
+        (:meth:`sktdi.tdi.TaskSpectrum.from_frequencies`) or a larger, related dataset.
     dt_min, dt_max : float, default=1e-3, 1e-1
         Range of the filters' log-uniform step sizes.
     batch_size : int, default=256
@@ -129,6 +132,7 @@ class SpectralAlignmentTransformer(TransformerMixin, BaseEstimator):
         "max_peaks": [Interval(Integral, 1, None, closed="left")],
         "refine_steps": [Interval(Integral, 0, None, closed="left")],
         "reliability": ["boolean"],
+        "spectrum": [None, TaskSpectrum],
         "dt_min": [Interval(Real, 0, None, closed="neither")],
         "dt_max": [Interval(Real, 0, None, closed="neither")],
         "batch_size": [Interval(Integral, 1, None, closed="left")],
@@ -147,6 +151,7 @@ class SpectralAlignmentTransformer(TransformerMixin, BaseEstimator):
         max_peaks=8,
         refine_steps=0,
         reliability=False,
+        spectrum=None,
         dt_min=1e-3,
         dt_max=1e-1,
         batch_size=256,
@@ -162,6 +167,7 @@ class SpectralAlignmentTransformer(TransformerMixin, BaseEstimator):
         self.max_peaks = max_peaks
         self.refine_steps = refine_steps
         self.reliability = reliability
+        self.spectrum = spectrum
         self.dt_min = dt_min
         self.dt_max = dt_max
         self.batch_size = batch_size
@@ -175,7 +181,8 @@ class SpectralAlignmentTransformer(TransformerMixin, BaseEstimator):
         ----------
         X : array-like of shape (n_samples, length) or (n_samples, n_channels, length)
         y : array-like of shape (n_samples,) or (n_samples, n_outputs)
-            Class labels or regression targets; required when ``init="tdi"``.
+            Class labels or regression targets; required when ``init`` is a TDI init and no
+            ``spectrum`` is given.
 
         Returns
         -------
@@ -185,7 +192,8 @@ class SpectralAlignmentTransformer(TransformerMixin, BaseEstimator):
             raise ValueError(f"d_state must be even, got {self.d_state}")
         if self.dt_min > self.dt_max:
             raise ValueError(f"dt_min={self.dt_min} must not exceed dt_max={self.dt_max}")
-        if self.init in TDI_INITS:
+        needs_y = self.init in TDI_INITS and self.spectrum is None
+        if needs_y:
             X, y = validate_sequences(self, X, y, reset=True, multi_output=True, y_numeric=False)
         else:
             X, _ = validate_sequences(self, X, reset=True)
@@ -202,7 +210,7 @@ class SpectralAlignmentTransformer(TransformerMixin, BaseEstimator):
         self.task_spectrum_ = self.tdi_report_ = None
         self.init_report_ = {"requested": self.init, "chosen": self.init}
         if self.init in TDI_INITS:
-            task = infer_task(y) if self.task == "auto" else self.task
+            task = self.task if not needs_y or self.task != "auto" else infer_task(y)
             plan, self.task_spectrum_ = plan_initialization(
                 X,
                 y,
@@ -211,6 +219,7 @@ class SpectralAlignmentTransformer(TransformerMixin, BaseEstimator):
                 subsample=self.subsample,
                 use_reliability=self.reliability,
                 random_state=rng,
+                spectrum=self.spectrum,
             )
             self.init_report_ = plan.to_dict()
             if self.task_spectrum_ is not None:
@@ -295,5 +304,5 @@ class SpectralAlignmentTransformer(TransformerMixin, BaseEstimator):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.three_d_array = True
-        tags.target_tags.required = self.init in TDI_INITS
+        tags.target_tags.required = self.init in TDI_INITS and self.spectrum is None
         return tags

@@ -324,3 +324,25 @@ def test_control_arm_uses_the_same_machinery_elsewhere():
     assert control.tdi_reports_ and control.tdi_reports_[0].n_aligned_modes > 0
     plain = SSMClassifier(init="tdi", tdi_reliability=False, max_epochs=0, random_state=0)
     assert plain.fit(X, y).init_report_["channel_share"] == 1.0
+
+
+def test_given_spectrum_aligns_with_one_series_per_class():
+    from sktdi.tdi import TaskSpectrum
+
+    rng = np.random.default_rng(0)
+    X, y = rng.normal(size=(2, 1, 64)), np.array(["a", "b"])
+    given = TaskSpectrum.from_frequencies([0.3])
+    model = SSMClassifier(**FAST, tdi_spectrum=given, random_state=0).fit(X, y)
+    assert model.init_report_["chosen"] == "tdi" and model.task_spectrum_ is given
+    lin = SSMClassifier(**FAST, init="s4d-lin", random_state=0).fit(X, y)
+    freqs, magnitude = SSMClassifier(**{**FAST, "max_epochs": 0}, tdi_spectrum=given,
+                                     random_state=0).fit(X, y).frequency_response()
+    _, lin_magnitude = SSMClassifier(**{**FAST, "max_epochs": 0}, init="s4d-lin",
+                                     random_state=0).fit(X, y).frequency_response()
+    # gain matching keeps the total gain of S4D-Lin: the given band gets the larger share
+    band = np.abs(freqs - 0.3) < 0.03
+    share = magnitude[:, band].mean() / magnitude.mean()
+    assert share > 1.1 * lin_magnitude[:, band].mean() / lin_magnitude.mean()
+    assert abs(freqs[np.argmax(magnitude.mean(axis=0))] - 0.3) < 0.03
+    assert lin.init_report_ == {"requested": "s4d-lin", "chosen": "s4d-lin"}
+    assert clone(model).get_params()["tdi_spectrum"].kind == "given"

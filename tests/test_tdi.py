@@ -411,6 +411,21 @@ def test_plan_initialization_auto_and_shrinkage():
     assert plan.chosen == "tdi-control" and control.kind.startswith("control")
 
 
+def test_reliability_is_measured_on_the_tdi_subsample():
+    from sktdi.tdi import plan_initialization
+
+    X, y = planted_classification([0.3], n_per_class=20, length=128)
+    full, spectrum = plan_initialization(X, y, init="tdi", task="classification", random_state=0)
+    assert full.reliability > 0.5 and spectrum.n_samples == 40
+    # 3 series per class in the subsample: too few for split halves, whatever X holds
+    small, spectrum = plan_initialization(
+        X, y, init="tdi", task="classification", subsample=6, random_state=0
+    )
+    assert spectrum.n_samples == 6
+    assert small.reliability == 0.0 and "only 3 series" in small.reliability_note
+    assert small.channel_share == 0.0
+
+
 @pytest.mark.parametrize("share", [0.0, 0.5])
 def test_channel_share_keeps_default_modes_elsewhere(share):
     X, y = planted_classification([0.3])
@@ -424,3 +439,37 @@ def test_channel_share_keeps_default_modes_elsewhere(share):
     assert report.n_aligned_channels == round(share * 16)
     with pytest.raises(ValueError, match="channel_share"):
         align_layer(layer, spectrum, channel_share=1.5)
+
+
+def test_task_spectrum_from_frequencies():
+    from sktdi.tdi import TaskSpectrum, find_spectral_peaks
+
+    spectrum = TaskSpectrum.from_frequencies([0.05, 0.3, 0.45], weights=[1, 3, 2], width=0.005)
+    peaks = find_spectral_peaks(spectrum)
+    assert [round(p.freq, 2) for p in peaks] == [0.3, 0.45, 0.05]  # by mass
+    assert spectrum.kind == "given" and spectrum.channel_values.shape == (1, 257)
+    for bad, match in [
+        (dict(freqs=[0.6]), "Nyquist"),
+        (dict(freqs=[]), "non-empty"),
+        (dict(freqs=[0.1], weights=[0]), "positive"),
+        (dict(freqs=[0.1], width=0), "width"),
+    ]:
+        with pytest.raises(ValueError, match=match):
+            TaskSpectrum.from_frequencies(**bad)
+
+
+def test_plan_initialization_with_given_spectrum():
+    from sktdi.tdi import TaskSpectrum, plan_initialization
+
+    given = TaskSpectrum.from_frequencies([0.2])
+    X, y = planted_classification([0.3], n_per_class=1, length=64)  # nothing to estimate from
+    for init in ("tdi", "auto"):
+        plan, spectrum = plan_initialization(X, y, init=init, task="classification", spectrum=given)
+        assert spectrum is given and plan.chosen == "tdi" and plan.channel_share == 1.0
+        assert plan.reliability is None and "given spectrum" in plan.reason
+    plan, control = plan_initialization(
+        X, y, init="tdi-control", task="classification", spectrum=given, random_state=0
+    )
+    assert plan.chosen == "tdi-control" and control.kind == "control(given)"
+    with pytest.raises(TypeError, match="TaskSpectrum"):
+        plan_initialization(X, y, init="tdi", task="classification", spectrum=[0.2])

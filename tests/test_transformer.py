@@ -15,6 +15,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from sktdi import SpectralAlignmentTransformer
 from sktdi.experiments import kernel_regression_curve
+from sktdi.tdi import TaskSpectrum
 
 CONFIGS = [
     SpectralAlignmentTransformer(n_filters=4, d_state=4, random_state=0),
@@ -24,6 +25,10 @@ CONFIGS = [
     ),
     SpectralAlignmentTransformer(
         n_filters=3, d_state=4, init="s4d-lin", features="sequence", random_state=0
+    ),
+    # a given spectrum: aligned without y, an unsupervised transformer
+    SpectralAlignmentTransformer(
+        n_filters=3, d_state=4, spectrum=TaskSpectrum.from_frequencies([0.2]), random_state=0
     ),
 ]
 
@@ -173,3 +178,14 @@ def test_kernel_regression_tdi_learns_faster_and_gap_shrinks():
     gap_small, gap_large = lin[0] - tdi[0], lin[1] - tdi[1]
     assert gap_large < 0.2 * gap_small
     assert tdi[1] < tdi[0] and lin[1] < lin[0]
+
+
+def test_given_spectrum_aligns_without_labels():
+    X, _ = planted()
+    spectrum = TaskSpectrum.from_frequencies([0.35])
+    transformer = SpectralAlignmentTransformer(n_filters=8, spectrum=spectrum, random_state=0)
+    features = transformer.fit_transform(X)
+    assert features.shape == (len(X), 8 * 4)
+    assert transformer.init_report_["reason"].startswith("tdi on the given spectrum")
+    freqs, magnitude = transformer.frequency_response()
+    assert abs(freqs[np.argmax(magnitude.mean(axis=0))] - 0.35) < 0.03

@@ -17,7 +17,7 @@ from scipy import stats
 from sklearn.utils import check_random_state
 
 from .._validation import as_labels, as_sequences
-from .spectra import TaskSpectrum, task_spectrum
+from .spectra import TaskSpectrum, subsample_indices, task_spectrum
 
 # the ``init`` values that run TDI's machinery (the others name a default initialization)
 TDI_INITS = ("tdi", "auto", "tdi-control")
@@ -171,6 +171,7 @@ def plan_initialization(
     use_reliability: bool = True,
     random_state=None,
     lengths=None,
+    spectrum: TaskSpectrum | None = None,
 ) -> tuple[InitPlan, TaskSpectrum | None]:
     """Decide the initialization: the spectrum to align to (None = the named default) and the
     share of channels to align.
@@ -182,6 +183,10 @@ def plan_initialization(
       S4D-Lin for every channel.
     - "tdi-control": as "tdi", but on :func:`control_spectrum` (the control arm).
 
+    A ``spectrum`` given by the caller (domain knowledge, or estimated on a larger related
+    dataset) replaces the estimate: nothing is estimated from X, the reliability is not
+    measured, every channel is aligned, and "auto" takes it as the evidence for TDI.
+
     Examples
     --------
     >>> from sktdi.datasets import planted_frequency_task
@@ -192,9 +197,26 @@ def plan_initialization(
     ('tdi', True)
     """
     rng = check_random_state(random_state)
-    spectrum = task_spectrum(
-        X, y, task=task, subsample=subsample, random_state=rng, lengths=lengths
-    )
+    if spectrum is not None:
+        if not isinstance(spectrum, TaskSpectrum):
+            raise TypeError(
+                f"spectrum must be a TaskSpectrum (e.g. TaskSpectrum.from_frequencies), "
+                f"got {type(spectrum).__name__}"
+            )
+        chosen = "tdi-control" if init == "tdi-control" else "tdi"
+        plan = InitPlan(
+            requested=init,
+            chosen=chosen,
+            n_significant_bins=int(spectrum.significant().sum()),
+            reason=f"{chosen} on the given spectrum ({spectrum.kind}), all channels",
+        )
+        return plan, control_spectrum(spectrum, rng) if init == "tdi-control" else spectrum
+    X = as_sequences(X)
+    # the reliability must describe the statistic TDI uses: both come from the same subsample
+    idx = subsample_indices(y, X.shape[0], task=task, subsample=subsample, random_state=rng)
+    X, y = X[idx], np.asarray(y)[idx]
+    lengths = None if lengths is None else np.asarray(lengths)[idx]
+    spectrum = task_spectrum(X, y, task=task, lengths=lengths)
     plan = InitPlan(requested=init, chosen="tdi")
     plan.n_significant_bins = int(spectrum.significant().sum())
     if use_reliability or init == "auto":

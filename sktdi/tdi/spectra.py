@@ -80,6 +80,55 @@ class TaskSpectrum:
         """Frequency (cycles/sample) of the largest value."""
         return float(self.freqs[int(np.argmax(self.values))])
 
+    @classmethod
+    def from_frequencies(
+        cls,
+        freqs,
+        *,
+        weights=None,
+        width: float = 0.01,
+        n_bins: int = 257,
+    ) -> TaskSpectrum:
+        """A statistic from what is known about the task rather than estimated from data:
+        Gaussian bumps of standard deviation ``width`` (cycles/sample) at ``freqs``, heights
+        ``weights`` (default equal), on ``n_bins`` frequencies from 0 to 0.5.
+
+        For domain knowledge ("the information is in the 8–12 Hz band": at a 100 Hz sampling
+        rate, a bump at 0.1 cycles/sample, width 0.01) and for a spectrum carried over from a
+        larger, related dataset; pass it as ``tdi_spectrum`` / ``spectrum``.
+
+        Examples
+        --------
+        >>> from sktdi.tdi import TaskSpectrum
+        >>> spectrum = TaskSpectrum.from_frequencies([0.1, 0.3], weights=[1, 2])
+        >>> round(spectrum.dominant_frequency(), 2)
+        0.3
+        """
+        centres = np.atleast_1d(np.asarray(freqs, dtype=np.float64))  # (P,)
+        heights = np.ones_like(centres) if weights is None else np.asarray(weights, float)
+        if centres.size == 0 or centres.ndim != 1:
+            raise ValueError("freqs must be a non-empty 1-D list of frequencies")
+        if np.any(centres < 0) or np.any(centres > 0.5):
+            raise ValueError(
+                f"freqs must lie in [0, 0.5] cycles/sample (0.5 = Nyquist), got {centres.tolist()}"
+            )
+        if heights.shape != centres.shape or np.any(heights <= 0):
+            raise ValueError("weights must be positive, one per frequency")
+        if not width > 0:
+            raise ValueError(f"width must be positive, got {width}")
+        grid = np.linspace(0.0, 0.5, int(n_bins))  # (F,)
+        bumps = heights[:, None] * np.exp(-0.5 * ((grid - centres[:, None]) / width) ** 2)
+        values = bumps.sum(axis=0)  # (F,)
+        return cls(
+            freqs=grid,
+            values=values,
+            channel_values=values[np.newaxis].copy(),
+            kind="given",
+            estimator={"method": "given", "width": float(width)},
+            n_samples=0,
+            length=2 * (int(n_bins) - 1),
+        )
+
 
 def _segments(x: np.ndarray, seg: int, window: str) -> tuple[np.ndarray, np.ndarray, int]:
     """Welch's segmentation of x (..., L) as an STFT: segments of ``seg`` samples, 50% overlap
@@ -407,20 +456,35 @@ def task_spectrum(
     >>> task_spectrum(X, y, task="classification", subsample=0.5, random_state=0).n_samples
     40
     """
+    X = as_sequences(X)
+    idx = subsample_indices(y, X.shape[0], task=task, subsample=subsample, random_state=random_state)
+    if lengths is not None:
+        spectral_kwargs["lengths"] = np.asarray(lengths)[idx]
+    if task == "classification":
+        return fisher_log_power(X[idx], np.asarray(y)[idx], **spectral_kwargs)
+    return cross_spectrum(X[idx], as_targets(y, X.shape[0])[idx], **spectral_kwargs)
+
+
+def subsample_indices(
+    y, n_samples: int, *, task: str, subsample=None, random_state=None
+) -> np.ndarray:
+    """Sorted indices of the series TDI estimates from: stratified for classification (at
+    least 2 series of every class that has 2, since a within-class variance needs two), plain
+    random for regression; ``subsample`` a count, a fraction in (0, 1] or None (all).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sktdi.tdi.spectra import subsample_indices
+    >>> y = np.repeat(["a", "b"], [8, 2])
+    >>> subsample_indices(y, 10, task="classification", subsample=0.3, random_state=0).size
+    4
+    """
     from .._sampling import random_indices, stratified_indices
 
-    X = as_sequences(X)
-    n = X.shape[0]
     if task == "classification":
-        _, codes = as_labels(y, n)
-        idx = stratified_indices(codes, subsample, min_per_class=2, random_state=random_state)
-        if lengths is not None:
-            spectral_kwargs["lengths"] = np.asarray(lengths)[idx]
-        return fisher_log_power(X[idx], np.asarray(y)[idx], **spectral_kwargs)
+        _, codes = as_labels(y, n_samples)
+        return stratified_indices(codes, subsample, min_per_class=2, random_state=random_state)
     if task == "regression":
-        Y = as_targets(y, n)
-        idx = random_indices(n, subsample, random_state=random_state)
-        if lengths is not None:
-            spectral_kwargs["lengths"] = np.asarray(lengths)[idx]
-        return cross_spectrum(X[idx], Y[idx], **spectral_kwargs)
+        return random_indices(n_samples, subsample, random_state=random_state)
     raise ValueError(f"task must be one of {TASKS}, got {task!r}")
