@@ -17,7 +17,8 @@ from ._sklearn_utils import validate_sequences
 from .ssm import INIT_NAMES, S4D, fft_conv
 from .tdi import TDI_INITS, TaskSpectrum, align_layer, plan_initialization
 
-STATISTICS = ("mean", "std", "max", "ppv")
+STATISTICS = ("mean", "std", "max", "min")  # then one proportion of positive values per bias
+BIAS_SAMPLE = 20_000  # filtered values per filter that the bias quantiles are taken from
 
 
 def infer_task(y) -> str:
@@ -53,9 +54,14 @@ class SpectralAlignmentTransformer(TransformerMixin, BaseEstimator):
         statistic is reliable; "tdi-control" aligns to randomly moved peaks (a control); a
         named initialization ignores ``y`` (for comparison).
     features : {"stats", "sequence"}, default="stats"
-        "stats": per channel and filter, the mean, standard deviation, maximum and proportion
-        of positive values of the filtered sequence (n_channels · n_filters · 4 features).
-        "sequence": Φ(u) flattened (n_channels · n_filters · length features).
+        "stats": per channel and filter, the mean, standard deviation, maximum and minimum of
+        the filtered sequence and, for each of ``n_biases`` biases, the proportion of time
+        steps where it exceeds the bias (MiniRocket's PPV): n_channels · n_filters ·
+        (4 + n_biases) features. "sequence": Φ(u) flattened (n_channels · n_filters · length
+        features).
+    n_biases : int, default=4
+        PPV thresholds per filter for ``features="stats"``: quantiles (j + ½) / n_biases of
+        the filter's output on the training series, set in ``fit``; 0 = none.
     task : {"auto", "classification", "regression"}, default="auto"
         Which statistic TDI uses; "auto" infers it from ``y``.
     subsample : int, float or None, default=None
@@ -89,6 +95,8 @@ class SpectralAlignmentTransformer(TransformerMixin, BaseEstimator):
         The initialization decision (requested and chosen init, reliability, reason).
     layer_ : sktdi.ssm.S4D
         The filter bank (float64, D = 0).
+    biases_ : ndarray of shape (n_channels, n_filters, n_biases)
+        The PPV thresholds.
     n_features_in_ : int
         Length of the series for 2-D input, number of channels for 3-D input.
     n_channels_, n_timepoints_ : int
@@ -122,6 +130,7 @@ class SpectralAlignmentTransformer(TransformerMixin, BaseEstimator):
         "d_state": [Interval(Integral, 2, None, closed="left")],
         "init": [StrOptions({*TDI_INITS, *INIT_NAMES})],
         "features": [StrOptions({"stats", "sequence"})],
+        "n_biases": [Interval(Integral, 0, None, closed="left")],
         "task": [StrOptions({"auto", "classification", "regression"})],
         "subsample": [
             None,
@@ -145,6 +154,7 @@ class SpectralAlignmentTransformer(TransformerMixin, BaseEstimator):
         d_state=16,
         init="tdi",
         features="stats",
+        n_biases=4,
         task="auto",
         subsample=None,
         spread=0.25,
@@ -161,6 +171,7 @@ class SpectralAlignmentTransformer(TransformerMixin, BaseEstimator):
         self.d_state = d_state
         self.init = init
         self.features = features
+        self.n_biases = n_biases
         self.task = task
         self.subsample = subsample
         self.spread = spread
@@ -237,9 +248,37 @@ class SpectralAlignmentTransformer(TransformerMixin, BaseEstimator):
         with torch.no_grad():
             self.layer_.D.zero_()  # a pure filter bank: no skip connection
         self.layer_.requires_grad_(False)
-        per_filter = len(STATISTICS) if self.features == "stats" else X.shape[-1]
+        self.biases_ = self._fit_biases(X, rng)
+        if self.features == "stats":
+            per_filter = len(STATISTICS) + self.n_biases
+        else:
+            per_filter = X.shape[-1]
         self._n_features_out = X.shape[1] * self.n_filters * per_filter
         return self
+
+    def _filter(self, X: np.ndarray):
+        """Yield the filtered batches of X, each (b, n_channels, n_filters, length)."""
+        n, n_channels, length = X.shape
+        K = self.layer_.kernel(length)  # (H, L)
+        for start in range(0, n, self.batch_size):
+            u = torch.tensor(X[start : start + self.batch_size], dtype=torch.float64)  # (b, C, L)
+            b = u.shape[0]
+            filtered = fft_conv(u.reshape(b * n_channels, length, 1), K)  # (b·C, L, H)
+            yield filtered.transpose(1, 2).reshape(b, n_channels, self.n_filters, length)
+
+    def _fit_biases(self, X: np.ndarray, rng) -> np.ndarray:
+        """PPV thresholds (n_channels, n_filters, n_biases): quantiles of each filter's output
+        on (a sample of) the training series."""
+        n, n_channels, length = X.shape
+        if self.features != "stats" or self.n_biases == 0:
+            return np.zeros((n_channels, self.n_filters, 0))
+        rows = np.sort(rng.choice(n, size=min(n, self.batch_size), replace=False))
+        filtered = torch.cat(list(self._filter(X[rows])))  # (m, C, H, L)
+        values = filtered.permute(1, 2, 0, 3).reshape(n_channels, self.n_filters, -1)
+        step = max(1, values.shape[-1] // BIAS_SAMPLE)
+        levels = (np.arange(self.n_biases) + 0.5) / self.n_biases
+        biases = np.quantile(values[..., ::step].numpy(), levels, axis=-1)  # (Q, C, H)
+        return np.ascontiguousarray(np.moveaxis(biases, 0, -1))
 
     def transform(self, X):
         """Filter X with the bank and return the features.
@@ -255,34 +294,31 @@ class SpectralAlignmentTransformer(TransformerMixin, BaseEstimator):
         """
         check_is_fitted(self)
         X, _ = validate_sequences(self, X, reset=False)
-        n, n_channels, length = X.shape
-        K = self.layer_.kernel(length)  # (H, L)
+        length = X.shape[-1]
+        biases = torch.from_numpy(self.biases_)  # (C, H, Q)
         out = []
-        for start in range(0, n, self.batch_size):
-            u = torch.tensor(X[start : start + self.batch_size], dtype=torch.float64)  # (b, C, L)
-            b = u.shape[0]
-            filtered = fft_conv(u.reshape(b * n_channels, length, 1), K)  # (b·C, L, H)
-            filtered = filtered.transpose(1, 2).reshape(b, n_channels, self.n_filters, length)
+        for filtered in self._filter(X):  # (b, C, H, L)
+            b = filtered.shape[0]
             if self.features == "sequence":
                 out.append((filtered / math.sqrt(length)).reshape(b, -1))
-            else:
-                stats = torch.stack(
-                    [
-                        filtered.mean(dim=-1),
-                        filtered.std(dim=-1, correction=0),
-                        filtered.amax(dim=-1),
-                        (filtered > 0).to(filtered.dtype).mean(dim=-1),
-                    ],
-                    dim=-1,
-                )  # (b, C, H, 4)
-                out.append(stats.reshape(b, -1))
+                continue
+            stats = [
+                filtered.mean(dim=-1),
+                filtered.std(dim=-1, correction=0),
+                filtered.amax(dim=-1),
+                filtered.amin(dim=-1),
+            ] + [
+                (filtered > biases[None, :, :, j, None]).to(filtered.dtype).mean(dim=-1)
+                for j in range(biases.shape[-1])
+            ]  # each (b, C, H)
+            out.append(torch.stack(stats, dim=-1).reshape(b, -1))
         return torch.cat(out).numpy()
 
     def get_feature_names_out(self, input_features=None):
         """Names "c{channel}_f{filter}_{statistic}" or "c{channel}_f{filter}_t{step}"."""
         check_is_fitted(self)
         if self.features == "stats":
-            last = STATISTICS
+            last = list(STATISTICS) + [f"ppv{j}" for j in range(self.n_biases)]
         else:
             last = [f"t{k}" for k in range(self.n_timepoints_)]
         return np.asarray(

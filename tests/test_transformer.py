@@ -72,17 +72,24 @@ def test_features_shapes_and_names():
     X, y = planted(n_per_class=5, length=40, channels=3)
     bank = SpectralAlignmentTransformer(n_filters=6, d_state=8, random_state=0).fit(X, y)
     Z = bank.transform(X)
-    assert Z.shape == (10, 3 * 6 * 4) and Z.dtype == np.float64
+    assert Z.shape == (10, 3 * 6 * 8) and Z.dtype == np.float64
     names = bank.get_feature_names_out()
-    assert len(names) == Z.shape[1] and names[0] == "c0_f0_mean" and names[-1] == "c2_f5_ppv"
+    assert len(names) == Z.shape[1] and names[0] == "c0_f0_mean" and names[-1] == "c2_f5_ppv3"
     assert bank.n_features_in_ == 3 and bank.n_channels_ == 3 and bank.n_timepoints_ == 40
     seq = SpectralAlignmentTransformer(n_filters=6, d_state=8, features="sequence", random_state=0)
     Phi = seq.fit(X, y).transform(X)
     assert Phi.shape == (10, 3 * 6 * 40)
     assert seq.get_feature_names_out()[1] == "c0_f0_t1"
-    # the proportion of positive values is a proportion, the std non-negative
-    stats = Z.reshape(10, 3, 6, 4)
-    assert np.all((stats[..., 3] >= 0) & (stats[..., 3] <= 1)) and np.all(stats[..., 1] >= 0)
+    stats = Z.reshape(10, 3, 6, 8)
+    assert np.all(stats[..., 1] >= 0) and np.all(stats[..., 2] >= stats[..., 3])  # std, max ≥ min
+    ppv = stats[..., 4:]
+    assert np.all((ppv >= 0) & (ppv <= 1))
+    # biases are increasing quantiles of the training outputs: PPV falls with the bias, and
+    # on the training series it averages to 1 − the quantile level
+    assert np.all(np.diff(bank.biases_, axis=-1) >= 0) and np.all(np.diff(ppv, axis=-1) <= 0)
+    np.testing.assert_allclose(ppv.mean(axis=(0, 1, 2)), [0.875, 0.625, 0.375, 0.125], atol=0.02)
+    none = SpectralAlignmentTransformer(n_filters=6, d_state=8, n_biases=0, random_state=0)
+    assert none.fit(X, y).transform(X).shape == (10, 3 * 6 * 4)
 
 
 def test_sequence_features_are_the_normalized_convolution():
@@ -185,7 +192,7 @@ def test_given_spectrum_aligns_without_labels():
     spectrum = TaskSpectrum.from_frequencies([0.35])
     transformer = SpectralAlignmentTransformer(n_filters=8, spectrum=spectrum, random_state=0)
     features = transformer.fit_transform(X)
-    assert features.shape == (len(X), 8 * 4)
+    assert features.shape == (len(X), 8 * 8)
     assert transformer.init_report_["reason"].startswith("tdi on the given spectrum")
     freqs, magnitude = transformer.frequency_response()
     assert abs(freqs[np.argmax(magnitude.mean(axis=0))] - 0.35) < 0.03
