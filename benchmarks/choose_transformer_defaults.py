@@ -6,7 +6,9 @@ RidgeClassifierCV. Each configuration is scored three ways on every dataset's *t
 against the rest of it (3 resamples), as in ``choose_defaults.py --ratios``. Test splits are
 never touched.
 
-    python benchmarks/choose_transformer_defaults.py        # ~5 min on 2 cores
+    python benchmarks/choose_transformer_defaults.py        # round 1, ~5 min on 2 cores
+    python benchmarks/choose_transformer_defaults.py --configs 128f-8b 128f-8b-rel \
+        128f-8b-spread0.5 128f-8b-lin --out docs/data/transformer_defaults_round2.csv
 
 Writes docs/data/transformer_defaults.csv and prints mean accuracy per configuration and
 protocol, and the average rank over (dataset, protocol) cells.
@@ -31,6 +33,10 @@ CONFIGS = {
     "128f-4b": {"n_filters": 128, "n_biases": 4},
     "128f-8b": {"n_filters": 128, "n_biases": 8},
     "128f-4b-lin": {"n_filters": 128, "n_biases": 4, "init": "s4d-lin"},
+    # round 2, around the round-1 winner: TDI hurt the shape datasets, so shrink or spread
+    "128f-8b-rel": {"n_filters": 128, "n_biases": 8, "reliability": True},
+    "128f-8b-spread0.5": {"n_filters": 128, "n_biases": 8, "spread": 0.5},
+    "128f-8b-lin": {"n_filters": 128, "n_biases": 8, "init": "s4d-lin"},
 }
 DATASETS = ("GunPoint", "ItalyPowerDemand", "ArrowHead", "OSULeaf", "digits", "planted")
 

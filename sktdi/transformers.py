@@ -44,7 +44,7 @@ class SpectralAlignmentTransformer(TransformerMixin, BaseEstimator):
 
     Parameters
     ----------
-    n_filters : int, default=32
+    n_filters : int, default=128
         Number of SSM filters (channels of the S4D layer).
     d_state : int, default=16
         State size of each filter (even); d_state / 2 complex modes per filter.
@@ -59,7 +59,7 @@ class SpectralAlignmentTransformer(TransformerMixin, BaseEstimator):
         steps where it exceeds the bias (MiniRocket's PPV): n_channels · n_filters ·
         (4 + n_biases) features. "sequence": Φ(u) flattened (n_channels · n_filters · length
         features).
-    n_biases : int, default=4
+    n_biases : int, default=8
         PPV thresholds per filter for ``features="stats"``: quantiles (j + ½) / n_biases of
         the filter's output on the training series, set in ``fit``; 0 = none.
     task : {"auto", "classification", "regression"}, default="auto"
@@ -73,8 +73,10 @@ class SpectralAlignmentTransformer(TransformerMixin, BaseEstimator):
         Most peaks of the statistic that get modes.
     refine_steps : int, default=0
         Gradient steps on the spectral-alignment loss after peak initialization.
-    reliability : bool, default=False
-        Align only a share of the filters equal to the statistic's split-half reliability.
+    reliability : bool, default=True
+        Align only a share of the filters equal to the statistic's split-half reliability;
+        the others keep S4D-Lin. (Cross-validation on training splits preferred it to
+        aligning every filter by about 3 points: ``benchmarks/choose_transformer_defaults.py``.)
     spectrum : TaskSpectrum or None, default=None
         A statistic to align to instead of estimating one from (X, y): domain knowledge
         (:meth:`sktdi.tdi.TaskSpectrum.from_frequencies`) or a larger, related dataset.
@@ -150,17 +152,17 @@ class SpectralAlignmentTransformer(TransformerMixin, BaseEstimator):
 
     def __init__(
         self,
-        n_filters=32,
+        n_filters=128,
         d_state=16,
         init="tdi",
         features="stats",
-        n_biases=4,
+        n_biases=8,
         task="auto",
         subsample=None,
         spread=0.25,
         max_peaks=8,
         refine_steps=0,
-        reliability=False,
+        reliability=True,
         spectrum=None,
         dt_min=1e-3,
         dt_max=1e-1,

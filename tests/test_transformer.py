@@ -70,8 +70,8 @@ def test_grid_search_over_init_in_pipeline():
 
 def test_features_shapes_and_names():
     X, y = planted(n_per_class=5, length=40, channels=3)
-    bank = SpectralAlignmentTransformer(n_filters=6, d_state=8, random_state=0).fit(X, y)
-    Z = bank.transform(X)
+    bank = SpectralAlignmentTransformer(n_filters=6, d_state=8, n_biases=4, random_state=0)
+    Z = bank.fit(X, y).transform(X)
     assert Z.shape == (10, 3 * 6 * 8) and Z.dtype == np.float64
     names = bank.get_feature_names_out()
     assert len(names) == Z.shape[1] and names[0] == "c0_f0_mean" and names[-1] == "c2_f5_ppv3"
@@ -192,7 +192,7 @@ def test_given_spectrum_aligns_without_labels():
     spectrum = TaskSpectrum.from_frequencies([0.35])
     transformer = SpectralAlignmentTransformer(n_filters=8, spectrum=spectrum, random_state=0)
     features = transformer.fit_transform(X)
-    assert features.shape == (len(X), 8 * 8)
+    assert features.shape == (len(X), 8 * (4 + 8))
     assert transformer.init_report_["reason"].startswith("tdi on the given spectrum")
     freqs, magnitude = transformer.frequency_response()
     assert abs(freqs[np.argmax(magnitude.mean(axis=0))] - 0.35) < 0.03
