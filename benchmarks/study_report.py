@@ -52,13 +52,17 @@ def targets(results: pd.DataFrame) -> pd.DataFrame:
     add("planted, ratio 0.04: TDI − control", gap("tdi", "tdi-control", ["planted"], [0.04]), 10)
     add("real data, ratios ≤ 0.16: TDI − S4D-Lin", gap("tdi", "s4d-lin", real, [0.04, 0.08, 0.16]), 4)
     add("real data, ratios ≤ 0.16: TDI − control", gap("tdi", "tdi-control", real, [0.04, 0.08, 0.16]), 2)
-    worst = float("nan")
-    for dataset in real:
-        sel = acc.loc[[i for i in acc.index if i[0] == dataset]]
-        if {"auto", "tdi", "s4d-lin"} <= set(sel.columns):
-            value = float((sel["auto"] - sel[["tdi", "s4d-lin"]].max(axis=1)).min())
-            worst = value if worst != worst else min(worst, value)
-    add("auto − max(TDI, S4D-Lin), worst dataset × ratio", worst, -1)
+    def worst_auto(ratios):
+        sel = acc.loc[[i for i in acc.index if i[0] in real and i[1] in ratios]]
+        if not {"auto", "tdi", "s4d-lin"} <= set(sel.columns) or sel.empty:
+            return float("nan")
+        return float((sel["auto"] - sel[["tdi", "s4d-lin"]].max(axis=1)).min())
+
+    add("real data, ratios ≤ 0.16: auto − max(TDI, S4D-Lin), worst dataset × ratio",
+        worst_auto([0.04, 0.08, 0.16]), -1)
+    # beyond the target's scope, reported so that full data is not hidden
+    add("(all ratios incl. full data: auto − max(TDI, S4D-Lin), worst)",
+        worst_auto(sorted({r for _, r in acc.index})), -1)
     for dataset in ("GunPoint", "ItalyPowerDemand", "ArrowHead"):
         add(f"{dataset}, full data: TDI − MiniRocket", gap("tdi", "minirocket", [dataset], [1.0]), -3)
     add("tdi+ridge − MiniRocket, mean over all cells",
