@@ -11,14 +11,14 @@ from pathlib import Path
 import pandas as pd
 
 from sktdi.benchmark import plot_accuracy_vs_ratio, summarize
+from sktdi.benchmark.summary import paired
 
 LOW = 0.16
 
 
 def _gap_table(results: pd.DataFrame, a: str, b: str) -> pd.DataFrame:
     """Mean accuracy difference a − b (points) per dataset and ratio, paired on resamples."""
-    ok = results[results["status"] == "ok"]
-    wide = ok.pivot_table(index=["dataset", "ratio", "resample"], columns="estimator", values="accuracy")
+    wide = paired(results)
     if a not in wide or b not in wide:
         return pd.DataFrame()
     diff = (wide[a] - wide[b]).dropna() * 100
@@ -26,8 +26,8 @@ def _gap_table(results: pd.DataFrame, a: str, b: str) -> pd.DataFrame:
 
 
 def _mean_acc(results: pd.DataFrame) -> pd.DataFrame:
-    ok = results[results["status"] == "ok"]
-    return ok.pivot_table(index=["dataset", "ratio"], columns="estimator", values="accuracy")
+    """Mean accuracy per (dataset, ratio) row and estimator column, over resamples."""
+    return paired(results).groupby(["dataset", "ratio"]).mean()
 
 
 def targets(results: pd.DataFrame) -> pd.DataFrame:

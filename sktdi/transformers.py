@@ -223,7 +223,7 @@ class SpectralAlignmentTransformer(TransformerMixin, BaseEstimator):
         self.task_spectrum_ = self.tdi_report_ = None
         self.init_report_ = {"requested": self.init, "chosen": self.init}
         if self.init in TDI_INITS:
-            task = self.task if not needs_y or self.task != "auto" else infer_task(y)
+            task = infer_task(y) if needs_y and self.task == "auto" else self.task
             plan, self.task_spectrum_ = plan_initialization(
                 X,
                 y,

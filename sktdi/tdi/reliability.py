@@ -203,44 +203,42 @@ def plan_initialization(
                 f"spectrum must be a TaskSpectrum (e.g. TaskSpectrum.from_frequencies), "
                 f"got {type(spectrum).__name__}"
             )
-        chosen = "tdi-control" if init == "tdi-control" else "tdi"
         plan = InitPlan(
-            requested=init,
-            chosen=chosen,
-            n_significant_bins=int(spectrum.significant().sum()),
-            reason=f"{chosen} on the given spectrum ({spectrum.kind}), all channels",
+            requested=init, chosen="tdi", n_significant_bins=int(spectrum.significant().sum())
         )
-        return plan, control_spectrum(spectrum, rng) if init == "tdi-control" else spectrum
-    X = as_sequences(X)
-    # the reliability must describe the statistic TDI uses: both come from the same subsample
-    idx = subsample_indices(y, X.shape[0], task=task, subsample=subsample, random_state=rng)
-    X, y = X[idx], np.asarray(y)[idx]
-    lengths = None if lengths is None else np.asarray(lengths)[idx]
-    spectrum = task_spectrum(X, y, task=task, lengths=lengths)
-    plan = InitPlan(requested=init, chosen="tdi")
-    plan.n_significant_bins = int(spectrum.significant().sum())
-    if use_reliability or init == "auto":
-        reliability, note = split_half_reliability(
-            X, y, task=task, random_state=rng, lengths=lengths
-        )
-        plan.reliability, plan.reliability_note = reliability, note
-        plan.channel_share = float(np.clip(reliability, 0.0, 1.0)) if use_reliability else 1.0
-    if init == "auto":
-        if plan.reliability < AUTO_MIN_RELIABILITY or plan.n_significant_bins == 0:
-            plan.chosen, plan.channel_share = "s4d-lin", 0.0
+        scope = f"the given spectrum ({spectrum.kind}), all channels"
+    else:
+        X = as_sequences(X)
+        # the reliability must describe the statistic TDI uses: both come from one subsample
+        idx = subsample_indices(y, X.shape[0], task=task, subsample=subsample, random_state=rng)
+        X, y = X[idx], np.asarray(y)[idx]
+        lengths = None if lengths is None else np.asarray(lengths)[idx]
+        spectrum = task_spectrum(X, y, task=task, lengths=lengths)
+        plan = InitPlan(requested=init, chosen="tdi")
+        plan.n_significant_bins = int(spectrum.significant().sum())
+        if use_reliability or init == "auto":
+            reliability, note = split_half_reliability(
+                X, y, task=task, random_state=rng, lengths=lengths
+            )
+            plan.reliability, plan.reliability_note = reliability, note
+            plan.channel_share = float(np.clip(reliability, 0.0, 1.0)) if use_reliability else 1.0
+        if init == "auto":
+            if plan.reliability < AUTO_MIN_RELIABILITY or plan.n_significant_bins == 0:
+                plan.chosen, plan.channel_share = "s4d-lin", 0.0
+                plan.reason = (
+                    f"reliability {plan.reliability:.2f} < {AUTO_MIN_RELIABILITY}"
+                    if plan.reliability < AUTO_MIN_RELIABILITY
+                    else "no significant frequency bin"
+                ) + ": the statistic is not trustworthy, keeping S4D-Lin"
+                return plan, None
             plan.reason = (
-                f"reliability {plan.reliability:.2f} < {AUTO_MIN_RELIABILITY}"
-                if plan.reliability < AUTO_MIN_RELIABILITY
-                else "no significant frequency bin"
-            ) + ": the statistic is not trustworthy, keeping S4D-Lin"
-            return plan, None
-        plan.reason = (
-            f"reliability {plan.reliability:.2f} >= {AUTO_MIN_RELIABILITY} and "
-            f"{plan.n_significant_bins} significant bins: TDI"
-        )
+                f"reliability {plan.reliability:.2f} >= {AUTO_MIN_RELIABILITY} and "
+                f"{plan.n_significant_bins} significant bins: TDI"
+            )
+        scope = f"{plan.channel_share:.0%} of the channels"
     if init == "tdi-control":
         plan.chosen = "tdi-control"
         spectrum = control_spectrum(spectrum, rng)
     if not plan.reason:
-        plan.reason = f"{plan.chosen} on {plan.channel_share:.0%} of the channels"
+        plan.reason = f"{plan.chosen} on {scope}"
     return plan, spectrum
