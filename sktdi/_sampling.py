@@ -1,4 +1,6 @@
-"""Deterministic (stratified) subsampling of training sets."""
+"""Subsampling of series: the one home for "which series do we use" (TDI's estimate, the
+benchmark's training ratios). Deterministic given ``random_state``; stratified by label or plain.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +9,14 @@ from sklearn.utils import check_random_state
 
 
 def subsample_size(size: int | float | None, n_samples: int) -> int:
-    """Resolve an int count or a float fraction in (0, 1] against ``n_samples``; None = all."""
+    """Resolve an int count or a float fraction in (0, 1] against ``n_samples``; None = all.
+
+    Examples
+    --------
+    >>> from sktdi._sampling import subsample_size
+    >>> subsample_size(0.25, 10), subsample_size(4, 10), subsample_size(None, 10)
+    (2, 4, 10)
+    """
     if size is None:
         return n_samples
     if isinstance(size, (float, np.floating)):
@@ -20,24 +29,41 @@ def subsample_size(size: int | float | None, n_samples: int) -> int:
     return min(size, n_samples)
 
 
-def stratified_indices(
-    codes: np.ndarray,
+def subsample_indices(
+    y,
     size: int | float | None,
     *,
+    stratify: bool = True,
     min_per_class: int = 1,
     random_state=None,
 ) -> np.ndarray:
-    """Indices of a stratified subsample of about ``size`` items, sorted.
+    """Sorted indices of a subsample of about ``size`` of the series labelled ``y``.
 
-    Each class keeps its share of ``size`` (largest-remainder rounding) and at least
-    ``min(min_per_class, class count)`` members, so the result can exceed ``size`` when there
-    are many small classes. Deterministic given ``random_state``.
+    ``size``: a count, a fraction in (0, 1] or None (all). With ``stratify``, each label keeps
+    its share of the subsample (largest-remainder rounding) and at least
+    ``min(min_per_class, its count)`` members, so the result can exceed ``size`` when there
+    are many small classes; without, ``y`` only gives the number of series (regression).
+    Taking everything draws nothing from ``random_state``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sktdi._sampling import subsample_indices
+    >>> y = np.repeat(["a", "b"], [8, 2])
+    >>> subsample_indices(y, 0.3, min_per_class=2, random_state=0).size
+    4
+    >>> subsample_indices(np.zeros(10), 3, stratify=False, random_state=0).size
+    3
     """
-    codes = np.asarray(codes)
-    n = len(codes)
+    n = len(y)
     target = subsample_size(size, n)
+    if target >= n:
+        return np.arange(n)
     rng = check_random_state(random_state)
-    labels, counts = np.unique(codes, return_counts=True)
+    if not stratify:
+        return np.sort(rng.choice(n, size=target, replace=False))
+    _, codes = np.unique(np.asarray(y), return_inverse=True)
+    counts = np.bincount(codes)
     exact = counts * target / n
     take = np.floor(exact).astype(int)
     short = target - take.sum()
@@ -46,13 +72,6 @@ def stratified_indices(
     take = np.clip(np.maximum(take, np.minimum(min_per_class, counts)), 0, counts)
     chosen = [
         rng.choice(np.flatnonzero(codes == label), size=k, replace=False)
-        for label, k in zip(labels, take)
+        for label, k in enumerate(take)
     ]
     return np.sort(np.concatenate(chosen))
-
-
-def random_indices(n_samples: int, size: int | float | None, *, random_state=None) -> np.ndarray:
-    """Indices of a plain random subsample (regression), sorted."""
-    target = subsample_size(size, n_samples)
-    rng = check_random_state(random_state)
-    return np.sort(rng.choice(n_samples, size=target, replace=False))

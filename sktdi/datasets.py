@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 from sklearn.model_selection import StratifiedKFold
 
-from ._sampling import stratified_indices
+from ._sampling import subsample_indices
 
 SPLITS = ("train", "test")
 
@@ -296,9 +296,9 @@ def training_subsample(
     """
     if not 0 < ratio <= 1:
         raise ValueError(f"ratio must be in (0, 1], got {ratio}")
-    _, codes = np.unique(np.asarray(y), return_inverse=True)
-    return stratified_indices(
-        codes, float(ratio), min_per_class=min_per_class, random_state=random_state
+    # a ratio is a fraction even when written as 1: never a count of series
+    return subsample_indices(
+        y, float(ratio), min_per_class=min_per_class, random_state=random_state
     )
 
 

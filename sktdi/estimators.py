@@ -3,12 +3,17 @@
 Composition, not inheritance: each estimator is a plain scikit-learn estimator whose ``fit``
 validates the data, builds a skorch ``NeuralNetClassifier``/``NeuralNetRegressor`` around
 :class:`~sktdi.ssm.S4DNetwork` (stored as ``net_``), runs TDI on a subsample to set the initial
-SSM modes, and trains with skorch.
+SSM modes, and trains with skorch. This module holds the parameters and the order of the
+steps; each step has its own home:
+
+- data handling (standardization, padding masks): :mod:`sktdi._inputs`;
+- the skorch network, its schedule and the fit's random streams: :mod:`sktdi._training`;
+- TDI: :func:`sktdi.tdi.initialize_layers`;
+- inference precision and the batched forward pass: :mod:`sktdi._inference`.
 """
 
 from __future__ import annotations
 
-import contextlib
 import warnings
 from numbers import Integral, Real
 
@@ -16,30 +21,22 @@ import numpy as np
 import torch
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context
 from sklearn.preprocessing import LabelEncoder
-from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import Interval, RealNotInt, StrOptions
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
-from ._sklearn_utils import check_lengths, validate_sequences
-from .ssm import INIT_NAMES, SSM_PARAMETER_NAMES, S4DNetwork
-from .tdi import TDI_INITS, TaskSpectrum, align_layer, plan_initialization
+from ._inference import INFERENCE_DTYPES, check_inference_device, inference_module, predict_outputs
+from ._inputs import fit_standardization, network_input
+from ._training import PREDICT_BATCH_SIZE, build_net, random_streams, resolve_device, seeded
+from ._validation import check_lengths, check_state_params, validate_sequences
+from .ssm import INIT_NAMES
+from .tdi import TDI_INITS, TDI_PARAMETER_CONSTRAINTS, TDIOptions, initialize_layers
 
 MIN_LENGTH = 2  # a single time step is a tabular feature, not a sequence
-PREDICT_BATCH_SIZE = 1024
-
-
-def resolve_device(device: str) -> str:
-    """"auto" -> "cuda" when available, else "cpu"; an unavailable CUDA device is an error."""
-    if device == "auto":
-        return "cuda" if torch.cuda.is_available() else "cpu"
-    if str(device).startswith("cuda") and not torch.cuda.is_available():
-        raise ValueError(f"device={device!r} was requested but CUDA is not available here")
-    return device
 
 
 class _BaseSSM(BaseEstimator):
-    """Parameters, TDI and the skorch training loop shared by the classifier and the regressor."""
+    """Parameters and the order of the fit's steps, shared by the classifier and regressor."""
 
     _parameter_constraints: dict = {
         "init": [StrOptions({*TDI_INITS, *INIT_NAMES})],
@@ -58,19 +55,12 @@ class _BaseSSM(BaseEstimator):
         "grad_clip": [None, Interval(Real, 0, None, closed="neither")],
         "validation_fraction": [Interval(Real, 0, 1, closed="left")],
         "n_iter_no_change": [None, Interval(Integral, 1, None, closed="left")],
-        "tdi_subsample": [
-            None,
-            Interval(Integral, 1, None, closed="left"),
-            Interval(RealNotInt, 0, 1, closed="right"),
-        ],
-        "tdi_spread": [Interval(Real, 0, 1, closed="both")],
-        "tdi_refine_steps": [Interval(Integral, 0, None, closed="left")],
+        **TDI_PARAMETER_CONSTRAINTS,
         "tdi_layers": [StrOptions({"all", "first"})],
-        "tdi_reliability": ["boolean"],
-        "tdi_spectrum": [None, TaskSpectrum],
         "dt_min": [Interval(Real, 0, None, closed="neither")],
         "dt_max": [Interval(Real, 0, None, closed="neither")],
         "scale_inputs": ["boolean"],
+        "inference_dtype": [StrOptions(set(INFERENCE_DTYPES))],
         "device": [str],
         "random_state": ["random_state"],
         "verbose": ["verbose"],
@@ -79,6 +69,7 @@ class _BaseSSM(BaseEstimator):
 
     def __init__(
         self,
+        *,
         init="tdi",
         d_model=64,
         n_layers=2,
@@ -97,13 +88,15 @@ class _BaseSSM(BaseEstimator):
         n_iter_no_change=None,
         tdi_subsample=None,
         tdi_spread=0.25,
+        tdi_max_peaks=8,
         tdi_refine_steps=0,
-        tdi_layers="first",
         tdi_reliability=True,
         tdi_spectrum=None,
+        tdi_layers="first",
         dt_min=1e-3,
         dt_max=1e-1,
         scale_inputs=True,
+        inference_dtype="float64",
         device="auto",
         random_state=None,
         verbose=0,
@@ -127,13 +120,15 @@ class _BaseSSM(BaseEstimator):
         self.n_iter_no_change = n_iter_no_change
         self.tdi_subsample = tdi_subsample
         self.tdi_spread = tdi_spread
+        self.tdi_max_peaks = tdi_max_peaks
         self.tdi_refine_steps = tdi_refine_steps
-        self.tdi_layers = tdi_layers
         self.tdi_reliability = tdi_reliability
         self.tdi_spectrum = tdi_spectrum
+        self.tdi_layers = tdi_layers
         self.dt_min = dt_min
         self.dt_max = dt_max
         self.scale_inputs = scale_inputs
+        self.inference_dtype = inference_dtype
         self.device = device
         self.random_state = random_state
         self.verbose = verbose
@@ -146,6 +141,31 @@ class _BaseSSM(BaseEstimator):
 
     def _encode_targets(self, y, *, reset: bool, classes=None):  # pragma: no cover - abstract
         raise NotImplementedError
+
+    # ---- checks ---------------------------------------------------------------------------
+    def _more_validate_params(self, for_partial_fit: bool = False, building: bool = True):
+        """Parameter combinations the constraints cannot express: an error or a warning,
+        never a silent no-op (scikit-learn's SGD pattern)."""
+        check_state_params(self.d_state, self.dt_min, self.dt_max)
+        if self.n_iter_no_change is not None and self.validation_fraction == 0:
+            raise ValueError(
+                f"n_iter_no_change={self.n_iter_no_change} needs a validation split to "
+                f"monitor: set validation_fraction > 0 (e.g. 0.2), or n_iter_no_change=None"
+            )
+        if for_partial_fit and (self.validation_fraction > 0 or self.n_iter_no_change is not None):
+            raise ValueError(
+                "validation_fraction and n_iter_no_change are for fit: partial_fit trains on "
+                "every series it is given (early stopping needs one fixed held-out set); set "
+                "validation_fraction=0 and n_iter_no_change=None"
+            )
+        if building and self.tdi_spectrum is not None and self.init not in TDI_INITS:
+            warnings.warn(
+                f"tdi_spectrum is ignored with init={self.init!r}; it takes effect with "
+                f"init in {TDI_INITS}",
+                UserWarning,
+                stacklevel=4,
+            )
+        check_inference_device(self.inference_dtype, resolve_device(self.device))
 
     # ---- data ----------------------------------------------------------------------------
     def _validate(self, X, y="no_validation", *, reset: bool, lengths=None):
@@ -161,124 +181,27 @@ class _BaseSSM(BaseEstimator):
         )
         lengths = check_lengths(lengths, X3)
         if reset:
-            mask = self._valid_mask(X3, lengths)  # (n, 1, L)
-            count = mask.sum() if lengths is not None else X3.shape[0] * X3.shape[2]
-            mean = (X3 * mask).sum(axis=(0, 2)) / count  # (C,)
-            var = (((X3 - mean[:, None]) * mask) ** 2).sum(axis=(0, 2)) / count  # (C,)
-            scale = np.sqrt(var)
-            if self.scale_inputs:
-                self.input_mean_ = mean
-                self.input_scale_ = np.where(scale > 0, scale, 1.0)
-            else:
-                self.input_mean_ = np.zeros(X3.shape[1])
-                self.input_scale_ = np.ones(X3.shape[1])
+            self.input_mean_, self.input_scale_ = fit_standardization(
+                X3, lengths, enabled=self.scale_inputs
+            )
         return X3, y, lengths
 
-    @staticmethod
-    def _valid_mask(X3: np.ndarray, lengths) -> np.ndarray | float:
-        if lengths is None:
-            return 1.0
-        return (np.arange(X3.shape[-1]) < lengths[:, None])[:, None, :]  # (n, 1, L)
-
-    def _net_input(self, X3: np.ndarray, lengths=None, dtype=np.float64):
-        """Standardized series for the network; with ``lengths``, padding zeroed and a dict
-        that skorch unpacks into ``S4DNetwork.forward(X, lengths)``."""
-        X3 = (X3 - self.input_mean_[:, None]) / self.input_scale_[:, None]
-        X3 = (X3 * self._valid_mask(X3, lengths)).astype(dtype)
-        if lengths is None:
-            return X3
-        return {"X": X3, "lengths": lengths}
-
-    # ---- the network ---------------------------------------------------------------------
-    def _build_net(self, n_channels: int, n_outputs: int, seed: int):
-        from skorch.callbacks import EarlyStopping, GradientNormClipping, LRScheduler, ProgressBar
-        from skorch.dataset import ValidSplit
-
-        if self.d_state % 2:
-            raise ValueError(f"d_state must be even, got {self.d_state}")
-        if self.dt_min > self.dt_max:
-            raise ValueError(f"dt_min={self.dt_min} must not exceed dt_max={self.dt_max}")
-        callbacks = []
-        if self.grad_clip is not None:
-            callbacks.append(("grad_clip", GradientNormClipping(self.grad_clip)))
-        if self.lr_schedule == "cosine" and self.max_epochs > 0:
-            callbacks.append(
-                (
-                    "lr_schedule",
-                    LRScheduler(
-                        policy=torch.optim.lr_scheduler.CosineAnnealingLR, T_max=self.max_epochs
-                    ),
-                )
-            )
-        if self.validation_fraction > 0 and self.n_iter_no_change is not None:
-            callbacks.append(
-                ("early_stopping", EarlyStopping(patience=self.n_iter_no_change, load_best=True))
-            )
-        if self.verbose >= 2:
-            callbacks.append(("progress", ProgressBar()))
-        train_split = None
-        if self.validation_fraction > 0:
-            train_split = ValidSplit(
-                self.validation_fraction,
-                stratified=self._task == "classification",
-                random_state=seed,
-            )
-        ssm_group = {"lr": self.ssm_lr, "weight_decay": 0.0}
-        return self._net_class(
-            module=S4DNetwork,
-            module__n_channels=n_channels,
-            module__n_outputs=n_outputs,
-            module__d_model=self.d_model,
-            module__d_state=self.d_state,
-            module__n_layers=self.n_layers,
-            module__dropout=self.dropout,
-            module__prenorm=self.prenorm,
-            module__pooling=self.pooling,
-            module__init="s4d-lin" if self.init in TDI_INITS else self.init,
-            module__dt_min=self.dt_min,
-            module__dt_max=self.dt_max,
-            criterion=self._criterion,
-            optimizer=torch.optim.AdamW,
-            optimizer__weight_decay=self.weight_decay,
-            optimizer__param_groups=[(f"*ssm.{name}", ssm_group) for name in SSM_PARAMETER_NAMES],
-            lr=self.lr,
-            max_epochs=self.max_epochs,
-            batch_size=self.batch_size,
-            iterator_train__shuffle=True,
-            iterator_valid__batch_size=max(self.batch_size, PREDICT_BATCH_SIZE),
-            train_split=train_split,
-            callbacks=callbacks,
-            device=resolve_device(self.device),
-            verbose=int(self.verbose >= 1),
-        )
-
-    def _initialize_modes(
-        self,
-        X3: np.ndarray,
-        y_tdi,
-        rng: np.random.RandomState,
-        seed: int,
-        *,
-        partial: bool,
-        lengths=None,
-    ):
-        """TDI: task spectrum on a subsample, then every (or the first) S4D layer aligned."""
-        self.task_spectrum_ = None
-        self.tdi_reports_ = []
-        self.init_report_ = {"requested": self.init, "chosen": self.init}
-        if self.init not in TDI_INITS:
-            return
+    # ---- the fit: build, TDI, train ------------------------------------------------------
+    def _initialize_modes(self, X3, target, seed: int, *, partial: bool, lengths=None):
+        """TDI on the freshly built network (its layers hold the base initialization)."""
+        layers = self.net_.module_.ssm_layers
+        if self.tdi_layers == "first":
+            layers = layers[:1]
         try:
-            plan, spectrum = plan_initialization(
+            plan, self.tdi_reports_ = initialize_layers(
+                layers,
                 X3,
-                y_tdi,
+                target,
                 init=self.init,
                 task=self._task,
-                subsample=self.tdi_subsample,
-                use_reliability=self.tdi_reliability,
-                random_state=rng,
+                options=TDIOptions.from_params(self),
+                random_state=seed,
                 lengths=lengths,
-                spectrum=self.tdi_spectrum,
             )
         except ValueError as exc:
             if not partial:
@@ -286,63 +209,36 @@ class _BaseSSM(BaseEstimator):
             # a first partial_fit batch may hold one class or too few series to contrast
             warnings.warn(
                 f"TDI skipped, the first partial_fit batch cannot support it ({exc}); "
-                f"the network keeps the S4D-Lin initialization",
+                f"the network keeps its base initialization",
                 UserWarning,
-                stacklevel=3,
+                stacklevel=4,
             )
+            self.task_spectrum_, self.tdi_reports_ = None, []
             self.init_report_ = {"requested": self.init, "chosen": "s4d-lin", "reason": str(exc)}
             return
+        self.task_spectrum_ = plan.spectrum
         self.init_report_ = plan.to_dict()
-        self.task_spectrum_ = spectrum
-        if spectrum is None:
-            return
-        layers = self.net_.module_.ssm_layers
-        if self.tdi_layers == "first":
-            layers = layers[:1]
-        generator = torch.Generator().manual_seed(seed)
-        for layer in layers:
-            self.tdi_reports_.append(
-                align_layer(
-                    layer,
-                    spectrum,
-                    spread=self.tdi_spread,
-                    dt_min=self.dt_min,
-                    dt_max=self.dt_max,
-                    refine_steps=self.tdi_refine_steps,
-                    channel_share=plan.channel_share,
-                    generator=generator,
-                )
-            )
-
-    @contextlib.contextmanager
-    def _seeded(self, seed: int):
-        """Fix torch's RNG (init, shuffling, dropout) for the fit without leaking the change."""
-        devices = [torch.cuda.current_device()] if torch.cuda.is_available() else []
-        with torch.random.fork_rng(devices=devices):
-            torch.manual_seed(seed)
-            yield
 
     def _fit(self, X, y, *, epochs: int | None, partial: bool, classes=None, lengths=None):
         first = not (partial or self.warm_start) or not hasattr(self, "net_")
+        self._more_validate_params(for_partial_fit=partial, building=first)
         X3, y, lengths = self._validate(X, y, reset=first, lengths=lengths)
-        rng = check_random_state(self.random_state)
-        seed = int(rng.randint(2**31 - 1))
         target = self._encode_targets(y, reset=first, classes=classes)
-        with self._seeded(seed):
+        streams = random_streams(self.random_state)
+        with seeded(streams.torch):
             if first:
-                self.net_ = self._build_net(X3.shape[1], self._n_outputs(), seed)
-                self.net_.initialize()
-                self._initialize_modes(X3, y, rng, seed, partial=partial, lengths=lengths)
+                self.net_ = build_net(self, X3.shape[1], self._n_outputs(), streams.split)
+                self.net_.initialize()  # every layer built once, with the base init
+                self._initialize_modes(X3, target, streams.tdi, partial=partial, lengths=lengths)
                 self.n_epochs_ = 0
             n_epochs = self.max_epochs if epochs is None else epochs
             if n_epochs > 0:
-                self.net_.module_.float()
-                inputs = self._net_input(X3, lengths, np.float32)
-                self.net_.partial_fit(inputs, target, epochs=n_epochs)
+                inputs = network_input(X3, self.input_mean_, self.input_scale_, lengths)
+                if lengths is not None:
+                    inputs = {"X": inputs, "lengths": lengths}  # skorch unpacks it into forward
+                self.net_.partial_fit(inputs, self._training_target(target), epochs=n_epochs)
                 self.n_epochs_ = len(self.net_.history)
-        # Inference runs in float64: float32 matrix products round differently with the batch
-        # shape, so a series' prediction would depend on which other series share its batch.
-        self.net_.module_.double()
+        self._inference_modules = {}  # the trained weights changed
         return self
 
     # ---- public --------------------------------------------------------------------------
@@ -360,9 +256,18 @@ class _BaseSSM(BaseEstimator):
         return freqs.cpu().numpy(), magnitude.cpu().numpy()
 
     def _forward(self, X, lengths=None) -> torch.Tensor:
+        """Network outputs (n, n_outputs) on the CPU, in the precision ``inference_dtype``."""
         check_is_fitted(self)
         X3, _, lengths = self._validate(X, reset=False, lengths=lengths)
-        return self.net_.forward(self._net_input(X3, lengths))  # (n, n_outputs) float64, CPU
+        modules = self.__dict__.setdefault("_inference_modules", {})
+        if self.inference_dtype not in modules:
+            modules[self.inference_dtype] = inference_module(
+                self.net_.module_, self.inference_dtype
+            )
+        inputs = network_input(X3, self.input_mean_, self.input_scale_, lengths, np.float64)
+        return predict_outputs(
+            modules[self.inference_dtype], inputs, lengths, batch_size=PREDICT_BATCH_SIZE
+        )
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -404,28 +309,35 @@ class SSMClassifier(ClassifierMixin, _BaseSSM):
         Learning rate of A, B and dt (no weight decay).
     weight_decay : float, default=0.01
     lr_schedule : {"cosine", "constant"}, default="cosine"
-        Cosine annealing over ``max_epochs``, or a constant rate.
+        Cosine annealing over ``max_epochs``, or a constant rate. Every ``fit`` call runs
+        the whole schedule, with ``warm_start`` too; ``partial_fit`` has no horizon, so each
+        call (one epoch) trains at the schedule's first rate, ``lr``.
     grad_clip : float or None, default=1.0
         Gradient norm clipping.
     validation_fraction : float, default=0.0
-        Share of the training data held out (stratified) to monitor validation loss.
+        Share of the training data held out (stratified) to monitor validation loss. Not
+        with ``partial_fit`` (an error): it would hold out part of every batch.
     n_iter_no_change : int or None, default=None
-        With a validation split: stop after this many epochs without improvement and restore
-        the best weights.
+        Stop after this many epochs without improvement of the validation loss and restore
+        the best weights; needs ``validation_fraction > 0`` (an error otherwise).
     tdi_subsample : int, float or None, default=None
         Series used to estimate the task statistic: a count, a fraction, or all (None).
     tdi_spread : float, default=0.25
         Share of each channel's modes spread over the whole band instead of the task's peaks.
+    tdi_max_peaks : int, default=8
+        Most peaks of the statistic that get modes.
     tdi_refine_steps : int, default=0
         Gradient steps on the spectral-alignment loss after peak initialization.
     tdi_reliability : bool, default=True
         Shrink TDI toward the default: only a share of the channels equal to the statistic's
-        split-half reliability (clipped to [0, 1]) is aligned; the others keep S4D-Lin.
+        split-half reliability (clipped to [0, 1]) is aligned; the others keep the base
+        initialization, S4D-Lin (:data:`sktdi.tdi.BASE_INIT`).
     tdi_spectrum : TaskSpectrum or None, default=None
         A task statistic to align to instead of estimating one from X: domain knowledge
         (:meth:`TaskSpectrum.from_frequencies`) or a statistic estimated on a larger, related
         dataset. Every channel is aligned and no reliability is measured; it works even with
-        one series per class, where nothing can be estimated. The named inits ignore it.
+        one series per class, where nothing can be estimated. With a named init it has no
+        effect, and ``fit`` warns.
     tdi_layers : {"all", "first"}, default="first"
         Which S4D layers TDI initializes. Deeper layers see features, not the raw series, so
         the input's statistic describes them less well (cross-validation agreed, see
@@ -434,10 +346,19 @@ class SSMClassifier(ClassifierMixin, _BaseSSM):
         Range of the log-uniform SSM step sizes.
     scale_inputs : bool, default=True
         Standardize each input channel with the training mean and standard deviation.
+    inference_dtype : {"float64", "float32"}, default="float64"
+        Precision of ``predict``/``predict_proba``/``decision_function``. Training runs in
+        float32; "float64" predicts with a float64 copy of the trained network, so that a
+        series' prediction does not depend on the other series in its batch (float32
+        rounding changes with the batch shape). "float32" is faster and needed on devices
+        without float64 (``device="mps"``: an error otherwise).
     device : str, default="auto"
-        "auto" (CUDA when available, else CPU), "cpu", "cuda", "cuda:1", ...
+        "auto" (CUDA when available, else CPU), "cpu", "cuda", "cuda:1", "mps", ...
     random_state : int, RandomState instance or None, default=None
-        Seeds the initialization, the TDI subsample, shuffling and dropout.
+        Seeds the fit: one root seed is drawn from it, and independent streams are spawned
+        for the network's initialization, shuffling and dropout, for TDI, and for the
+        validation split. The caller's numpy and torch global RNG states are left as they
+        were (with None, the root seed comes from numpy's global RNG, as in scikit-learn).
     verbose : int, default=0
         0 silent, 1 a line per epoch (skorch's PrintLog), 2 also a progress bar.
     warm_start : bool, default=False
@@ -507,6 +428,9 @@ class SSMClassifier(ClassifierMixin, _BaseSSM):
             raise ValueError(f"y contains labels not seen in the first fit: {unseen[:5]!r}")
         return self._label_encoder.transform(y).astype(np.int64)
 
+    def _training_target(self, codes: np.ndarray) -> np.ndarray:
+        return codes
+
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, lengths=None):
         """Run TDI (when ``init="tdi"``) and train the network.
@@ -527,8 +451,9 @@ class SSMClassifier(ClassifierMixin, _BaseSSM):
         return self._fit(X, y, epochs=None, partial=False, lengths=lengths)
 
     def partial_fit(self, X, y, classes=None, lengths=None):
-        """One epoch of training; the first call builds and initializes the network (TDI on
-        this batch). ``classes`` lists every label on the first call if the batch lacks some."""
+        """One epoch of training at the constant rate ``lr``; the first call builds and
+        initializes the network (TDI on this batch). ``classes`` lists every label on the
+        first call if the batch lacks some."""
         if not hasattr(self, "net_"):
             self._validate_params()
         return self._fit(X, y, epochs=1, partial=True, classes=classes, lengths=lengths)
@@ -606,7 +531,10 @@ class SSMRegressor(RegressorMixin, _BaseSSM):
             self.y_scale_ = np.where(scale > 0, scale, 1.0)
         elif Y.shape[1] != len(self.y_mean_):
             raise ValueError(f"y has {Y.shape[1]} outputs, but the model has {len(self.y_mean_)}")
-        return ((Y - self.y_mean_) / self.y_scale_).astype(np.float32)
+        return (Y - self.y_mean_) / self.y_scale_  # (n, n_outputs) float64, what TDI reads
+
+    def _training_target(self, Y: np.ndarray) -> np.ndarray:
+        return Y.astype(np.float32)  # the network trains in float32
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, lengths=None):
@@ -626,7 +554,8 @@ class SSMRegressor(RegressorMixin, _BaseSSM):
         return self._fit(X, y, epochs=None, partial=False, lengths=lengths)
 
     def partial_fit(self, X, y, lengths=None):
-        """One epoch of training; the first call builds and initializes the network."""
+        """One epoch of training at the constant rate ``lr``; the first call builds and
+        initializes the network (TDI on this batch)."""
         if not hasattr(self, "net_"):
             self._validate_params()
         return self._fit(X, y, epochs=1, partial=True, lengths=lengths)

@@ -73,7 +73,7 @@ def kernel_regression_curve(
                     init=init,
                     features="sequence",
                     task="regression",
-                    reliability=False,  # the controlled experiment: full alignment vs the default
+                    tdi_reliability=False,  # the controlled experiment: full alignment vs the default
                     random_state=r,
                 ).fit(X, y)
                 model = Ridge(alpha=alpha).fit(bank.transform(X), y)

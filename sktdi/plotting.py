@@ -166,6 +166,9 @@ def plot_accuracy_vs_ratio(results, dataset: str, *, ax=None, metric: str = "acc
     """Benchmark results for one dataset: mean ``metric`` (± std over resamples) against the
     training ratio, one line per estimator.
 
+    Mean and std are those of :func:`sktdi.benchmark.summary.resample_mean_std` (sample std,
+    0 for a single resample), so the error bars match the summary table.
+
     Returns
     -------
     matplotlib.axes.Axes
@@ -183,11 +186,16 @@ def plot_accuracy_vs_ratio(results, dataset: str, *, ax=None, metric: str = "acc
     >>> plot_accuracy_vs_ratio(results, "D").get_title()
     'D'
     """
+    # imported here: pandas (and the benchmark package) must not load with sktdi.plotting
+    from .benchmark.summary import resample_mean_std
+
     ax = _axes(ax, figsize=(4.5, 3.4))
-    part = results[(results["dataset"] == dataset) & (results["status"] == "ok")]
-    for estimator, curve in part.groupby("estimator"):
-        stats = curve.groupby("ratio")[metric].agg(["mean", "std"]).fillna(0)
-        ax.errorbar(stats.index, stats["mean"], yerr=stats["std"], marker="o", capsize=2, label=estimator)
+    stats = resample_mean_std(results[results["dataset"] == dataset], metric)
+    for estimator, curve in stats.groupby(level="estimator"):
+        curve = curve.droplevel(["dataset", "estimator"])
+        ax.errorbar(
+            curve.index, curve["mean"], yerr=curve["std"], marker="o", capsize=2, label=estimator
+        )
     ax.set(xscale="log", title=dataset, xlabel="training ratio", ylabel=metric)
     ax.grid(alpha=0.3)
     return ax

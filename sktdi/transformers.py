@@ -3,21 +3,25 @@
 from __future__ import annotations
 
 import math
+import warnings
 from numbers import Integral, Real
 
 import numpy as np
 import torch
 from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import Interval, RealNotInt, StrOptions
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted
 
-from ._sklearn_utils import validate_sequences
+from ._validation import check_state_params, validate_sequences
 from .ssm import INIT_NAMES, S4D, fft_conv
-from .tdi import TDI_INITS, TaskSpectrum, align_layer, plan_initialization
+from .tdi import TDI_INITS, TDI_PARAMETER_CONSTRAINTS, TDIOptions, base_init, initialize_layers
 
 STATISTICS = ("mean", "std", "max", "min")  # then one proportion of positive values per bias
+# the PPV biases are quantiles of the bank's outputs on a fixed-size random sample of the
+# training series (a fitted value must not depend on batch_size, a memory setting)
+BIAS_ROWS = 256
 BIAS_SAMPLE = 20_000  # filtered values per filter that the bias quantiles are taken from
 
 
@@ -64,26 +68,28 @@ class SpectralAlignmentTransformer(TransformerMixin, BaseEstimator):
         the filter's output on the training series, set in ``fit``; 0 = none.
     task : {"auto", "classification", "regression"}, default="auto"
         Which statistic TDI uses; "auto" infers it from ``y``.
-    subsample : int, float or None, default=None
+    tdi_subsample : int, float or None, default=None
         Series used to estimate the statistic: a count, a fraction, or all (None). Stratified
         by class for classification.
-    spread : float, default=0.25
+    tdi_spread : float, default=0.25
         Share of each filter's modes spread over the whole band rather than on the peaks.
-    max_peaks : int, default=8
+    tdi_max_peaks : int, default=8
         Most peaks of the statistic that get modes.
-    refine_steps : int, default=0
+    tdi_refine_steps : int, default=0
         Gradient steps on the spectral-alignment loss after peak initialization.
-    reliability : bool, default=True
+    tdi_reliability : bool, default=True
         Align only a share of the filters equal to the statistic's split-half reliability;
-        the others keep S4D-Lin. (Cross-validation on training splits preferred it to
-        aligning every filter by about 3 points: ``benchmarks/choose_transformer_defaults.py``.)
-    spectrum : TaskSpectrum or None, default=None
+        the others keep the base initialization, S4D-Lin. (Cross-validation on training
+        splits preferred it to aligning every filter by about 3 points:
+        ``benchmarks/choose_transformer_defaults.py``.)
+    tdi_spectrum : TaskSpectrum or None, default=None
         A statistic to align to instead of estimating one from (X, y): domain knowledge
         (:meth:`sktdi.tdi.TaskSpectrum.from_frequencies`) or a larger, related dataset.
+        With a named init it has no effect, and ``fit`` warns.
     dt_min, dt_max : float, default=1e-3, 1e-1
         Range of the filters' log-uniform step sizes.
     batch_size : int, default=256
-        Series filtered at once in ``transform`` (bounds memory).
+        Series filtered at once (bounds memory; the fitted features do not depend on it).
     random_state : int, RandomState instance or None, default=None
         Seeds the subsample, the output vectors C, the step sizes and the mode jitter.
 
@@ -134,16 +140,7 @@ class SpectralAlignmentTransformer(TransformerMixin, BaseEstimator):
         "features": [StrOptions({"stats", "sequence"})],
         "n_biases": [Interval(Integral, 0, None, closed="left")],
         "task": [StrOptions({"auto", "classification", "regression"})],
-        "subsample": [
-            None,
-            Interval(Integral, 1, None, closed="left"),
-            Interval(RealNotInt, 0, 1, closed="right"),
-        ],
-        "spread": [Interval(Real, 0, 1, closed="both")],
-        "max_peaks": [Interval(Integral, 1, None, closed="left")],
-        "refine_steps": [Interval(Integral, 0, None, closed="left")],
-        "reliability": ["boolean"],
-        "spectrum": [None, TaskSpectrum],
+        **TDI_PARAMETER_CONSTRAINTS,
         "dt_min": [Interval(Real, 0, None, closed="neither")],
         "dt_max": [Interval(Real, 0, None, closed="neither")],
         "batch_size": [Interval(Integral, 1, None, closed="left")],
@@ -152,18 +149,19 @@ class SpectralAlignmentTransformer(TransformerMixin, BaseEstimator):
 
     def __init__(
         self,
+        *,
         n_filters=128,
         d_state=16,
         init="tdi",
         features="stats",
         n_biases=8,
         task="auto",
-        subsample=None,
-        spread=0.25,
-        max_peaks=8,
-        refine_steps=0,
-        reliability=True,
-        spectrum=None,
+        tdi_subsample=None,
+        tdi_spread=0.25,
+        tdi_max_peaks=8,
+        tdi_refine_steps=0,
+        tdi_reliability=True,
+        tdi_spectrum=None,
         dt_min=1e-3,
         dt_max=1e-1,
         batch_size=256,
@@ -175,12 +173,12 @@ class SpectralAlignmentTransformer(TransformerMixin, BaseEstimator):
         self.features = features
         self.n_biases = n_biases
         self.task = task
-        self.subsample = subsample
-        self.spread = spread
-        self.max_peaks = max_peaks
-        self.refine_steps = refine_steps
-        self.reliability = reliability
-        self.spectrum = spectrum
+        self.tdi_subsample = tdi_subsample
+        self.tdi_spread = tdi_spread
+        self.tdi_max_peaks = tdi_max_peaks
+        self.tdi_refine_steps = tdi_refine_steps
+        self.tdi_reliability = tdi_reliability
+        self.tdi_spectrum = tdi_spectrum
         self.dt_min = dt_min
         self.dt_max = dt_max
         self.batch_size = batch_size
@@ -201,62 +199,64 @@ class SpectralAlignmentTransformer(TransformerMixin, BaseEstimator):
         -------
         self : object
         """
-        if self.d_state % 2:
-            raise ValueError(f"d_state must be even, got {self.d_state}")
-        if self.dt_min > self.dt_max:
-            raise ValueError(f"dt_min={self.dt_min} must not exceed dt_max={self.dt_max}")
-        needs_y = self.init in TDI_INITS and self.spectrum is None
+        check_state_params(self.d_state, self.dt_min, self.dt_max)
+        if self.tdi_spectrum is not None and self.init not in TDI_INITS:
+            warnings.warn(
+                f"tdi_spectrum is ignored with init={self.init!r}; it takes effect with "
+                f"init in {TDI_INITS}",
+                UserWarning,
+                stacklevel=3,
+            )
+        needs_y = self._needs_y()
         if needs_y:
             X, y = validate_sequences(self, X, y, reset=True, multi_output=True, y_numeric=False)
         else:
             X, _ = validate_sequences(self, X, reset=True)
         rng = check_random_state(self.random_state)
-        generator = torch.Generator().manual_seed(int(rng.randint(2**31 - 1)))
+        # independent streams: the bank's base modes, TDI, the bias sample
+        seeds = np.random.SeedSequence(int(rng.randint(np.iinfo(np.int32).max))).generate_state(3)
         self.layer_ = S4D(
             self.n_filters,
             self.d_state,
-            init="s4d-lin" if self.init in TDI_INITS else self.init,
+            init=base_init(self.init),
             dt_min=self.dt_min,
             dt_max=self.dt_max,
-            generator=generator,
-        ).double()
-        self.task_spectrum_ = self.tdi_report_ = None
-        self.init_report_ = {"requested": self.init, "chosen": self.init}
-        if self.init in TDI_INITS:
-            task = infer_task(y) if needs_y and self.task == "auto" else self.task
-            plan, self.task_spectrum_ = plan_initialization(
-                X,
-                y,
-                init=self.init,
-                task=task,
-                subsample=self.subsample,
-                use_reliability=self.reliability,
-                random_state=rng,
-                spectrum=self.spectrum,
-            )
-            self.init_report_ = plan.to_dict()
-            if self.task_spectrum_ is not None:
-                self.tdi_report_ = align_layer(
-                    self.layer_,
-                    self.task_spectrum_,
-                    spread=self.spread,
-                    max_peaks=self.max_peaks,
-                    dt_min=self.dt_min,
-                    dt_max=self.dt_max,
-                    refine_steps=self.refine_steps,
-                    channel_share=plan.channel_share,
-                    generator=generator,
-                )
+            generator=torch.Generator().manual_seed(int(seeds[0])),
+            dtype=torch.float64,
+        )
+        task = self.task
+        target = None
+        if needs_y:
+            task = infer_task(y) if task == "auto" else task
+            if task == "classification":
+                target = np.unique(y, return_inverse=True)[1].ravel()  # (n,) class codes
+            else:
+                target = np.asarray(y, dtype=np.float64).reshape(len(y), -1)  # (n, M)
+        plan, reports = initialize_layers(
+            [self.layer_],
+            X if needs_y else None,
+            target,
+            init=self.init,
+            task=task,
+            options=TDIOptions.from_params(self),
+            random_state=int(seeds[1]),
+        )
+        self.task_spectrum_ = plan.spectrum
+        self.init_report_ = plan.to_dict()
+        self.tdi_report_ = reports[0] if reports else None
         with torch.no_grad():
             self.layer_.D.zero_()  # a pure filter bank: no skip connection
         self.layer_.requires_grad_(False)
-        self.biases_ = self._fit_biases(X, rng)
+        self.biases_ = self._fit_biases(X, np.random.RandomState(seeds[2]))
         if self.features == "stats":
             per_filter = len(STATISTICS) + self.n_biases
         else:
             per_filter = X.shape[-1]
         self._n_features_out = X.shape[1] * self.n_filters * per_filter
         return self
+
+    def _needs_y(self) -> bool:
+        return self.init in TDI_INITS and self.tdi_spectrum is None
 
     def _filter(self, X: np.ndarray):
         """Yield the filtered batches of X, each (b, n_channels, n_filters, length)."""
@@ -274,7 +274,7 @@ class SpectralAlignmentTransformer(TransformerMixin, BaseEstimator):
         n, n_channels, length = X.shape
         if self.features != "stats" or self.n_biases == 0:
             return np.zeros((n_channels, self.n_filters, 0))
-        rows = np.sort(rng.choice(n, size=min(n, self.batch_size), replace=False))
+        rows = np.sort(rng.choice(n, size=min(n, BIAS_ROWS), replace=False))
         filtered = torch.cat(list(self._filter(X[rows])))  # (m, C, H, L)
         values = filtered.permute(1, 2, 0, 3).reshape(n_channels, self.n_filters, -1)
         step = max(1, values.shape[-1] // BIAS_SAMPLE)
@@ -342,5 +342,5 @@ class SpectralAlignmentTransformer(TransformerMixin, BaseEstimator):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.three_d_array = True
-        tags.target_tags.required = self.init in TDI_INITS and self.spectrum is None
+        tags.target_tags.required = self._needs_y()
         return tags

@@ -11,14 +11,17 @@ import pytest
 
 from sktdi.benchmark import (
     ESTIMATORS,
+    Cell,
     average_ranks,
     make_cells,
+    mean_std_table,
     run_benchmark,
     run_cell,
     summarize,
     wilcoxon_test,
     wins_ties_losses,
 )
+from sktdi.benchmark.runner import finished_keys
 
 FAST = {"max_epochs": 2, "d_model": 8, "n_layers": 1, "d_state": 8}
 
@@ -69,6 +72,63 @@ def test_failing_estimator_becomes_an_error_row(tmp_path, monkeypatch):
     assert row["status"] == "error" and "this estimator is broken" in row["error"]
     assert (table.loc[table["estimator"] == "1nn-euclidean", "status"] == "ok").all()
     assert summarize(table)["errors"] == 1
+
+
+def test_failing_cell_keeps_its_traceback_in_the_csv(tmp_path):
+    path = tmp_path / "results.csv"
+    run_benchmark([Cell("NoSuchDataset", 1.0, 0, "1nn-euclidean")], path, progress=False)
+    row = pd.read_csv(path).iloc[0]  # read back from the file, not from memory
+    assert row["status"] == "error" and "NoSuchDataset" in row["error"]
+    assert isinstance(row["traceback"], str) and row["traceback"].startswith("Traceback")
+    assert "ValueError" in row["traceback"] and "\n" in row["traceback"]
+
+
+def test_resuming_an_older_results_file_without_a_traceback_column(tmp_path):
+    path = tmp_path / "results.csv"
+    ok = Cell("ItalyPowerDemand", 1.0, 0, "1nn-euclidean")
+    first = run_benchmark([ok], path, progress=False)
+    first.drop(columns="traceback").to_csv(path, index=False)  # as an older version wrote it
+    bad = Cell("NoSuchDataset", 1.0, 0, "1nn-euclidean")
+    for _ in range(2):  # the second run retries the error row and must not duplicate it
+        table = run_benchmark([ok, bad], path, progress=False)
+        assert len(table) == 2 and list(finished_keys(path)) == [ok.key()]
+        good, failed = table.iloc[0], table.iloc[1]
+        assert good["finished_at"] == first["finished_at"].iloc[0]  # not recomputed
+        assert pd.isna(good["traceback"]) and failed["status"] == "error"
+        assert "Traceback" in failed["traceback"]
+
+
+def test_summary_table_and_plot_share_the_resample_std():
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from sktdi.benchmark.summary import resample_mean_std
+    from sktdi.plotting import plot_accuracy_vs_ratio
+
+    values = {"tdi": [0.9, 0.7], "s4d-lin": [0.8, 0.75]}
+    rows = [
+        {"dataset": "D", "mode": "resample", "ratio": 0.1, "resample": r, "estimator": e,
+         "accuracy": acc, "status": "ok", "fit_seconds": 1.0}
+        for e, accs in values.items() for r, acc in enumerate(accs)
+    ]
+    # one resample only at ratio 1.0: its spread is 0, not NaN
+    rows += [{**rows[0], "ratio": 1.0}, {**rows[2], "ratio": 1.0}]
+    results = pd.DataFrame(rows)
+    stats = resample_mean_std(results)
+    table = mean_std_table(results)
+    ax = plot_accuracy_vs_ratio(results, "D")
+    bars = {c.get_label(): c for c in ax.containers}
+    for estimator, accs in values.items():
+        expected = np.std(accs, ddof=1)
+        assert np.isclose(stats.loc[("D", estimator, 0.1), "std"], expected)
+        assert table.loc[("D", 0.1), estimator].endswith(f"± {expected:.3f}")
+        # an error bar is the segment (x, mean - std) -> (x, mean + std)
+        segments = bars[estimator].lines[2][0].get_segments()
+        drawn = [(seg[1][1] - seg[0][1]) / 2 for seg in segments]
+        np.testing.assert_allclose(drawn, [expected, 0.0])
+        assert table.loc[("D", 1.0), estimator].endswith("± 0.000")
+    plt.close(ax.figure)
 
 
 def test_dask_backend_gives_the_same_table_as_loky(tmp_path):

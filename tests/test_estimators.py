@@ -344,5 +344,152 @@ def test_given_spectrum_aligns_with_one_series_per_class():
     share = magnitude[:, band].mean() / magnitude.mean()
     assert share > 1.1 * lin_magnitude[:, band].mean() / lin_magnitude.mean()
     assert abs(freqs[np.argmax(magnitude.mean(axis=0))] - 0.3) < 0.03
-    assert lin.init_report_ == {"requested": "s4d-lin", "chosen": "s4d-lin"}
+    assert lin.init_report_["requested"] == lin.init_report_["chosen"] == "s4d-lin"
+    assert lin.init_report_["channel_share"] == 0.0
     assert clone(model).get_params()["tdi_spectrum"].kind == "given"
+
+
+# ---- design-review defects: each test failed before its fix -----------------------------
+
+
+@pytest.mark.parametrize("Estimator", [SSMClassifier, SSMRegressor])
+def test_constructor_is_keyword_only(Estimator):
+    with pytest.raises(TypeError):
+        Estimator("tdi")
+
+
+def _epoch_lrs(model):
+    """The learning rate of the main (non-SSM) parameter group in each epoch of the last
+    training call, read from the optimizer through skorch's history of event_lr (SSM group)
+    scaled to the main group."""
+    return [lr * model.lr / model.ssm_lr for lr in model.history_[:, "event_lr"]]
+
+
+def test_warm_start_restarts_the_schedule_and_partial_fit_runs_at_lr():
+    X, y = planted(n_per_class=10)
+    clf = SSMClassifier(**FAST, warm_start=True, random_state=0).fit(X, y)
+    first = _epoch_lrs(clf)
+    assert first[0] == pytest.approx(clf.lr) and first[-1] < 0.2 * clf.lr  # a cosine over 5
+    clf.fit(X, y)
+    second = _epoch_lrs(clf)[5:]
+    np.testing.assert_allclose(second, first)  # the whole schedule again, not its tail
+    online = SSMClassifier(**FAST, random_state=0)
+    for _ in range(7):  # more calls than max_epochs
+        online.partial_fit(X, y)
+    np.testing.assert_allclose(_epoch_lrs(online), [online.lr] * 7)
+
+
+def test_cross_parameter_checks_are_never_silent():
+    X, y = planted(n_per_class=10)
+    with pytest.raises(ValueError, match="validation_fraction > 0"):
+        SSMClassifier(**FAST, n_iter_no_change=3).fit(X, y)
+    for params in ({"validation_fraction": 0.2}, {"validation_fraction": 0.2, "n_iter_no_change": 2}):
+        with pytest.raises(ValueError, match="partial_fit"):
+            SSMClassifier(**FAST, **params).partial_fit(X, y)
+    from sktdi.tdi import TaskSpectrum
+
+    given = TaskSpectrum.from_frequencies([0.2])
+    with pytest.warns(UserWarning, match="tdi_spectrum is ignored"):
+        SSMClassifier(**FAST, init="s4d-inv", tdi_spectrum=given).fit(X, y)
+    with pytest.raises(ValueError, match="d_state must be even"):
+        SSMClassifier(**{**FAST, "d_state": 7}).fit(X, y)
+
+
+def test_fit_leaves_global_rng_states_untouched():
+    X, y = planted(n_per_class=10)
+    np.random.seed(7)
+    torch.manual_seed(7)
+    numpy_state, torch_state = np.random.get_state()[1].copy(), torch.get_rng_state().clone()
+    clf = SSMClassifier(**FAST, random_state=0).fit(X, y)
+    clf.predict(X)
+    SSMRegressor(**FAST, random_state=0).partial_fit(X, y.astype(float))
+    np.testing.assert_array_equal(np.random.get_state()[1], numpy_state)
+    assert torch.equal(torch.get_rng_state(), torch_state)
+
+
+def test_random_streams_are_independent():
+    from sktdi._training import random_streams
+
+    streams = random_streams(0)
+    assert len({streams.torch, streams.tdi, streams.split}) == 3
+    # the TDI stream is not the torch seed: the alignment's draws do not replay the init's
+    assert streams.tdi != streams.torch
+
+
+def test_seeding_forks_every_cuda_device(monkeypatch):
+    from sktdi import _training
+
+    forked = {}
+
+    class Recorder:
+        def __init__(self, devices):
+            forked["devices"] = list(devices)
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "device_count", lambda: 3)
+    monkeypatch.setattr(torch.random, "fork_rng", lambda devices: Recorder(devices))
+    monkeypatch.setattr(torch, "manual_seed", lambda seed: None)
+    with _training.seeded(0):
+        pass
+    assert forked["devices"] == [0, 1, 2]  # not only the current device
+
+
+def test_training_module_stays_float32_and_inference_precision_is_explicit():
+    X, y = planted(n_per_class=10)
+    clf = SSMClassifier(**FAST, random_state=0).fit(X, y)
+    assert {p.dtype for p in clf.net_.module_.parameters()} == {torch.float32}
+    proba64 = clf.predict_proba(X)
+    assert proba64.dtype == np.float64
+    # a series' prediction does not depend on its batch neighbours
+    np.testing.assert_allclose(clf.predict_proba(X[:3]), proba64[:3], rtol=1e-12, atol=1e-14)
+    assert {p.dtype for p in clf.net_.module_.parameters()} == {torch.float32}  # not flipped
+    weights = clf.net_.module_.head.weight.detach().clone()
+    clf.set_params(warm_start=True).fit(X, y)  # training goes on from the float32 weights
+    assert not torch.equal(weights, clf.net_.module_.head.weight)
+    fast = clone(clf).set_params(inference_dtype="float32", warm_start=False).fit(X, y)
+    assert fast.predict_proba(X).dtype == np.float32
+    np.testing.assert_allclose(fast.predict_proba(X), clf.set_params(warm_start=False).fit(X, y).predict_proba(X), atol=1e-5)
+    with pytest.raises(ValueError, match="inference_dtype|MPS|mps"):
+        SSMClassifier(**FAST, device="mps").fit(X, y)
+
+
+def test_the_optimizer_groups_that_act():
+    """One mechanism: skorch's param_groups patterns put exactly A, B and dt in a group with
+    ssm_lr and no weight decay."""
+    from sktdi.ssm import SSM_PARAMETER_NAMES
+
+    X, y = planted(n_per_class=5)
+    clf = SSMClassifier(**{**FAST, "max_epochs": 0}, ssm_lr=2e-3, weight_decay=0.05).fit(X, y)
+    module, optimizer = clf.net_.module_, clf.net_.optimizer_
+    names = {id(p): n for n, p in module.named_parameters()}
+    *ssm_groups, rest = optimizer.param_groups  # skorch: one group per name pattern
+    ssm_params = [p for group in ssm_groups for p in group["params"]]
+    assert {names[id(p)].rsplit(".", 1)[-1] for p in ssm_params} == set(SSM_PARAMETER_NAMES)
+    assert all(g["lr"] == 2e-3 and g["weight_decay"] == 0.0 for g in ssm_groups)
+    assert rest["lr"] == clf.lr and rest["weight_decay"] == 0.05
+    assert len(ssm_params) + len(rest["params"]) == len(names)
+
+
+def test_tdi_options_have_the_same_names_everywhere():
+    from sktdi import SpectralAlignmentTransformer
+    from sktdi.tdi import TDI_PARAMETER_CONSTRAINTS
+
+    tdi_names = set(TDI_PARAMETER_CONSTRAINTS)
+    for Estimator in (SSMClassifier, SSMRegressor, SpectralAlignmentTransformer):
+        params = Estimator().get_params()
+        assert tdi_names <= set(params), Estimator
+        assert not {"spread", "subsample", "reliability", "spectrum", "max_peaks"} & set(params)
+    X, y = planted(n_per_class=10)
+    search = GridSearchCV(
+        SSMClassifier(**{**FAST, "max_epochs": 0}, random_state=0),
+        {"tdi_spread": [0.0, 0.5], "tdi_max_peaks": [1, 4]},
+        cv=2,
+        error_score="raise",
+    ).fit(X, y)
+    assert len(search.cv_results_["params"]) == 4

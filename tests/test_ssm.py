@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 import torch
 
+import sktdi.ssm.layers as ssm_layers
 from sktdi.ssm import (
     INIT_NAMES,
     S4D,
@@ -288,17 +289,102 @@ def test_float64_network():
     out.sum().backward()
 
 
-def test_ssm_parameters_identified_for_optimizer_group():
+def test_ssm_param_groups_split_exactly_the_ssm_parameters():
     net = S4DNetwork(1, 2, d_model=4, d_state=4, n_layers=3)
     names = [name for name, _ in ssm_parameters(net)]
     assert len(names) == 3 * len(SSM_PARAMETER_NAMES)
     assert all(name.split(".")[-1] in SSM_PARAMETER_NAMES for name in names)
     assert not any(name.endswith((".C", ".D")) for name in names)
-    for _, p in ssm_parameters(net):
-        assert p._optim == {"lr": 1e-3, "weight_decay": 0.0}
     groups = ssm_param_groups(net, ssm_lr=5e-4)
+    assert len(groups) == 2
     assert groups[0]["lr"] == 5e-4 and groups[0]["weight_decay"] == 0.0
-    assert len(groups[0]["params"]) + len(groups[1]["params"]) == len(list(net.parameters()))
+    assert set(groups[1]) == {"params"}  # the rest takes the optimizer's defaults
+    named = dict(net.named_parameters())
+    ssm = sorted(name for name in named if name.split(".")[-1] in SSM_PARAMETER_NAMES)
+    rest = sorted(name for name in named if name not in ssm)
+    by_id = {id(p): name for name, p in named.items()}
+    assert sorted(by_id[id(p)] for p in groups[0]["params"]) == ssm
+    assert sorted(by_id[id(p)] for p in groups[1]["params"]) == rest
+    assert len(rest) > 0
+    # one mechanism only: no per-parameter hint that nothing reads
+    assert not hasattr(ssm_layers, "SSM_OPTIM_HINT")
+    assert not any(hasattr(p, "_optim") for p in net.parameters())
+
+
+def test_parameters_created_in_the_requested_dtype():
+    layer = S4D(4, 8, init="s4d-lin", dtype=torch.float64)
+    # π survives only if the parameter never passed through float32
+    assert layer.imag_A[0, 1].item() == math.pi
+    assert S4D(4, 8, init="s4d-lin").double().imag_A[0, 1].item() != math.pi
+    assert {p.dtype for p in layer.parameters()} == {torch.float64}
+    gen = torch.Generator().manual_seed(0)
+    torch.randn(4, generator=gen)  # D is drawn first, then the modes
+    modes = init_modes("s4d-lin", 4, 8, generator=gen)
+    exact = S4D(4, 8, dtype=torch.float64, generator=torch.Generator().manual_seed(0))
+    assert torch.equal(torch.view_as_complex(exact.C), modes.C)
+    assert torch.equal(exact.log_dt, torch.log(modes.dt))
+    # D is drawn as before and only then cast: float64 and float32 layers share it
+    single = S4D(4, 8, generator=torch.Generator().manual_seed(0))
+    assert torch.equal(exact.D, single.D.double())
+    # the default is unchanged: float32, D first from the global RNG, then the modes
+    torch.manual_seed(7)
+    default = S4D(4, 8)
+    torch.manual_seed(7)
+    D = torch.randn(4)  # (H,)
+    modes = init_modes("s4d-lin", 4, 8)
+    assert {p.dtype for p in default.parameters()} == {torch.float32}
+    assert torch.equal(default.D, D)
+    assert torch.equal(default.C, torch.view_as_real(modes.C).float())
+
+
+def test_network_parameters_created_in_the_requested_dtype_and_device():
+    default = S4DNetwork(2, 3, d_model=4, d_state=4)
+    assert {p.dtype for p in default.parameters()} == {torch.float32}
+    net = S4DNetwork(2, 3, d_model=4, d_state=4, n_layers=2, dtype=torch.float64)
+    assert {p.dtype for p in net.parameters()} == {torch.float64}
+    assert all(layer.imag_A[0, 1].item() == math.pi for layer in net.ssm_layers)
+    out = net(torch.randn(2, 2, 9, dtype=torch.float64))
+    assert out.dtype == torch.float64
+    # the meta device allocates nothing, so this checks the device path on any machine
+    meta = S4DNetwork(2, 3, d_model=4, d_state=4, n_layers=2, device="meta")
+    assert {p.device.type for p in meta.parameters()} == {"meta"}
+
+
+def test_streaming_discretizes_once_per_layer(monkeypatch):
+    calls = []
+    original = ssm_layers.discretize
+
+    def counting_discretize(*args, **kwargs):
+        calls.append(1)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(ssm_layers, "discretize", counting_discretize)
+    torch.manual_seed(0)
+    n_layers, length = 3, 20
+    net = S4DNetwork(2, 3, d_model=4, d_state=4, n_layers=n_layers).eval()
+    X = torch.randn(2, 2, length)
+    with torch.no_grad():
+        state = net.initial_state(2)
+        cached = state["discrete"]
+        for k in range(length):
+            out, state = net.step(X[:, :, k], state)
+        assert len(calls) == n_layers  # at initial_state, not n_layers·length
+        assert state["discrete"] is cached
+        torch.testing.assert_close(out, net(X), atol=1e-5, rtol=1e-5)
+
+
+def test_layer_step_with_and_without_cached_discretization():
+    torch.manual_seed(0)
+    layer = S4D(3, 8).double()
+    u = torch.randn(2, 5, 3, dtype=torch.float64)
+    with torch.no_grad():
+        discrete = layer.step_parameters()
+        state_a = state_b = layer.initial_state(2)
+        for k in range(5):
+            y_a, state_a = layer.step(u[:, k], state_a, discrete)
+            y_b, state_b = layer.step(u[:, k], state_b)
+        assert torch.equal(y_a, y_b) and torch.equal(state_a, state_b)
+        torch.testing.assert_close(y_a, layer(u)[:, -1], atol=1e-12, rtol=0)
 
 
 def test_bad_network_arguments():

@@ -7,8 +7,10 @@ import pytest
 import torch
 from scipy.signal import find_peaks
 
-from sktdi.ssm import S4D
+from sktdi.ssm import S4D, init_modes
 from sktdi.tdi import (
+    BASE_INIT,
+    TDIOptions,
     align_layer,
     allocate_modes,
     cross_spectrum,
@@ -20,6 +22,11 @@ from sktdi.tdi import (
 )
 
 PLANTED = [0.05, 0.2, 0.37]
+
+
+def base_modes(d_model, d_state, seed=0):
+    """The modes a layer is built with before TDI (the base initialization)."""
+    return init_modes(BASE_INIT, d_model, d_state, generator=torch.Generator().manual_seed(seed))
 
 
 def planted_classification(freqs, n_per_class=20, length=256, amplitude=1.0, seed=0):
@@ -150,7 +157,7 @@ def test_constant_series_no_division_by_zero():
         assert np.all(np.isfinite(spectrum.values))
     np.testing.assert_allclose(flat.values, 0, atol=1e-10)
     # a flat statistic has no peak: peak init spreads every mode
-    modes, report = peak_init_modes(flat, 4, 8)
+    modes, report = peak_init_modes(flat, base_modes(4, 8))
     assert report.peaks == [] and report.n_spread_modes == 4
     assert bool((modes.A.real < 0).all())
 
@@ -265,24 +272,23 @@ def test_peak_init_covers_several_planted_frequencies():
 
 
 def test_peak_init_is_stable_unaliased_deterministic_and_gain_matched():
-    X, y = planted_classification([0.2, 0.45])
-    spectrum = fisher_log_power(X, y)
-    a, _ = peak_init_modes(spectrum, 16, 32, generator=torch.Generator().manual_seed(5))
-    b, _ = peak_init_modes(spectrum, 16, 32, generator=torch.Generator().manual_seed(5))
-    c, _ = peak_init_modes(spectrum, 16, 32, generator=torch.Generator().manual_seed(6))
-    for name in ("A", "B", "C", "dt"):
-        torch.testing.assert_close(getattr(a, name), getattr(b, name))
-    assert not torch.equal(a.C, c.C)
-    assert bool((a.A.real < 0).all())
-    assert bool((a.A.imag * a.dt.unsqueeze(-1) <= np.pi + 1e-12).all())  # nothing aliases
-    assert bool(((a.dt >= 1e-3 - 1e-12) & (a.dt <= 1e-1 + 1e-12)).all())
-    from sktdi.ssm import ModeParams, init_modes
     from sktdi.tdi import kernel_energy
 
-    ref = init_modes("s4d-lin", 16, 32, generator=torch.Generator().manual_seed(5))
-    ref = ModeParams(A=ref.A, B=ref.B, C=ref.C, dt=a.dt)
+    X, y = planted_classification([0.2, 0.45])
+    spectrum = fisher_log_power(X, y)
+    base = base_modes(16, 32, seed=5)
+    a, _ = peak_init_modes(spectrum, base, generator=torch.Generator().manual_seed(5))
+    b, _ = peak_init_modes(spectrum, base, generator=torch.Generator().manual_seed(5))
+    c, _ = peak_init_modes(spectrum, base, generator=torch.Generator().manual_seed(6))
+    for name in ("A", "B", "C", "dt"):
+        torch.testing.assert_close(getattr(a, name), getattr(b, name))
+    assert not torch.equal(a.A, c.A)  # the generator jitters frequencies within a band
+    # C and dt are the base's, drawn once: TDI chooses A and B only
+    assert torch.equal(a.C, base.C) and torch.equal(c.C, base.C) and torch.equal(a.dt, base.dt)
+    assert bool((a.A.real < 0).all())
+    assert bool((a.A.imag * a.dt.unsqueeze(-1) <= np.pi + 1e-12).all())  # nothing aliases
     np.testing.assert_allclose(
-        kernel_energy(a).mean().item(), kernel_energy(ref).mean().item(), rtol=1e-8
+        kernel_energy(a).mean().item(), kernel_energy(base).mean().item(), rtol=1e-8
     )
 
 
@@ -290,10 +296,10 @@ def test_peak_init_is_stable_unaliased_deterministic_and_gain_matched():
 def test_spread_share(spread):
     X, y = planted_classification([0.2])
     spectrum = fisher_log_power(X, y)
-    _, report = peak_init_modes(spectrum, 4, 32, spread=spread)
+    _, report = peak_init_modes(spectrum, base_modes(4, 32), spread=spread)
     assert report.n_spread_modes == round(spread * 16) or (spread == 0 and report.n_spread_modes == 0)
     with pytest.raises(ValueError, match="spread"):
-        peak_init_modes(spectrum, 4, 32, spread=1.5)
+        peak_init_modes(spectrum, base_modes(4, 32), spread=1.5)
 
 
 def test_refinement_lowers_alignment_loss_and_is_bounded():
@@ -345,7 +351,7 @@ def test_one_series_per_class_supports_no_peak():
     X, y = planted_classification([0.2], n_per_class=1, length=64)
     spectrum = fisher_log_power(X, y)
     assert spectrum.threshold == np.inf and not spectrum.significant().any()
-    _, report = peak_init_modes(spectrum, 4, 16)
+    _, report = peak_init_modes(spectrum, base_modes(4, 16))
     assert report.peaks == [] and report.n_spread_modes == 8
 
 
@@ -394,34 +400,41 @@ def test_plan_initialization_auto_and_shrinkage():
     from sktdi.tdi import plan_initialization
 
     X, y = planted_classification([0.3], n_per_class=20, length=128)
-    plan, spectrum = plan_initialization(X, y, init="auto", task="classification", random_state=0)
-    assert plan.chosen == "tdi" and spectrum is not None and "TDI" in plan.reason
+    plan = plan_initialization(X, y, init="auto", task="classification", random_state=0)
+    assert plan.chosen == "tdi" and plan.spectrum is not None and "TDI" in plan.reason
     assert plan.channel_share == pytest.approx(min(1.0, plan.reliability))
     rng = np.random.default_rng(1)
     noise = rng.normal(size=(40, 128))
-    plan, spectrum = plan_initialization(
+    plan = plan_initialization(
         noise, np.arange(40) % 2, init="auto", task="classification", random_state=0
     )
-    assert plan.chosen == "s4d-lin" and spectrum is None and "S4D-Lin" in plan.reason
-    plan, _ = plan_initialization(
-        X, y, init="tdi", task="classification", use_reliability=False, random_state=0
+    assert plan.chosen == BASE_INIT and plan.spectrum is None and BASE_INIT in plan.reason
+    plan = plan_initialization(
+        X,
+        y,
+        init="tdi",
+        task="classification",
+        options=TDIOptions(reliability=False),
+        random_state=0,
     )
     assert plan.channel_share == 1.0 and plan.reliability is None
-    plan, control = plan_initialization(X, y, init="tdi-control", task="classification")
-    assert plan.chosen == "tdi-control" and control.kind.startswith("control")
+    plan = plan_initialization(X, y, init="tdi-control", task="classification", random_state=0)
+    assert plan.chosen == "tdi-control" and plan.spectrum.kind.startswith("control")
+    named = plan_initialization(X, y, init="s4d-inv", task="classification")
+    assert named.chosen == "s4d-inv" and named.spectrum is None
 
 
 def test_reliability_is_measured_on_the_tdi_subsample():
     from sktdi.tdi import plan_initialization
 
     X, y = planted_classification([0.3], n_per_class=20, length=128)
-    full, spectrum = plan_initialization(X, y, init="tdi", task="classification", random_state=0)
-    assert full.reliability > 0.5 and spectrum.n_samples == 40
+    full = plan_initialization(X, y, init="tdi", task="classification", random_state=0)
+    assert full.reliability > 0.5 and full.spectrum.n_samples == 40
     # 3 series per class in the subsample: too few for split halves, whatever X holds
-    small, spectrum = plan_initialization(
-        X, y, init="tdi", task="classification", subsample=6, random_state=0
+    small = plan_initialization(
+        X, y, init="tdi", task="classification", options=TDIOptions(subsample=6), random_state=0
     )
-    assert spectrum.n_samples == 6
+    assert small.spectrum.n_samples == 6
     assert small.reliability == 0.0 and "only 3 series" in small.reliability_note
     assert small.channel_share == 0.0
 
@@ -464,12 +477,90 @@ def test_plan_initialization_with_given_spectrum():
     given = TaskSpectrum.from_frequencies([0.2])
     X, y = planted_classification([0.3], n_per_class=1, length=64)  # nothing to estimate from
     for init in ("tdi", "auto"):
-        plan, spectrum = plan_initialization(X, y, init=init, task="classification", spectrum=given)
-        assert spectrum is given and plan.chosen == "tdi" and plan.channel_share == 1.0
+        plan = plan_initialization(
+            X, y, init=init, task="classification", options=TDIOptions(spectrum=given)
+        )
+        assert plan.spectrum is given and plan.chosen == "tdi" and plan.channel_share == 1.0
         assert plan.reliability is None and "given spectrum" in plan.reason
-    plan, control = plan_initialization(
-        X, y, init="tdi-control", task="classification", spectrum=given, random_state=0
+    plan = plan_initialization(
+        X,
+        y,
+        init="tdi-control",
+        task="classification",
+        options=TDIOptions(spectrum=given),
+        random_state=0,
     )
-    assert plan.chosen == "tdi-control" and control.kind == "control(given)"
+    assert plan.chosen == "tdi-control" and plan.spectrum.kind == "control(given)"
     with pytest.raises(TypeError, match="TaskSpectrum"):
-        plan_initialization(X, y, init="tdi", task="classification", spectrum=[0.2])
+        plan_initialization(
+            X, y, init="tdi", task="classification", options=TDIOptions(spectrum=[0.2])
+        )
+
+
+@pytest.mark.parametrize("share", [0.5, 1.0])
+def test_align_layer_keeps_the_one_draw_of_c_and_dt(share):
+    """The layer's modes are drawn once: TDI keeps every channel's C and dt (before, aligned
+    channels got a second, independent C/dt draw beside the kept channels' first one)."""
+    X, y = planted_classification([0.3])
+    layer = S4D(16, 16, generator=torch.Generator().manual_seed(0), dtype=torch.float64)
+    before = layer.modes()
+    C, dt = before.C.detach().clone(), before.dt.detach().clone()
+    align_layer(layer, fisher_log_power(X, y), channel_share=share)
+    after = layer.modes()
+    torch.testing.assert_close(after.C.detach(), C, rtol=0, atol=0)
+    torch.testing.assert_close(after.dt.detach(), dt, rtol=1e-15, atol=0)
+
+
+def _count_validation_calls(monkeypatch):
+    """Count every entry into sktdi._validation's checks, wherever they were imported."""
+    import sys
+
+    import sktdi._validation as validation
+
+    calls = []
+    for name in ("as_sequences", "as_labels", "as_targets", "check_lengths"):
+        original = getattr(validation, name)
+
+        def counted(*args, _original=original, _name=name, **kwargs):
+            calls.append(_name)
+            return _original(*args, **kwargs)
+
+        for module in list(sys.modules.values()):
+            if getattr(module, "__name__", "").startswith("sktdi") and getattr(
+                module, name, None
+            ) is original:
+                monkeypatch.setattr(module, name, counted)
+    return calls
+
+
+def test_plan_initialization_validates_once(monkeypatch):
+    from sktdi.tdi import plan_initialization
+
+    X, y = planted_classification([0.3], n_per_class=20, length=128)
+    calls = _count_validation_calls(monkeypatch)
+    plan_initialization(X, y, init="tdi-control", task="classification", random_state=0)
+    # X, y and lengths once each, at the public entry; none inside reliability's 16 spectra
+    assert sorted(calls) == ["as_labels", "as_sequences", "check_lengths"]
+
+
+def test_estimator_fit_runs_no_tdi_revalidation(monkeypatch):
+    from sktdi import SSMClassifier
+
+    X, y = planted_classification([0.3], n_per_class=10, length=64)
+    calls = _count_validation_calls(monkeypatch)
+    SSMClassifier(d_model=4, n_layers=1, d_state=4, max_epochs=0, random_state=0).fit(X, y)
+    assert calls == ["check_lengths"]  # the estimator's own lengths check; TDI adds none
+
+
+def test_tdi_leaves_global_rngs_untouched():
+    from sktdi.tdi import plan_initialization, split_half_reliability
+
+    X, y = planted_classification([0.3], n_per_class=10, length=64)
+    np.random.seed(123)
+    torch.manual_seed(123)
+    numpy_state, torch_state = np.random.get_state()[1].copy(), torch.get_rng_state().clone()
+    task_spectrum(X, y, task="classification")  # no subsample: nothing to draw
+    split_half_reliability(X, y, task="classification", random_state=0)
+    plan_initialization(X, y, init="tdi-control", task="classification", random_state=0)
+    np.testing.assert_array_equal(np.random.get_state()[1], numpy_state)
+    assert torch.equal(torch.get_rng_state(), torch_state)

@@ -21,14 +21,14 @@ CONFIGS = [
     SpectralAlignmentTransformer(n_filters=4, d_state=4, random_state=0),
     SpectralAlignmentTransformer(n_filters=3, d_state=4, task="regression", random_state=0),
     SpectralAlignmentTransformer(
-        n_filters=3, d_state=4, refine_steps=3, subsample=0.5, random_state=0
+        n_filters=3, d_state=4, tdi_refine_steps=3, tdi_subsample=0.5, random_state=0
     ),
     SpectralAlignmentTransformer(
         n_filters=3, d_state=4, init="s4d-lin", features="sequence", random_state=0
     ),
     # a given spectrum: aligned without y, an unsupervised transformer
     SpectralAlignmentTransformer(
-        n_filters=3, d_state=4, spectrum=TaskSpectrum.from_frequencies([0.2]), random_state=0
+        n_filters=3, d_state=4, tdi_spectrum=TaskSpectrum.from_frequencies([0.2]), random_state=0
     ),
 ]
 
@@ -190,9 +190,42 @@ def test_kernel_regression_tdi_learns_faster_and_gap_shrinks():
 def test_given_spectrum_aligns_without_labels():
     X, _ = planted()
     spectrum = TaskSpectrum.from_frequencies([0.35])
-    transformer = SpectralAlignmentTransformer(n_filters=8, spectrum=spectrum, random_state=0)
+    transformer = SpectralAlignmentTransformer(n_filters=8, tdi_spectrum=spectrum, random_state=0)
     features = transformer.fit_transform(X)
     assert features.shape == (len(X), 8 * (4 + 8))
     assert transformer.init_report_["reason"].startswith("tdi on the given spectrum")
     freqs, magnitude = transformer.frequency_response()
     assert abs(freqs[np.argmax(magnitude.mean(axis=0))] - 0.35) < 0.03
+
+
+def test_constructor_is_keyword_only():
+    with pytest.raises(TypeError):
+        SpectralAlignmentTransformer(16)
+
+
+def test_fitted_features_do_not_depend_on_batch_size():
+    X, y = planted(n_per_class=150, length=64)  # more series than either batch size
+    small = SpectralAlignmentTransformer(n_filters=8, batch_size=16, random_state=0).fit(X, y)
+    large = SpectralAlignmentTransformer(n_filters=8, batch_size=512, random_state=0).fit(X, y)
+    np.testing.assert_allclose(small.biases_, large.biases_, rtol=1e-12)
+    np.testing.assert_allclose(small.transform(X[:20]), large.transform(X[:20]), rtol=1e-10)
+
+
+def test_filter_bank_holds_float64_modes_exactly():
+    import math
+
+    import torch
+
+    bank = SpectralAlignmentTransformer(n_filters=4, d_state=8, init="s4d-lin").fit(
+        np.random.default_rng(0).normal(size=(6, 32))
+    )
+    assert {p.dtype for p in bank.layer_.parameters()} == {torch.float64}
+    assert bank.layer_.imag_A[0, 1].item() == math.pi  # float32-rounded before
+
+
+def test_given_spectrum_with_named_init_warns():
+    X, y = planted(n_per_class=5)
+    with pytest.warns(UserWarning, match="tdi_spectrum is ignored"):
+        SpectralAlignmentTransformer(
+            n_filters=4, init="s4d-lin", tdi_spectrum=TaskSpectrum.from_frequencies([0.2])
+        ).fit(X, y)

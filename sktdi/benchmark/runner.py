@@ -16,6 +16,11 @@ import pandas as pd
 from .estimators import ESTIMATORS
 
 KEY = ["dataset", "mode", "ratio", "resample", "estimator"]
+# the results file's columns, in order; "traceback" is empty for ok rows
+COLUMNS = [
+    *KEY, "n_train", "n_test", "n_classes", "accuracy", "balanced_accuracy", "nll",
+    "fit_seconds", "predict_seconds", "status", "error", "traceback", "config", "finished_at",
+]
 DEFAULT_RATIOS = (0.04, 0.08, 0.16, 0.32, 1.0)
 
 
@@ -157,6 +162,7 @@ def run_cell(cell: Cell) -> dict:
             predict_seconds=predict_seconds,
             status="ok",
             error="",
+            traceback="",
         )
     except Exception as exc:  # a failing cell must not stop the grid
         row.update(status="error", error=f"{type(exc).__name__}: {exc}"[:2000])
@@ -167,19 +173,41 @@ def run_cell(cell: Cell) -> dict:
 
 def finished_keys(path: Path) -> set[tuple]:
     """Keys of the cells already finished without error in the results file."""
-    if not path.exists() or path.stat().st_size == 0:
+    if not _nonempty(path):
         return set()
     done = pd.read_csv(path)
     return set(_keys(done[done["status"] == "ok"]))
 
 
+def _nonempty(path: Path) -> bool:
+    # an empty file has no header either, and pd.read_csv refuses it
+    return path.exists() and path.stat().st_size > 0
+
+
 def _append(path: Path, row: dict) -> None:
-    columns = [
-        *KEY, "n_train", "n_test", "n_classes", "accuracy", "balanced_accuracy", "nll",
-        "fit_seconds", "predict_seconds", "status", "error", "config", "finished_at",
-    ]
-    frame = pd.DataFrame([{c: row.get(c, np.nan) for c in columns}])
-    frame.to_csv(path, mode="a", header=not path.exists() or path.stat().st_size == 0, index=False)
+    # to_csv quotes fields holding newlines (tracebacks), so pd.read_csv reads them back whole
+    frame = pd.DataFrame([{c: row.get(c, np.nan) for c in COLUMNS}])
+    frame.to_csv(path, mode="a", header=not _nonempty(path), index=False)
+
+
+def _current_columns(table: pd.DataFrame) -> pd.DataFrame:
+    """``table`` with :data:`COLUMNS` first, in order (missing ones empty), then any others.
+
+    Appended rows carry exactly :data:`COLUMNS`; a file written by an older version (no
+    "traceback" column, say) would otherwise get rows with more fields than its header, which
+    pd.read_csv rejects. Extra columns go last, so the shorter appended rows leave them empty.
+    """
+    extra = [c for c in table.columns if c not in COLUMNS]
+    return table.reindex(columns=[*COLUMNS, *extra])
+
+
+def _forget_reruns(path: Path, todo: list[Cell]) -> None:
+    """Rewrite the results file without the rows of cells about to run, in current columns."""
+    table = pd.read_csv(path)
+    rerun = {c.key() for c in todo}
+    # failed rows that will be rerun go, so the table keeps one row per cell
+    keep = [k not in rerun for k in _keys(table)]
+    _current_columns(table[keep]).to_csv(path, index=False)
 
 
 def _joblib_results(cells: list[Cell], n_jobs: int) -> Iterator[dict]:
@@ -219,9 +247,11 @@ def run_benchmark(
     """Run every unfinished cell and append its row to ``results_path`` (CSV) as it finishes.
 
     Resumable: cells already in the file with status "ok" are skipped (error rows are
-    retried). ``backend="loky"`` runs cells in joblib worker processes; ``backend="dask"`` on
-    a dask.distributed cluster (``scheduler`` address, or a LocalCluster of ``n_jobs``
-    workers). Returns the whole results table.
+    retried). A failing cell's row holds its error and, in the "traceback" column, its
+    traceback; a file from a version without that column gains it when resumed.
+    ``backend="loky"`` runs cells in joblib worker processes; ``backend="dask"`` on a
+    dask.distributed cluster (``scheduler`` address, or a LocalCluster of ``n_jobs`` workers).
+    Returns the whole results table.
 
     Examples
     --------
@@ -237,12 +267,8 @@ def run_benchmark(
     path.parent.mkdir(parents=True, exist_ok=True)
     done = finished_keys(path)
     todo = [c for c in cells if c.key() not in done]
-    if path.exists() and todo:
-        # forget failed rows that will be rerun, so the table keeps one row per cell
-        table = pd.read_csv(path)
-        rerun = {c.key() for c in todo}
-        keep = [k not in rerun for k in _keys(table)]
-        table[keep].to_csv(path, index=False)
+    if _nonempty(path) and todo:
+        _forget_reruns(path, todo)
     if todo:
         if backend == "dask":
             results = _dask_results(todo, n_jobs, scheduler)

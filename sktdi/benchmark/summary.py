@@ -16,8 +16,52 @@ def _ok(results: pd.DataFrame) -> pd.DataFrame:
     return results[results["status"] == "ok"]
 
 
+def resample_mean_std(results: pd.DataFrame, metric: str = "accuracy") -> pd.DataFrame:
+    """Mean and standard deviation of ``metric`` over resamples (or folds), from "ok" rows.
+
+    The one definition behind :func:`mean_std_table` and the error bars of
+    :func:`sktdi.plotting.plot_accuracy_vs_ratio`.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        A results table, as returned by :func:`run_benchmark`.
+    metric : str
+        The column to summarize.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by (dataset, estimator, ratio), with columns "mean", "std" and "n" (the number
+        of resamples with a value). "std" is the sample standard deviation (``ddof=1``): the
+        resamples are a sample of the splits one could draw. A single resample gives std 0,
+        not NaN, so its cell and error bar still show.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> results = pd.DataFrame({
+    ...     "dataset": "D", "mode": "resample", "ratio": 0.1, "resample": [0, 0, 1, 1],
+    ...     "estimator": ["tdi", "s4d-lin"] * 2, "accuracy": [0.9, 0.8, 0.7, 0.75],
+    ...     "status": "ok", "fit_seconds": 1.0})
+    >>> from sktdi.benchmark.summary import resample_mean_std
+    >>> resample_mean_std(results).loc[("D", "tdi", 0.1), ["mean", "std"]].round(4).tolist()
+    [0.8, 0.1414]
+    >>> float(resample_mean_std(results[results["resample"] == 0]).loc[("D", "tdi", 0.1), "std"])
+    0.0
+    """
+    grouped = _ok(results).groupby(["dataset", "estimator", "ratio"])[metric]
+    stats = grouped.agg(["mean", "count"]).rename(columns={"count": "n"})
+    # n == 1 has no spread to estimate; 0 keeps it visible, while n == 0 (no value) stays NaN
+    stats["std"] = grouped.std(ddof=1).mask(stats["n"] == 1, 0.0)
+    return stats[["mean", "std", "n"]]
+
+
 def mean_std_table(results: pd.DataFrame, metric: str = "accuracy") -> pd.DataFrame:
     """"mean ± std" of ``metric`` per (dataset, ratio) row and estimator column.
+
+    The spread is the sample standard deviation over resamples, as in
+    :func:`resample_mean_std`.
 
     Examples
     --------
@@ -28,10 +72,10 @@ def mean_std_table(results: pd.DataFrame, metric: str = "accuracy") -> pd.DataFr
     ...     "status": "ok", "fit_seconds": 1.0})
     >>> from sktdi.benchmark import mean_std_table
     >>> mean_std_table(results).loc[("D", 0.1), "tdi"]
-    '0.800 ± 0.100'
+    '0.800 ± 0.141'
     """
-    grouped = _ok(results).groupby(["dataset", "ratio", "estimator"])[metric]
-    cells = grouped.mean().map("{:.3f}".format) + " ± " + grouped.std(ddof=0).map("{:.3f}".format)
+    stats = resample_mean_std(results, metric)
+    cells = stats["mean"].map("{:.3f}".format) + " ± " + stats["std"].map("{:.3f}".format)
     return cells.unstack("estimator")
 
 

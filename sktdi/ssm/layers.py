@@ -18,7 +18,6 @@ from .kernel import DISCRETIZATIONS, discretize, fft_conv, transfer_function, va
 # Names of the parameters that make up (A, B, dt). Optimizers put them in a group of their own
 # (lr ≈ 1e-3, no weight decay): they set the kernel's time scales and are easily destabilized.
 SSM_PARAMETER_NAMES = ("log_neg_real_A", "imag_A", "B", "log_dt")
-SSM_OPTIM_HINT = {"lr": 1e-3, "weight_decay": 0.0}
 
 
 class S4D(nn.Module):
@@ -36,15 +35,23 @@ class S4D(nn.Module):
         Range of the log-uniform step size.
     discretization : {"zoh", "bilinear"}
     generator : torch.Generator, optional
-        Source of randomness for C and dt; the global torch RNG when None.
+        Source of randomness for D, C and dt; the global torch RNG when None.
+    device : torch.device or str, optional
+        Where the parameters are created (as for ``nn.Linear``).
+    dtype : torch.dtype, optional
+        Real dtype of the parameters; torch's default dtype when None. Creating a float64
+        layer directly keeps the float64 modes exactly, which ``.double()`` after a float32
+        construction cannot (the modes were already rounded to float32).
 
     Examples
     --------
-    >>> import torch
+    >>> import math, torch
     >>> from sktdi.ssm import S4D
     >>> layer = S4D(d_model=4, d_state=8, init="s4d-inv")
     >>> layer(torch.randn(2, 100, 4)).shape
     torch.Size([2, 100, 4])
+    >>> S4D(4, 8, init="s4d-lin", dtype=torch.float64).imag_A[0, 1].item() == math.pi
+    True
     """
 
     def __init__(
@@ -56,6 +63,9 @@ class S4D(nn.Module):
         dt_max: float = 1e-1,
         discretization: str = "zoh",
         generator: torch.Generator | None = None,
+        *,
+        device: torch.device | str | None = None,
+        dtype: torch.dtype | None = None,
     ) -> None:
         super().__init__()
         if discretization not in DISCRETIZATIONS:
@@ -66,14 +76,16 @@ class S4D(nn.Module):
         self.d_state = d_state
         self.discretization = discretization
         n_modes = d_state // 2
-        self.log_neg_real_A = nn.Parameter(torch.empty(d_model, n_modes))  # (H, N)
-        self.imag_A = nn.Parameter(torch.empty(d_model, n_modes))  # (H, N)
-        self.B = nn.Parameter(torch.empty(d_model, n_modes, 2))  # (H, N, 2) real view
-        self.C = nn.Parameter(torch.empty(d_model, n_modes, 2))  # (H, N, 2) real view
-        self.log_dt = nn.Parameter(torch.empty(d_model))  # (H,)
-        self.D = nn.Parameter(torch.randn(d_model, generator=generator))  # (H,)
-        for name in SSM_PARAMETER_NAMES:
-            getattr(self, name)._optim = dict(SSM_OPTIM_HINT)
+        factory = {"device": device, "dtype": dtype}
+        self.log_neg_real_A = nn.Parameter(torch.empty(d_model, n_modes, **factory))  # (H, N)
+        self.imag_A = nn.Parameter(torch.empty(d_model, n_modes, **factory))  # (H, N)
+        self.B = nn.Parameter(torch.empty(d_model, n_modes, 2, **factory))  # (H, N, 2) real view
+        self.C = nn.Parameter(torch.empty(d_model, n_modes, 2, **factory))  # (H, N, 2) real view
+        self.log_dt = nn.Parameter(torch.empty(d_model, **factory))  # (H,)
+        # drawn exactly as before (default dtype and device), then cast: the same values from
+        # the same seed whatever dtype/device is asked for, and a CPU generator still works
+        D = torch.randn(d_model, generator=generator)  # (H,)
+        self.D = nn.Parameter(D.to(**factory))  # (H,)
         modes = init_modes(
             init, d_model, d_state, dt_min=dt_min, dt_max=dt_max, generator=generator
         )
@@ -111,6 +123,25 @@ class S4D(nn.Module):
         log_A_bar, A_bar, B_bar = discretize(m.A, m.B, m.dt, self.discretization)
         return log_A_bar, A_bar, m.C * B_bar
 
+    def step_parameters(self) -> tuple[Tensor, Tensor]:
+        """(Ā, C·B̄), each complex (H, N): what :meth:`step` needs, computed once per stream.
+
+        Computed under the caller's grad mode. The values are a snapshot of the current
+        parameters: compute them again after the parameters change (a training step,
+        ``set_modes``, ``.to(...)``).
+
+        Examples
+        --------
+        >>> import torch
+        >>> from sktdi.ssm import S4D
+        >>> layer = S4D(2, 8)
+        >>> A_bar, CB_bar = layer.step_parameters()
+        >>> A_bar.shape, CB_bar.dtype
+        (torch.Size([2, 4]), torch.complex64)
+        """
+        _, A_bar, CB_bar = self.discrete()  # (H, N), (H, N)
+        return A_bar, CB_bar
+
     def kernel(self, length: int) -> Tensor:
         """Convolution kernel K, real (H, length)."""
         log_A_bar, _, CB_bar = self.discrete()
@@ -128,13 +159,33 @@ class S4D(nn.Module):
             batch_size, self.d_model, self.d_state // 2, dtype=ctype, device=self.log_dt.device
         )
 
-    def step(self, u_k: Tensor, state: Tensor) -> tuple[Tensor, Tensor]:
+    def step(
+        self, u_k: Tensor, state: Tensor, discrete: tuple[Tensor, Tensor] | None = None
+    ) -> tuple[Tensor, Tensor]:
         """One recurrent step: x_k = Ā x_{k-1} + B̄ u_k, y_k = 2·Re(C x_k) + D u_k.
 
         u_k: (B, H) real; state: (B, H, N) complex (C folded into the state update, so the
-        state here is C·x). Returns y_k (B, H) and the new state.
+        state here is C·x). ``discrete``: :meth:`step_parameters`, computed once for a whole
+        stream — the discretization is the same at every step, and recomputing it per sample
+        was about half the time of a streamed network step; None computes it here (a one-off
+        step).
+        Returns y_k (B, H) and the new state.
+
+        Examples
+        --------
+        >>> import torch
+        >>> from sktdi.ssm import S4D
+        >>> layer = S4D(3, 8).eval()
+        >>> u = torch.randn(2, 10, 3)  # (B, L, H)
+        >>> with torch.no_grad():
+        ...     discrete = layer.step_parameters()  # once, not once per step
+        ...     state = layer.initial_state(2)
+        ...     for k in range(10):
+        ...         y_k, state = layer.step(u[:, k], state, discrete)
+        ...     bool(torch.allclose(y_k, layer(u)[:, -1], atol=1e-5))
+        True
         """
-        _, A_bar, CB_bar = self.discrete()
+        A_bar, CB_bar = self.step_parameters() if discrete is None else discrete  # (H, N)
         state = A_bar * state + CB_bar * u_k.unsqueeze(-1)  # (B, H, N)
         y_k = 2 * state.sum(dim=-1).real + self.D * u_k  # (B, H)
         return y_k, state
@@ -193,6 +244,8 @@ class S4DBlock(nn.Module):
     >>> from sktdi.ssm import S4DBlock
     >>> S4DBlock(8, 16, dropout=0.1)(torch.randn(2, 50, 8)).shape
     torch.Size([2, 50, 8])
+    >>> {p.dtype for p in S4DBlock(8, 16, dtype=torch.float64).parameters()}
+    {torch.float64}
     """
 
     def __init__(
@@ -201,15 +254,19 @@ class S4DBlock(nn.Module):
         d_state: int = 64,
         dropout: float = 0.0,
         prenorm: bool = False,
+        *,
+        device: torch.device | str | None = None,
+        dtype: torch.dtype | None = None,
         **ssm_kwargs,
     ) -> None:
         super().__init__()
+        factory = {"device": device, "dtype": dtype}
         self.prenorm = prenorm
-        self.ssm = S4D(d_model, d_state, **ssm_kwargs)
+        self.ssm = S4D(d_model, d_state, **factory, **ssm_kwargs)
         self.activation = nn.GELU()
         self.dropout = ChannelDropout(dropout)
-        self.mix = nn.Linear(d_model, 2 * d_model)  # GLU halves it back to d_model
-        self.norm = nn.LayerNorm(d_model)
+        self.mix = nn.Linear(d_model, 2 * d_model, **factory)  # GLU halves it back to d_model
+        self.norm = nn.LayerNorm(d_model, **factory)
 
     def _pointwise(self, z: Tensor) -> Tensor:
         """Everything after the SSM; acts on each time step alone, so conv and step share it."""
@@ -222,10 +279,16 @@ class S4DBlock(nn.Module):
         x = x + self._pointwise(self.ssm(z))  # (B, L, H)
         return x if self.prenorm else self.norm(x)
 
-    def step(self, x_k: Tensor, state: Tensor) -> tuple[Tensor, Tensor]:
-        """x_k: (B, H), state: (B, H, N) complex -> (B, H), new state. Eval mode only."""
+    def step(
+        self, x_k: Tensor, state: Tensor, discrete: tuple[Tensor, Tensor] | None = None
+    ) -> tuple[Tensor, Tensor]:
+        """x_k: (B, H), state: (B, H, N) complex -> (B, H), new state. Eval mode only.
+
+        ``discrete``: the SSM's :meth:`S4D.step_parameters`, cached for the stream (None
+        computes them for this step alone).
+        """
         z = self.norm(x_k) if self.prenorm else x_k  # (B, H)
-        y_k, state = self.ssm.step(z, state)  # (B, H)
+        y_k, state = self.ssm.step(z, state, discrete)  # (B, H)
         # _pointwise expects a time axis for the dropout mask; add and drop one
         x_k = x_k + self._pointwise(y_k.unsqueeze(1)).squeeze(1)  # (B, H)
         return (x_k if self.prenorm else self.norm(x_k)), state

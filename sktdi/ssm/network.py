@@ -29,12 +29,18 @@ class S4DNetwork(nn.Module):
         How the sequence of features becomes one vector.
     init, dt_min, dt_max, discretization
         Passed to every :class:`~sktdi.ssm.layers.S4D` layer.
+    device, dtype
+        Where and in which real dtype every parameter is created (as for ``nn.Linear``);
+        torch's defaults when None.
 
     Notes
     -----
     ``forward`` takes X of shape (B, C, L) — or (B, L) for univariate series — and optional
     ``lengths`` (B,) for right-padded batches of unequal length: the SSM is causal, so padding
     after a series' end never reaches its valid outputs; pooling ignores the padding.
+
+    :meth:`initial_state` and :meth:`step` stream a series one sample at a time; the state
+    caches each layer's discretization, so create a new state after the parameters change.
 
     Examples
     --------
@@ -59,6 +65,9 @@ class S4DNetwork(nn.Module):
         dt_min: float = 1e-3,
         dt_max: float = 1e-1,
         discretization: str = "zoh",
+        *,
+        device: torch.device | str | None = None,
+        dtype: torch.dtype | None = None,
     ) -> None:
         super().__init__()
         if pooling not in POOLINGS:
@@ -66,7 +75,8 @@ class S4DNetwork(nn.Module):
         if n_layers < 1:
             raise ValueError(f"n_layers must be >= 1, got {n_layers}")
         self.pooling = pooling
-        self.encoder = nn.Linear(n_channels, d_model)
+        factory = {"device": device, "dtype": dtype}
+        self.encoder = nn.Linear(n_channels, d_model, **factory)
         self.blocks = nn.ModuleList(
             S4DBlock(
                 d_model,
@@ -77,10 +87,11 @@ class S4DNetwork(nn.Module):
                 dt_min=dt_min,
                 dt_max=dt_max,
                 discretization=discretization,
+                **factory,
             )
             for _ in range(n_layers)
         )
-        self.head = nn.Linear(d_model, n_outputs)
+        self.head = nn.Linear(d_model, n_outputs, **factory)
 
     @property
     def ssm_layers(self) -> list[S4D]:
@@ -112,10 +123,17 @@ class S4DNetwork(nn.Module):
         return self.head(self.pool(self.sequence_features(X), lengths))
 
     def initial_state(self, batch_size: int) -> dict:
-        """State for :meth:`step`: each layer's SSM state and the running pooling sum."""
+        """State for :meth:`step`: each layer's SSM state, its discretization, the pooling sum.
+
+        The discretization (Ā, C·B̄) of every layer is computed here, once for the whole
+        stream, under the caller's grad mode, and :meth:`step` reuses it. It is a snapshot of
+        the parameters: after they change (a training step, ``set_modes``, ``.to(...)``) call
+        ``initial_state`` again rather than continuing an old state.
+        """
         ref = self.head.weight
         return {
             "ssm": [layer.initial_state(batch_size) for layer in self.ssm_layers],
+            "discrete": [layer.step_parameters() for layer in self.ssm_layers],
             "sum": torch.zeros(batch_size, ref.shape[1], dtype=ref.dtype, device=ref.device),
             "count": 0,
         }
@@ -124,14 +142,30 @@ class S4DNetwork(nn.Module):
         """Streaming inference: feed one time step x_k (B, C); get the output for the prefix.
 
         After feeding all L steps of a series, the output equals ``forward`` on the whole series
-        (in eval mode), at O(1) cost per step instead of recomputing the convolution.
+        (in eval mode), at O(1) cost per step instead of recomputing the convolution. ``state``
+        comes from :meth:`initial_state` (or the previous step); its cached discretization is
+        passed on unchanged.
+
+        Examples
+        --------
+        >>> import torch
+        >>> from sktdi.ssm import S4DNetwork
+        >>> net = S4DNetwork(n_channels=2, n_outputs=3, d_model=8, d_state=8).eval()
+        >>> X = torch.randn(4, 2, 20)  # (B, C, L)
+        >>> with torch.no_grad():
+        ...     state = net.initial_state(batch_size=4)
+        ...     for k in range(20):
+        ...         out, state = net.step(X[:, :, k], state)
+        ...     bool(torch.allclose(out, net(X), atol=1e-5))
+        True
         """
         x = self.encoder(x_k)  # (B, H)
         new_ssm = []
-        for block, layer_state in zip(self.blocks, state["ssm"]):
-            x, layer_state = block.step(x, layer_state)  # (B, H)
+        for block, layer_state, discrete in zip(self.blocks, state["ssm"], state["discrete"]):
+            x, layer_state = block.step(x, layer_state, discrete)  # (B, H)
             new_ssm.append(layer_state)
         total = state["sum"] + x  # (B, H)
         count = state["count"] + 1
         pooled = total / count if self.pooling == "mean" else x  # (B, H)
-        return self.head(pooled), {"ssm": new_ssm, "sum": total, "count": count}
+        new_state = {"ssm": new_ssm, "discrete": state["discrete"], "sum": total, "count": count}
+        return self.head(pooled), new_state

@@ -1,4 +1,7 @@
-"""Task-Dependent Initialization: task spectra (numpy/scipy) and their alignment with S4D modes."""
+"""Task-Dependent Initialization: task spectra (numpy/scipy) and their alignment with S4D modes.
+
+Entry point: :func:`initialize_layers` (what the estimators call); the steps are public too.
+"""
 
 from .align import (
     SpectralPeak,
@@ -12,13 +15,18 @@ from .align import (
     refine_modes,
     spectral_alignment_loss,
 )
-from .reliability import (
+from .initialize import (
+    BASE_INIT,
     TDI_INITS,
+    TDI_PARAMETER_CONSTRAINTS,
     InitPlan,
+    TDIOptions,
+    base_init,
     control_spectrum,
+    initialize_layers,
     plan_initialization,
-    split_half_reliability,
 )
+from .reliability import split_half_reliability
 from .spectra import TaskSpectrum, cross_spectrum, fisher_log_power, task_spectrum
 
 __all__ = [
@@ -39,6 +47,11 @@ __all__ = [
     "split_half_reliability",
     "control_spectrum",
     "plan_initialization",
+    "initialize_layers",
     "InitPlan",
+    "TDIOptions",
     "TDI_INITS",
+    "TDI_PARAMETER_CONSTRAINTS",
+    "BASE_INIT",
+    "base_init",
 ]

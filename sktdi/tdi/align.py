@@ -5,6 +5,10 @@ half-width ≈ w. TDI chooses (ω, w) per mode in discrete time and converts bac
 continuous parameters with the layer's step: A = (−w + iω)/dt. Since ω ≤ π by construction,
 Im(A)·dt ≤ π and no mode aliases, whatever dt is; dt keeps the default log-uniform draw, so the
 training dynamics of the continuous parameters stay those of the default init.
+
+TDI starts from the layer's own modes (built once, with the base initialization
+:data:`sktdi.tdi.BASE_INIT`): it keeps their C and dt, replaces A and B on the channels it
+aligns, and matches the layer's kernel energy to theirs.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ import numpy as np
 import torch
 from scipy import signal
 
-from ..ssm.inits import ModeParams, init_modes, sample_log_dt
+from ..ssm.inits import ModeParams
 from ..ssm.kernel import discretize, transfer_function
 from ..ssm.layers import S4D
 from .spectra import TaskSpectrum
@@ -235,28 +239,26 @@ def kernel_energy(modes: ModeParams, discretization: str = "zoh") -> torch.Tenso
 
 def peak_init_modes(
     spectrum: TaskSpectrum,
-    d_model: int,
-    d_state: int,
+    base: ModeParams,
     *,
     spread: float = 0.25,
     max_peaks: int = 8,
     min_prominence: float = 0.1,
-    dt_min: float = 1e-3,
-    dt_max: float = 1e-1,
     discretization: str = "zoh",
-    gain_reference: str | None = "s4d-lin",
+    match_gain: bool = True,
     generator: torch.Generator | None = None,
 ) -> tuple[ModeParams, TDIReport]:
     """Peak initialization: S4D modes whose frequency response covers the task's peaks.
 
-    Per channel, ``round((1 - spread) · d_state/2)`` modes are allocated to the dominant peaks
-    in proportion to their mass and tile each peak's band (frequencies spread over it, decay =
-    band half-width / modes on the peak); the rest tile the whole band (0, 0.5) so the model is
-    not blind elsewhere. B is set per mode so the aligned modes hold a share (1 - spread) of the
-    kernel energy and the spread modes the rest (``|H|²`` then follows :func:`alignment_target`);
-    finally all B are scaled so the layer's total kernel energy equals that of
-    ``gain_reference`` with the same C and dt (None: no scaling). Deterministic given
-    ``generator``.
+    Starts from ``base``, a layer's current modes (the base initialization): C and dt are
+    kept, A and B are chosen anew. Per channel, ``round((1 - spread) · N)`` of the N modes
+    are allocated to the dominant peaks in proportion to their mass and tile each peak's band
+    (frequencies spread over it, decay = band half-width / modes on the peak); the rest tile
+    the whole band (0, 0.5) so the model is not blind elsewhere. B is set per mode so the
+    aligned modes hold a share (1 - spread) of the kernel energy and the spread modes the rest
+    (``|H|²`` then follows :func:`alignment_target`); with ``match_gain`` all B are finally
+    scaled so the layer's total kernel energy equals that of ``base``. Deterministic given
+    ``generator`` (the jitter of the frequencies within a band).
 
     Returns (ModeParams, TDIReport) — the report's L_spec fields are filled by
     :func:`align_layer`.
@@ -265,24 +267,22 @@ def peak_init_modes(
     --------
     >>> from sktdi.datasets import planted_frequency_task
     >>> X, y = planted_frequency_task(20, random_state=0)
+    >>> from sktdi.ssm import init_modes
     >>> from sktdi.tdi import fisher_log_power, peak_init_modes
-    >>> modes, report = peak_init_modes(fisher_log_power(X, y), d_model=4, d_state=16)
+    >>> base = init_modes("s4d-lin", d_model=4, d_state=16)
+    >>> modes, report = peak_init_modes(fisher_log_power(X, y), base)
     >>> modes.A.shape, report.n_aligned_modes, report.n_spread_modes
     (torch.Size([4, 8]), 6, 2)
+    >>> bool((modes.C == base.C).all() and (modes.dt == base.dt).all())
+    True
     """
     if not 0 <= spread <= 1:
         raise ValueError(f"spread must be in [0, 1], got {spread}")
     if generator is None:
         generator = torch.Generator().manual_seed(0)
-    n_modes = d_state // 2
-    reference = init_modes(
-        gain_reference or "s4d-lin",
-        d_model,
-        d_state,
-        dt_min=dt_min,
-        dt_max=dt_max,
-        generator=generator,
-    )
+    d_model, n_modes = base.A.shape
+    C = base.C.to(torch.complex128)  # (H, N)
+    dt = base.dt.to(torch.float64)  # (H,)
     peaks = find_spectral_peaks(spectrum, max_peaks=max_peaks, min_prominence=min_prominence)
     notes = []
     if not peaks:
@@ -299,32 +299,33 @@ def peak_init_modes(
     omega, w = _discrete_targets(
         peaks, [p.n_modes for p in peaks], n_spread, d_model, spectrum.length, generator
     )
-    dt = torch.exp(sample_log_dt(d_model, dt_min, dt_max, generator))  # (H,)
     A = torch.complex(-w, omega) / dt.unsqueeze(-1)  # (H, N)
     # energy per mode: the aligned modes share (1 - spread) of the kernel energy, the spread
     # modes the rest, equally within each group — so |H|² follows the alignment target. A mode's
     # kernel energy is ≈ 2|C B̄|²/(1 − |Ā|²) with E|C|² = 1; solve it for |B|.
     n_aligned = n_modes - n_spread
-    share = torch.empty(n_modes, dtype=torch.float64)
+    share = torch.empty(n_modes, dtype=torch.float64)  # (N,)
     share[:n_aligned] = (1 - spread if n_spread else 1.0) / max(n_aligned, 1)
     share[n_aligned:] = (spread if n_aligned else 1.0) / max(n_spread, 1)
-    _, A_bar, B_bar_unit = discretize(A, torch.ones_like(A), dt, discretization)
-    B = torch.sqrt(share * (1 - A_bar.abs() ** 2) / 2) / B_bar_unit.abs()  # (H, N)
-    B = B.to(torch.complex128)
-    modes = ModeParams(A=A, B=B, C=reference.C, dt=dt)
-    if gain_reference is not None:
-        ref = ModeParams(A=reference.A, B=reference.B, C=reference.C, dt=dt)
-        scale = torch.sqrt(
-            kernel_energy(ref, discretization).mean() / kernel_energy(modes, discretization).mean()
+    _, A_bar, B_bar_unit = discretize(A, torch.ones_like(A), dt, discretization)  # (H, N) each
+    B = (torch.sqrt(share * (1 - A_bar.abs() ** 2) / 2) / B_bar_unit.abs()).to(torch.complex128)
+    modes = ModeParams(A=A, B=B, C=C, dt=dt)
+    if match_gain:
+        reference = ModeParams(
+            A=base.A.to(torch.complex128), B=base.B.to(torch.complex128), C=C, dt=dt
         )
-        modes = ModeParams(A=A, B=B * scale, C=reference.C, dt=dt)
+        scale = torch.sqrt(
+            kernel_energy(reference, discretization).mean()
+            / kernel_energy(modes, discretization).mean()
+        )
+        modes = ModeParams(A=A, B=B * scale, C=C, dt=dt)
     report = TDIReport(
         kind=spectrum.kind,
         peaks=peaks,
         modes_per_channel=n_modes,
         n_aligned_modes=n_modes - n_spread,
         n_spread_modes=n_spread,
-        gain_reference=gain_reference,
+        gain_reference="base modes" if match_gain else None,
         notes=notes,
     )
     return modes, report
@@ -432,20 +433,20 @@ def align_layer(
     spread: float = 0.25,
     max_peaks: int = 8,
     min_prominence: float = 0.1,
-    dt_min: float = 1e-3,
-    dt_max: float = 1e-1,
-    gain_reference: str | None = "s4d-lin",
+    match_gain: bool = True,
     refine_steps: int = 0,
     refine_lr: float = 1e-2,
     refine_max_seconds: float = 10.0,
     channel_share: float = 1.0,
     generator: torch.Generator | None = None,
 ) -> TDIReport:
-    """TDI for one S4D layer, in place: peak init, then optional refinement. Returns the report.
+    """TDI for one S4D layer, in place: peak init from the layer's own modes, then optional
+    refinement. Returns the report.
 
     ``channel_share`` < 1 aligns only that share of the channels (chosen at random); the
-    others keep their current (default) modes — shrinkage toward the default initialization.
-    Only A, B, C and dt change (their initial values); shapes, D and everything else stay.
+    others keep their current (base) modes — shrinkage toward the base initialization. Every
+    channel keeps its C and dt; only A and B change on the aligned ones (their initial values);
+    shapes, D and everything else stay.
 
     Examples
     --------
@@ -461,42 +462,36 @@ def align_layer(
         raise ValueError(f"channel_share must be in [0, 1], got {channel_share}")
     if generator is None:
         generator = torch.Generator().manual_seed(0)
+    with torch.no_grad():
+        base = ModeParams(**{k: v.detach().cpu() for k, v in vars(layer.modes()).items()})
     modes, report = peak_init_modes(
         spectrum,
-        layer.d_model,
-        layer.d_state,
+        base,
         spread=spread,
         max_peaks=max_peaks,
         min_prominence=min_prominence,
-        dt_min=dt_min,
-        dt_max=dt_max,
         discretization=layer.discretization,
-        gain_reference=gain_reference,
+        match_gain=match_gain,
         generator=generator,
     )
     freqs, target = _alignment_tensors(layer, spectrum, spread)
     with torch.no_grad():
         report.l_spec_reference = float(spectral_alignment_loss(layer, freqs, target))
-        n_aligned = int(round(channel_share * layer.d_model))
-        if n_aligned < layer.d_model:
-            current = layer.modes()
-            keep = torch.ones(layer.d_model, dtype=torch.bool)
-            chosen = torch.randperm(layer.d_model, generator=generator)[:n_aligned]
-            keep[chosen] = False  # (H,) channels that keep the default modes
-            modes = ModeParams(
-                **{
-                    name: torch.where(
-                        keep.view(-1, *[1] * (getattr(modes, name).dim() - 1)),
-                        getattr(current, name).detach().cpu().to(getattr(modes, name).dtype),
-                        getattr(modes, name),
-                    )
-                    for name in ("A", "B", "C", "dt")
-                }
-            )
-            report.notes.append(
-                f"{n_aligned} of {layer.d_model} channels aligned (channel share "
-                f"{channel_share:.2f}); the others keep the default initialization"
-            )
+    n_aligned = int(round(channel_share * layer.d_model))
+    if n_aligned < layer.d_model:
+        keep = torch.ones(layer.d_model, dtype=torch.bool)  # (H,)
+        keep[torch.randperm(layer.d_model, generator=generator)[:n_aligned]] = False
+        keep = keep.unsqueeze(-1)  # (H, 1): channels that keep the base modes
+        modes = ModeParams(
+            A=torch.where(keep, base.A.to(modes.A.dtype), modes.A),  # (H, N)
+            B=torch.where(keep, base.B.to(modes.B.dtype), modes.B),  # (H, N)
+            C=modes.C,
+            dt=modes.dt,
+        )
+        report.notes.append(
+            f"{n_aligned} of {layer.d_model} channels aligned (channel share "
+            f"{channel_share:.2f}); the others keep the base initialization"
+        )
     report.n_aligned_channels = n_aligned
     layer.set_modes(modes)
     if refine_steps > 0:

@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import signal, stats
 
-from .._validation import as_labels, as_sequences, as_targets
+from .._sampling import subsample_indices
+from .._validation import as_labels, as_sequences, as_targets, check_lengths
 
 # Welch's method for sequences longer than this, a single-segment periodogram below
 PERIODOGRAM_MAX_LENGTH = 256
@@ -198,12 +199,6 @@ def _spectra(
     if lengths is None:
         freqs, Z, settings = _stft(X, method, nperseg, window)
         return freqs, Z, np.mean(np.abs(Z) ** 2, axis=-1), settings
-    lengths = np.asarray(lengths)
-    if lengths.shape != (X.shape[0],) or lengths.min() < 1 or lengths.max() > X.shape[-1]:
-        raise ValueError(
-            f"lengths must hold one length in [1, {X.shape[-1]}] per series; got shape "
-            f"{lengths.shape}, range [{lengths.min()}, {lengths.max()}]"
-        )
     return _ragged_stft(X, lengths.astype(int), nperseg, window)
 
 
@@ -300,9 +295,28 @@ def fisher_log_power(
     """
     X = as_sequences(X)
     _, codes = as_labels(y, X.shape[0])
+    lengths = check_lengths(lengths, X)
+    return _fisher_log_power(
+        X, codes, method=method, nperseg=nperseg, window=window, alpha=alpha, lengths=lengths
+    )
+
+
+def _fisher_log_power(
+    X: np.ndarray,
+    codes: np.ndarray,
+    *,
+    method: str = "auto",
+    nperseg: int | None = None,
+    window: str = "hann",
+    alpha: float = 0.05,
+    lengths: np.ndarray | None = None,
+) -> TaskSpectrum:
+    """:func:`fisher_log_power` on validated data: X float64 (n, C, L), codes int (n,) with
+    at least 2 distinct values."""
     freqs, _, power, settings = _spectra(X, lengths, method, nperseg, window)
     P = _log_power(power)  # (n, C, F)
     n = P.shape[0]
+    _, codes = np.unique(codes, return_inverse=True)  # contiguous 0..K-1 after a subsample
     onehot = np.eye(codes.max() + 1)[codes]  # (n, K)
     counts = onehot.sum(axis=0)  # (K,)
     class_means = np.einsum("nk,ncf->kcf", onehot, P) / counts[:, None, None]  # (K, C, F)
@@ -388,16 +402,47 @@ def cross_spectrum(
     """
     X = as_sequences(X)
     n = X.shape[0]
-    if sequence_target and lengths is not None:
-        raise ValueError("sequence targets of unequal length are not supported")
-    freqs, Z, power, settings = _spectra(X, lengths, method, nperseg, window)
     if sequence_target:
+        if lengths is not None:
+            raise ValueError("sequence targets of unequal length are not supported")
         Y = as_sequences(y, name="y")
         if Y.shape[0] != n or Y.shape[-1] != X.shape[-1]:
             raise ValueError(
                 f"sequence targets must have shape (n_samples, [n_outputs,] length) = "
                 f"({n}, ..., {X.shape[-1]}); got {np.shape(y)}"
             )
+    else:
+        Y = as_targets(y, n)
+    lengths = check_lengths(lengths, X)
+    return _cross_spectrum(
+        X,
+        Y,
+        sequence_target=sequence_target,
+        method=method,
+        nperseg=nperseg,
+        window=window,
+        alpha=alpha,
+        lengths=lengths,
+    )
+
+
+def _cross_spectrum(
+    X: np.ndarray,
+    Y: np.ndarray,
+    *,
+    sequence_target: bool = False,
+    method: str = "auto",
+    nperseg: int | None = None,
+    window: str = "hann",
+    alpha: float = 0.05,
+    lengths: np.ndarray | None = None,
+) -> TaskSpectrum:
+    """:func:`cross_spectrum` on validated data: X float64 (n, C, L); Y float64 (n, M), or
+    (n, M, L) for sequence targets."""
+    n = X.shape[0]
+    freqs, Z, power, settings = _spectra(X, lengths, method, nperseg, window)
+    if sequence_target:
+        Y = Y[:, np.newaxis] if Y.ndim == 2 else Y  # (n, M, L)
         _, ZY, _ = _stft(Y, settings["method"], settings["nperseg"], window)  # (n, M, F, T)
         cross = np.einsum("ncft,nmft->cfm", Z.conj(), ZY)  # (C, F, M)
         x_pow = np.sum(np.abs(Z) ** 2, axis=(0, 3))[..., None]  # (C, F, 1)
@@ -409,7 +454,6 @@ def cross_spectrum(
             raise ValueError(
                 f"cross_spectrum needs at least 3 samples to correlate; got n_samples = {n}"
             )
-        Y = as_targets(y, n)
         linear, power_corr = _scalar_target_statistics(Z, power, Y)
         channel_values = np.maximum(linear, power_corr)  # (C, F)
         kind = "cross-spectrum"
@@ -457,34 +501,35 @@ def task_spectrum(
     40
     """
     X = as_sequences(X)
-    idx = subsample_indices(y, X.shape[0], task=task, subsample=subsample, random_state=random_state)
-    if lengths is not None:
-        spectral_kwargs["lengths"] = np.asarray(lengths)[idx]
+    target = _task_target(y, X.shape[0], task)
+    lengths = check_lengths(lengths, X)
+    idx = subsample_indices(
+        target,
+        subsample,
+        stratify=task == "classification",
+        min_per_class=2,
+        random_state=random_state,
+    )
+    return _task_spectrum(
+        X[idx], target[idx], task=task, lengths=None if lengths is None else lengths[idx],
+        **spectral_kwargs,
+    )
+
+
+def _task_target(y, n_samples: int, task: str) -> np.ndarray:
+    """Validated target for a task: integer class codes (n,), or float64 targets (n, M)."""
     if task == "classification":
-        return fisher_log_power(X[idx], np.asarray(y)[idx], **spectral_kwargs)
-    return cross_spectrum(X[idx], as_targets(y, X.shape[0])[idx], **spectral_kwargs)
-
-
-def subsample_indices(
-    y, n_samples: int, *, task: str, subsample=None, random_state=None
-) -> np.ndarray:
-    """Sorted indices of the series TDI estimates from: stratified for classification (at
-    least 2 series of every class that has 2, since a within-class variance needs two), plain
-    random for regression; ``subsample`` a count, a fraction in (0, 1] or None (all).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from sktdi.tdi.spectra import subsample_indices
-    >>> y = np.repeat(["a", "b"], [8, 2])
-    >>> subsample_indices(y, 10, task="classification", subsample=0.3, random_state=0).size
-    4
-    """
-    from .._sampling import random_indices, stratified_indices
-
-    if task == "classification":
-        _, codes = as_labels(y, n_samples)
-        return stratified_indices(codes, subsample, min_per_class=2, random_state=random_state)
+        return as_labels(y, n_samples)[1]
     if task == "regression":
-        return random_indices(n_samples, subsample, random_state=random_state)
+        return as_targets(y, n_samples)
     raise ValueError(f"task must be one of {TASKS}, got {task!r}")
+
+
+def _task_spectrum(
+    X: np.ndarray, target: np.ndarray, *, task: str, lengths=None, **spectral_kwargs
+) -> TaskSpectrum:
+    """:func:`task_spectrum` on validated data and without subsampling (see
+    :func:`_task_target` for the target)."""
+    if task == "classification":
+        return _fisher_log_power(X, target, lengths=lengths, **spectral_kwargs)
+    return _cross_spectrum(X, target, lengths=lengths, **spectral_kwargs)

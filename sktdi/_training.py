@@ -1,0 +1,143 @@
+"""Training: the skorch network an estimator wraps, its learning-rate schedule, its seeding.
+
+The estimator (:mod:`sktdi.estimators`) holds the parameters; here they become a skorch
+``NeuralNetClassifier``/``NeuralNetRegressor`` around :class:`~sktdi.ssm.S4DNetwork`, with the
+SSM parameters in an optimizer group of their own, and the random streams a fit draws from.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+from skorch.callbacks import EarlyStopping, GradientNormClipping, LRScheduler, ProgressBar
+from skorch.dataset import ValidSplit
+from sklearn.utils import check_random_state
+
+from .ssm import SSM_PARAMETER_NAMES, S4DNetwork
+from .tdi import base_init
+
+PREDICT_BATCH_SIZE = 1024
+
+
+def resolve_device(device: str) -> str:
+    """"auto" -> "cuda" when available, else "cpu"; an unavailable device is an error."""
+    if device == "auto":
+        return "cuda" if torch.cuda.is_available() else "cpu"
+    if str(device).startswith("cuda") and not torch.cuda.is_available():
+        raise ValueError(f"device={device!r} was requested but CUDA is not available here")
+    if str(device).startswith("mps") and not torch.backends.mps.is_available():
+        raise ValueError(f"device={device!r} was requested but MPS is not available here")
+    return device
+
+
+@dataclass(frozen=True)
+class RandomStreams:
+    """Independent seeds for the parts of a fit that draw random numbers.
+
+    ``torch``: torch's global RNG during the fit (weights, the S4D base modes, shuffling,
+    dropout); ``tdi``: TDI's subsample, reliability splits, control arm and alignment jitter;
+    ``split``: the validation split.
+    """
+
+    torch: int
+    tdi: int
+    split: int
+
+
+def random_streams(random_state) -> RandomStreams:
+    """Draw one root seed from ``random_state`` (scikit-learn's convention: None uses
+    numpy's global RNG) and spawn independent streams from it (numpy's SeedSequence).
+
+    Examples
+    --------
+    >>> from sktdi._training import random_streams
+    >>> streams = random_streams(0)
+    >>> streams == random_streams(0), len({streams.torch, streams.tdi, streams.split})
+    (True, 3)
+    """
+    root = int(check_random_state(random_state).randint(np.iinfo(np.int32).max))
+    seeds = np.random.SeedSequence(root).generate_state(3) % np.iinfo(np.int32).max
+    return RandomStreams(*(int(s) for s in seeds))
+
+
+@contextlib.contextmanager
+def seeded(seed: int):
+    """Seed torch's global RNG (CPU and every CUDA device) for a block and restore every
+    state afterwards, so that a fit neither depends on nor changes the caller's RNG."""
+    devices = list(range(torch.cuda.device_count())) if torch.cuda.is_available() else []
+    with torch.random.fork_rng(devices=devices):
+        torch.manual_seed(seed)
+        yield
+
+
+class RestartingLRScheduler(LRScheduler):
+    """skorch's LRScheduler, restarted at every training call.
+
+    skorch resumes a schedule where the net's history ends, so a second ``fit`` with
+    ``warm_start`` (or a ``partial_fit``) would continue a cosine schedule past its end, at a
+    learning rate near 0. Here each call starts the schedule afresh from the configured rates,
+    as scikit-learn's SGD resets ``t_`` in every ``fit``. Under ``partial_fit`` (one epoch a
+    call) the rate is therefore the schedule's first: constant.
+    """
+
+    def on_train_begin(self, net, **kwargs):
+        for group in net.optimizer_.param_groups:
+            group["lr"] = group.get("initial_lr", group["lr"])
+        self.batch_idx_ = 0
+        self.lr_scheduler_ = self.policy_(net.optimizer_, last_epoch=-1, **self.kwargs)
+
+
+def build_net(estimator, n_channels: int, n_outputs: int, split_seed: int):
+    """The skorch net for ``estimator``'s parameters (not yet initialized)."""
+    callbacks = []
+    if estimator.grad_clip is not None:
+        callbacks.append(("grad_clip", GradientNormClipping(estimator.grad_clip)))
+    if estimator.lr_schedule == "cosine" and estimator.max_epochs > 0:
+        schedule = RestartingLRScheduler(
+            policy=torch.optim.lr_scheduler.CosineAnnealingLR, T_max=estimator.max_epochs
+        )
+        callbacks.append(("lr_schedule", schedule))
+    if estimator.n_iter_no_change is not None:
+        early = EarlyStopping(patience=estimator.n_iter_no_change, load_best=True)
+        callbacks.append(("early_stopping", early))
+    if estimator.verbose >= 2:
+        callbacks.append(("progress", ProgressBar()))
+    train_split = None
+    if estimator.validation_fraction > 0:
+        train_split = ValidSplit(
+            estimator.validation_fraction,
+            stratified=estimator._task == "classification",
+            random_state=split_seed,
+        )
+    # the one optimizer-group mechanism: A, B and dt by name, own rate, no weight decay
+    ssm_group = {"lr": estimator.ssm_lr, "weight_decay": 0.0}
+    return estimator._net_class(
+        module=S4DNetwork,
+        module__n_channels=n_channels,
+        module__n_outputs=n_outputs,
+        module__d_model=estimator.d_model,
+        module__d_state=estimator.d_state,
+        module__n_layers=estimator.n_layers,
+        module__dropout=estimator.dropout,
+        module__prenorm=estimator.prenorm,
+        module__pooling=estimator.pooling,
+        module__init=base_init(estimator.init),
+        module__dt_min=estimator.dt_min,
+        module__dt_max=estimator.dt_max,
+        criterion=estimator._criterion,
+        optimizer=torch.optim.AdamW,
+        optimizer__weight_decay=estimator.weight_decay,
+        optimizer__param_groups=[(f"*ssm.{name}", ssm_group) for name in SSM_PARAMETER_NAMES],
+        lr=estimator.lr,
+        max_epochs=estimator.max_epochs,
+        batch_size=estimator.batch_size,
+        iterator_train__shuffle=True,
+        iterator_valid__batch_size=max(estimator.batch_size, PREDICT_BATCH_SIZE),
+        train_split=train_split,
+        callbacks=callbacks,
+        device=resolve_device(estimator.device),
+        verbose=int(estimator.verbose >= 1),
+    )

@@ -1,0 +1,360 @@
+"""The one TDI entry point: from training data to initialized S4D layers.
+
+Every estimator (``SSMClassifier``, ``SSMRegressor``, ``SpectralAlignmentTransformer`` and,
+through them, the sktime adapters) runs TDI through :func:`initialize_layers`:
+
+1. :func:`plan_initialization` decides what to align to and how much: the task statistic
+   estimated on a subsample (or a given one), its split-half reliability, ``init="auto"``'s
+   decision, the control arm. The :class:`InitPlan` carries the spectrum it chose.
+2. :func:`~sktdi.tdi.align.align_layer` aligns each layer, starting from the modes the layer
+   was built with: the base initialization :data:`BASE_INIT`.
+
+The options are one set, :class:`TDIOptions`, which every estimator exposes under the same
+flat ``tdi_*`` parameter names (see ``docs/architecture.md`` for why flat names).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, fields
+from numbers import Integral, Real
+
+import numpy as np
+import torch
+from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import Interval, RealNotInt
+
+from .._sampling import subsample_indices
+from .._validation import as_sequences, check_lengths
+from .align import TDIReport, align_layer, find_spectral_peaks
+from .reliability import _split_half_reliability
+from .spectra import TaskSpectrum, _task_spectrum, _task_target
+
+# the ``init`` values that run TDI's machinery (the others name a default initialization)
+TDI_INITS = ("tdi", "auto", "tdi-control")
+# what TDI builds on: layers are built with it, TDI keeps its C and dt, matches its gain, and
+# leaves it in place on the channels it does not align (and everywhere when it does not run)
+BASE_INIT = "s4d-lin"
+AUTO_MIN_RELIABILITY = 0.5
+
+
+def base_init(init: str) -> str:
+    """The named initialization a layer is built with: :data:`BASE_INIT` for a TDI init,
+    else ``init`` itself.
+
+    Examples
+    --------
+    >>> from sktdi.tdi import base_init
+    >>> base_init("tdi"), base_init("s4d-inv")
+    ('s4d-lin', 's4d-inv')
+    """
+    return BASE_INIT if init in TDI_INITS else init
+
+
+@dataclass(frozen=True)
+class TDIOptions:
+    """TDI's options, one set for every estimator (there: ``tdi_`` + the field name).
+
+    Attributes
+    ----------
+    subsample : int, float or None
+        Series the statistic is estimated from: a count, a fraction in (0, 1], or all (None).
+    spread : float
+        Share of each channel's modes spread over the whole band instead of the peaks.
+    max_peaks : int
+        Most peaks of the statistic that get modes.
+    refine_steps : int
+        Gradient steps on the spectral-alignment loss after peak initialization.
+    reliability : bool
+        Align only a share of the channels equal to the statistic's split-half reliability.
+    spectrum : TaskSpectrum or None
+        A statistic to align to instead of estimating one.
+
+    Examples
+    --------
+    >>> from sktdi import SSMClassifier
+    >>> from sktdi.tdi import TDIOptions
+    >>> TDIOptions.from_params(SSMClassifier(tdi_spread=0.5)).spread
+    0.5
+    """
+
+    subsample: int | float | None = None
+    spread: float = 0.25
+    max_peaks: int = 8
+    refine_steps: int = 0
+    reliability: bool = True
+    spectrum: TaskSpectrum | None = None
+
+    @classmethod
+    def from_params(cls, estimator) -> TDIOptions:
+        """The options an estimator holds as its ``tdi_*`` parameters."""
+        return cls(**{f.name: getattr(estimator, f"tdi_{f.name}") for f in fields(cls)})
+
+
+# the constraints of the ``tdi_*`` parameters, for every estimator's _parameter_constraints
+TDI_PARAMETER_CONSTRAINTS: dict = {
+    "tdi_subsample": [
+        None,
+        Interval(Integral, 1, None, closed="left"),
+        Interval(RealNotInt, 0, 1, closed="right"),
+    ],
+    "tdi_spread": [Interval(Real, 0, 1, closed="both")],
+    "tdi_max_peaks": [Interval(Integral, 1, None, closed="left")],
+    "tdi_refine_steps": [Interval(Integral, 0, None, closed="left")],
+    "tdi_reliability": ["boolean"],
+    "tdi_spectrum": [None, TaskSpectrum],
+}
+assert set(TDI_PARAMETER_CONSTRAINTS) == {f"tdi_{f.name}" for f in fields(TDIOptions)}
+
+
+def control_spectrum(spectrum: TaskSpectrum, random_state=None) -> TaskSpectrum:
+    """The control arm's statistic: the same significant peaks (count, shape, mass) moved to
+    random frequencies, so TDI's whole machinery runs on a spectrum with no task information.
+
+    Examples
+    --------
+    >>> from sktdi.datasets import planted_frequency_task
+    >>> X, y = planted_frequency_task(20, random_state=0)
+    >>> from sktdi.tdi import control_spectrum, fisher_log_power
+    >>> control = control_spectrum(fisher_log_power(X, y), random_state=0)
+    >>> control.kind
+    'control(fisher-log-power)'
+    """
+    rng = check_random_state(random_state)
+    values = np.asarray(spectrum.values, dtype=np.float64)
+    freqs = np.asarray(spectrum.freqs)
+    baseline = np.median(values)
+    excess = np.clip(values - baseline, 0, None)
+    moved = np.zeros_like(values)
+    for peak in find_spectral_peaks(spectrum, max_peaks=len(values)):
+        band = (freqs >= peak.left_freq) & (freqs <= peak.right_freq)
+        idx = np.flatnonzero(band)
+        if idx.size == 0:
+            continue
+        shift = rng.randint(len(values))
+        moved[(idx - idx[0] + shift) % len(values)] += excess[idx]
+    control_values = baseline + moved
+    return TaskSpectrum(
+        freqs=freqs,
+        values=control_values,
+        channel_values=np.broadcast_to(control_values, spectrum.channel_values.shape).copy(),
+        kind=f"control({spectrum.kind})",
+        estimator=spectrum.estimator,
+        n_samples=spectrum.n_samples,
+        length=spectrum.length,
+        components={},
+        threshold=spectrum.threshold,
+    )
+
+
+@dataclass
+class InitPlan:
+    """What an estimator's ``fit`` does to its SSM modes, and why (``init_report_``).
+
+    ``spectrum`` is the statistic to align to; None means the base initialization stays.
+
+    Examples
+    --------
+    >>> from sktdi.datasets import planted_frequency_task
+    >>> X, y = planted_frequency_task(20, random_state=0)
+    >>> from sktdi.tdi import plan_initialization
+    >>> plan = plan_initialization(X, y, init="auto", task="classification", random_state=0)
+    >>> plan.chosen, plan.spectrum is not None
+    ('tdi', True)
+    >>> sorted(plan.to_dict())[:3]
+    ['channel_share', 'chosen', 'n_significant_bins']
+    """
+
+    requested: str
+    chosen: str
+    reliability: float | None = None
+    reliability_note: str = ""
+    n_significant_bins: int | None = None
+    channel_share: float = 1.0
+    reason: str = ""
+    spectrum: TaskSpectrum | None = field(default=None, repr=False)
+
+    def to_dict(self) -> dict:
+        """The decision as plain values (the spectrum is ``task_spectrum_``)."""
+        out = asdict(self)
+        del out["spectrum"]
+        return out
+
+
+def plan_initialization(
+    X,
+    y,
+    *,
+    init: str,
+    task: str,
+    options: TDIOptions = TDIOptions(),
+    random_state=None,
+    lengths=None,
+) -> InitPlan:
+    """Decide the initialization: the spectrum to align to (None = the base) and the share
+    of channels to align.
+
+    - "tdi": align; with ``options.reliability`` only a share ``clip(reliability, 0, 1)`` of
+      the channels (the rest keep the base init) — shrinkage toward the default when the
+      statistic is not trustworthy.
+    - "auto": "tdi" when the reliability is at least 0.5 and some bin is significant,
+      otherwise the base initialization for every channel.
+    - "tdi-control": as "tdi", but on :func:`control_spectrum` (the control arm).
+    - a named init ("s4d-lin", ...): nothing to plan; the layers keep it.
+
+    A ``options.spectrum`` given by the caller (domain knowledge, or estimated on a larger
+    related dataset) replaces the estimate: nothing is estimated from X (y may be None), the
+    reliability is not measured, every channel is aligned, and "auto" takes it as the
+    evidence for TDI.
+
+    Examples
+    --------
+    >>> from sktdi.datasets import planted_frequency_task
+    >>> X, y = planted_frequency_task(20, random_state=0)
+    >>> from sktdi.tdi import TDIOptions, plan_initialization
+    >>> plan = plan_initialization(
+    ...     X, y, init="tdi", task="classification", options=TDIOptions(reliability=False))
+    >>> plan.chosen, plan.channel_share
+    ('tdi', 1.0)
+    """
+    if init not in TDI_INITS or options.spectrum is not None:
+        return _plan_initialization(
+            None, None, init=init, task=task, options=options, rng=check_random_state(random_state)
+        )
+    X = as_sequences(X)
+    return _plan_initialization(
+        X,
+        _task_target(y, X.shape[0], task),
+        init=init,
+        task=task,
+        options=options,
+        rng=check_random_state(random_state),
+        lengths=check_lengths(lengths, X),
+    )
+
+
+def _plan_initialization(
+    X: np.ndarray | None,
+    target: np.ndarray | None,
+    *,
+    init: str,
+    task: str,
+    options: TDIOptions,
+    rng: np.random.RandomState,
+    lengths: np.ndarray | None = None,
+) -> InitPlan:
+    """:func:`plan_initialization` on validated data (``target`` from ``_task_target``)."""
+    if init not in TDI_INITS:
+        return InitPlan(
+            requested=init, chosen=init, channel_share=0.0, reason=f"the named initialization {init}"
+        )
+    spectrum = options.spectrum
+    if spectrum is not None:
+        if not isinstance(spectrum, TaskSpectrum):
+            raise TypeError(
+                f"tdi_spectrum must be a TaskSpectrum (e.g. TaskSpectrum.from_frequencies), "
+                f"got {type(spectrum).__name__}"
+            )
+        plan = InitPlan(
+            requested=init, chosen="tdi", n_significant_bins=int(spectrum.significant().sum())
+        )
+        scope = f"the given spectrum ({spectrum.kind}), all channels"
+    else:
+        if task == "classification" and len(np.unique(target)) < 2:
+            raise ValueError("y has only 1 class; the task statistic needs at least 2")
+        # the reliability must describe the statistic TDI uses: both come from one subsample
+        idx = subsample_indices(
+            target,
+            options.subsample,
+            stratify=task == "classification",
+            min_per_class=2,
+            random_state=rng,
+        )
+        X, target = X[idx], target[idx]
+        lengths = None if lengths is None else lengths[idx]
+        spectrum = _task_spectrum(X, target, task=task, lengths=lengths)
+        plan = InitPlan(requested=init, chosen="tdi")
+        plan.n_significant_bins = int(spectrum.significant().sum())
+        if options.reliability or init == "auto":
+            reliability, note = _split_half_reliability(
+                X, target, task=task, rng=rng, lengths=lengths
+            )
+            plan.reliability, plan.reliability_note = reliability, note
+            if options.reliability:
+                plan.channel_share = float(np.clip(reliability, 0.0, 1.0))
+        if init == "auto":
+            if plan.reliability < AUTO_MIN_RELIABILITY or plan.n_significant_bins == 0:
+                plan.chosen, plan.channel_share = BASE_INIT, 0.0
+                plan.reason = (
+                    f"reliability {plan.reliability:.2f} < {AUTO_MIN_RELIABILITY}"
+                    if plan.reliability < AUTO_MIN_RELIABILITY
+                    else "no significant frequency bin"
+                ) + f": the statistic is not trustworthy, keeping {BASE_INIT}"
+                return plan
+            plan.reason = (
+                f"reliability {plan.reliability:.2f} >= {AUTO_MIN_RELIABILITY} and "
+                f"{plan.n_significant_bins} significant bins: TDI"
+            )
+        scope = f"{plan.channel_share:.0%} of the channels"
+    if init == "tdi-control":
+        plan.chosen = "tdi-control"
+        spectrum = control_spectrum(spectrum, rng)
+    plan.spectrum = spectrum
+    if not plan.reason:
+        plan.reason = f"{plan.chosen} on {scope}"
+    return plan
+
+
+def initialize_layers(
+    layers,
+    X: np.ndarray | None,
+    target: np.ndarray | None,
+    *,
+    init: str,
+    task: str,
+    options: TDIOptions,
+    random_state=None,
+    lengths: np.ndarray | None = None,
+) -> tuple[InitPlan, list[TDIReport]]:
+    """Plan TDI on validated data and align ``layers`` (built with :func:`base_init`) in place.
+
+    ``X``: float64 (n, C, L) as the estimators validated it; ``target``: integer class codes
+    (n,) or float targets (n, M) (None, with X, when a spectrum is given or no TDI runs).
+    ``random_state`` seeds the subsample, the reliability splits and the control arm (numpy)
+    and, through a seed drawn from it, the alignment's jitter and channel choice (torch).
+    Returns the plan (with its spectrum) and one report per aligned layer.
+
+    Examples
+    --------
+    >>> from sktdi.datasets import planted_frequency_task
+    >>> X, y = planted_frequency_task(20, random_state=0)  # X (80, 1, 128), y string labels
+    >>> import numpy as np
+    >>> from sktdi.ssm import S4D
+    >>> from sktdi.tdi import TDIOptions, initialize_layers
+    >>> codes = np.unique(y, return_inverse=True)[1]
+    >>> layer = S4D(8, 16, init="s4d-lin")
+    >>> plan, reports = initialize_layers(
+    ...     [layer], X, codes, init="tdi", task="classification",
+    ...     options=TDIOptions(reliability=False), random_state=0)
+    >>> plan.chosen, len(reports[0].peaks)
+    ('tdi', 3)
+    """
+    rng = check_random_state(random_state)
+    plan = _plan_initialization(
+        X, target, init=init, task=task, options=options, rng=rng, lengths=lengths
+    )
+    if plan.spectrum is None:
+        return plan, []
+    generator = torch.Generator().manual_seed(int(rng.randint(2**31 - 1)))
+    reports = [
+        align_layer(
+            layer,
+            plan.spectrum,
+            spread=options.spread,
+            max_peaks=options.max_peaks,
+            refine_steps=options.refine_steps,
+            channel_share=plan.channel_share,
+            generator=generator,
+        )
+        for layer in layers
+    ]
+    return plan, reports
