@@ -30,7 +30,14 @@ from ._inputs import fit_standardization, network_input
 from ._training import PREDICT_BATCH_SIZE, build_net, random_streams, resolve_device, seeded
 from ._validation import check_lengths, check_state_params, validate_sequences
 from .ssm import INIT_NAMES
-from .tdi import TDI_INITS, TDI_PARAMETER_CONSTRAINTS, TDIOptions, initialize_layers
+from .tdi import (
+    TDI_INITS,
+    TDI_PARAMETER_CONSTRAINTS,
+    InitPlan,
+    TDIOptions,
+    base_init,
+    initialize_layers,
+)
 
 MIN_LENGTH = 2  # a single time step is a tabular feature, not a sequence
 
@@ -213,9 +220,10 @@ class _BaseSSM(BaseEstimator):
                 UserWarning,
                 stacklevel=4,
             )
-            self.task_spectrum_, self.tdi_reports_ = None, []
-            self.init_report_ = {"requested": self.init, "chosen": "s4d-lin", "reason": str(exc)}
-            return
+            plan = InitPlan(
+                requested=self.init, chosen=base_init(self.init), channel_share=0.0, reason=str(exc)
+            )
+            self.tdi_reports_ = []
         self.task_spectrum_ = plan.spectrum
         self.init_report_ = plan.to_dict()
 
