@@ -31,6 +31,7 @@ from ._training import PREDICT_BATCH_SIZE, build_net, random_streams, resolve_de
 from ._validation import check_lengths, check_state_params, validate_sequences
 from .ssm import INIT_NAMES
 from .tdi import (
+    TDI_DEFAULTS,
     TDI_INITS,
     TDI_PARAMETER_CONSTRAINTS,
     InitPlan,
@@ -93,12 +94,12 @@ class _BaseSSM(BaseEstimator):
         grad_clip=1.0,
         validation_fraction=0.0,
         n_iter_no_change=None,
-        tdi_subsample=None,
-        tdi_spread=0.25,
-        tdi_max_peaks=8,
-        tdi_refine_steps=0,
-        tdi_reliability=True,
-        tdi_spectrum=None,
+        tdi_subsample=TDI_DEFAULTS.subsample,
+        tdi_spread=TDI_DEFAULTS.spread,
+        tdi_max_peaks=TDI_DEFAULTS.max_peaks,
+        tdi_refine_steps=TDI_DEFAULTS.refine_steps,
+        tdi_reliability=TDI_DEFAULTS.reliability,
+        tdi_spectrum=TDI_DEFAULTS.spectrum,
         tdi_layers="first",
         dt_min=1e-3,
         dt_max=1e-1,
@@ -378,7 +379,8 @@ class SSMClassifier(ClassifierMixin, _BaseSSM):
     net_ : skorch.NeuralNetClassifier
         The trained network; ``net_.module_`` is the :class:`~sktdi.ssm.S4DNetwork`.
     task_spectrum_ : TaskSpectrum or None
-        The Fisher statistic TDI used (None unless ``init="tdi"``).
+        The Fisher statistic TDI aligned to (None when no alignment ran: a named init, or
+        ``"auto"`` keeping the base).
     tdi_reports_ : list of TDIReport
         What TDI did to each initialized layer (empty unless TDI ran).
     init_report_ : dict

@@ -16,7 +16,14 @@ from sklearn.utils.validation import check_is_fitted
 
 from ._validation import check_state_params, validate_sequences
 from .ssm import INIT_NAMES, S4D, fft_conv
-from .tdi import TDI_INITS, TDI_PARAMETER_CONSTRAINTS, TDIOptions, base_init, initialize_layers
+from .tdi import (
+    TDI_DEFAULTS,
+    TDI_INITS,
+    TDI_PARAMETER_CONSTRAINTS,
+    TDIOptions,
+    base_init,
+    initialize_layers,
+)
 
 STATISTICS = ("mean", "std", "max", "min")  # then one proportion of positive values per bias
 # the PPV biases are quantiles of the bank's outputs on a fixed-size random sample of the
@@ -156,12 +163,12 @@ class SpectralAlignmentTransformer(TransformerMixin, BaseEstimator):
         features="stats",
         n_biases=8,
         task="auto",
-        tdi_subsample=None,
-        tdi_spread=0.25,
-        tdi_max_peaks=8,
-        tdi_refine_steps=0,
-        tdi_reliability=True,
-        tdi_spectrum=None,
+        tdi_subsample=TDI_DEFAULTS.subsample,
+        tdi_spread=TDI_DEFAULTS.spread,
+        tdi_max_peaks=TDI_DEFAULTS.max_peaks,
+        tdi_refine_steps=TDI_DEFAULTS.refine_steps,
+        tdi_reliability=TDI_DEFAULTS.reliability,
+        tdi_spectrum=TDI_DEFAULTS.spectrum,
         dt_min=1e-3,
         dt_max=1e-1,
         batch_size=256,
@@ -193,7 +200,7 @@ class SpectralAlignmentTransformer(TransformerMixin, BaseEstimator):
         X : array-like of shape (n_samples, length) or (n_samples, n_channels, length)
         y : array-like of shape (n_samples,) or (n_samples, n_outputs)
             Class labels or regression targets; required when ``init`` is a TDI init and no
-            ``spectrum`` is given.
+            ``tdi_spectrum`` is given.
 
         Returns
         -------

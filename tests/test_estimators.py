@@ -478,12 +478,14 @@ def test_the_optimizer_groups_that_act():
 
 def test_tdi_options_have_the_same_names_everywhere():
     from sktdi import SpectralAlignmentTransformer
-    from sktdi.tdi import TDI_PARAMETER_CONSTRAINTS
+    from sktdi.sktime import SktimeSSMClassifier
+    from sktdi.tdi import TDI_DEFAULTS, TDI_PARAMETER_CONSTRAINTS, TDIOptions
 
     tdi_names = set(TDI_PARAMETER_CONSTRAINTS)
-    for Estimator in (SSMClassifier, SSMRegressor, SpectralAlignmentTransformer):
+    for Estimator in (SSMClassifier, SSMRegressor, SpectralAlignmentTransformer, SktimeSSMClassifier):
         params = Estimator().get_params()
         assert tdi_names <= set(params), Estimator
+        assert TDIOptions(**{n[4:]: params[n] for n in tdi_names}) == TDI_DEFAULTS
         assert not {"spread", "subsample", "reliability", "spectrum", "max_peaks"} & set(params)
     X, y = planted(n_per_class=10)
     search = GridSearchCV(

@@ -17,6 +17,7 @@ from .align import (
 )
 from .initialize import (
     BASE_INIT,
+    TDI_DEFAULTS,
     TDI_INITS,
     TDI_PARAMETER_CONSTRAINTS,
     InitPlan,
@@ -52,6 +53,7 @@ __all__ = [
     "TDIOptions",
     "TDI_INITS",
     "TDI_PARAMETER_CONSTRAINTS",
+    "TDI_DEFAULTS",
     "BASE_INIT",
     "base_init",
 ]

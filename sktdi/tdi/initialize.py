@@ -90,6 +90,9 @@ class TDIOptions:
         return cls(**{f.name: getattr(estimator, f"tdi_{f.name}") for f in fields(cls)})
 
 
+# the defaults of the ``tdi_*`` parameters, one source for every estimator's signature
+TDI_DEFAULTS = TDIOptions()
+
 # the constraints of the ``tdi_*`` parameters, for every estimator's _parameter_constraints
 TDI_PARAMETER_CONSTRAINTS: dict = {
     "tdi_subsample": [
