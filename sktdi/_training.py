@@ -1,20 +1,16 @@
-"""Training: the skorch network an estimator wraps, its learning-rate schedule, its seeding.
+"""Training: the skorch network an estimator wraps and its learning-rate schedule.
 
 The estimator (:mod:`sktdi.estimators`) holds the parameters; here they become a skorch
 ``NeuralNetClassifier``/``NeuralNetRegressor`` around :class:`~sktdi.ssm.S4DNetwork`, with the
-SSM parameters in an optimizer group of their own, and the random streams a fit draws from.
+SSM parameters in an optimizer group of their own. The fit's random streams:
+:mod:`sktdi._seeding`.
 """
 
 from __future__ import annotations
 
-import contextlib
-from dataclasses import dataclass
-
-import numpy as np
 import torch
 from skorch.callbacks import EarlyStopping, GradientNormClipping, LRScheduler, ProgressBar
 from skorch.dataset import ValidSplit
-from sklearn.utils import check_random_state
 
 from .ssm import SSM_PARAMETER_NAMES, S4DNetwork
 from .tdi import base_init
@@ -31,46 +27,6 @@ def resolve_device(device: str) -> str:
     if str(device).startswith("mps") and not torch.backends.mps.is_available():
         raise ValueError(f"device={device!r} was requested but MPS is not available here")
     return device
-
-
-@dataclass(frozen=True)
-class RandomStreams:
-    """Independent seeds for the parts of a fit that draw random numbers.
-
-    ``torch``: torch's global RNG during the fit (weights, the S4D base modes, shuffling,
-    dropout); ``tdi``: TDI's subsample, reliability splits, control arm and alignment jitter;
-    ``split``: the validation split.
-    """
-
-    torch: int
-    tdi: int
-    split: int
-
-
-def random_streams(random_state) -> RandomStreams:
-    """Draw one root seed from ``random_state`` (scikit-learn's convention: None uses
-    numpy's global RNG) and spawn independent streams from it (numpy's SeedSequence).
-
-    Examples
-    --------
-    >>> from sktdi._training import random_streams
-    >>> streams = random_streams(0)
-    >>> streams == random_streams(0), len({streams.torch, streams.tdi, streams.split})
-    (True, 3)
-    """
-    root = int(check_random_state(random_state).randint(np.iinfo(np.int32).max))
-    seeds = np.random.SeedSequence(root).generate_state(3) % np.iinfo(np.int32).max
-    return RandomStreams(*(int(s) for s in seeds))
-
-
-@contextlib.contextmanager
-def seeded(seed: int):
-    """Seed torch's global RNG (CPU and every CUDA device) for a block and restore every
-    state afterwards, so that a fit neither depends on nor changes the caller's RNG."""
-    devices = list(range(torch.cuda.device_count())) if torch.cuda.is_available() else []
-    with torch.random.fork_rng(devices=devices):
-        torch.manual_seed(seed)
-        yield
 
 
 class RestartingLRScheduler(LRScheduler):

@@ -7,7 +7,8 @@ SSM modes, and trains with skorch. This module holds the parameters and the orde
 steps; each step has its own home:
 
 - data handling (standardization, padding masks): :mod:`sktdi._inputs`;
-- the skorch network, its schedule and the fit's random streams: :mod:`sktdi._training`;
+- the skorch network and its schedule: :mod:`sktdi._training`;
+- the fit's independent random streams: :mod:`sktdi._seeding`;
 - TDI: :func:`sktdi.tdi.initialize_layers`;
 - inference precision and the batched forward pass: :mod:`sktdi._inference`.
 """
@@ -27,7 +28,8 @@ from sklearn.utils.validation import check_is_fitted
 
 from ._inference import INFERENCE_DTYPES, check_inference_device, inference_module, predict_outputs
 from ._inputs import fit_standardization, network_input
-from ._training import PREDICT_BATCH_SIZE, build_net, random_streams, resolve_device, seeded
+from ._seeding import random_streams, seeded
+from ._training import PREDICT_BATCH_SIZE, build_net, resolve_device
 from ._validation import check_lengths, check_state_params, validate_sequences
 from .ssm import INIT_NAMES
 from .tdi import (
@@ -38,6 +40,7 @@ from .tdi import (
     TDIOptions,
     base_init,
     initialize_layers,
+    warn_if_spectrum_ignored,
 )
 
 MIN_LENGTH = 2  # a single time step is a tabular feature, not a sequence
@@ -166,13 +169,8 @@ class _BaseSSM(BaseEstimator):
                 "every series it is given (early stopping needs one fixed held-out set); set "
                 "validation_fraction=0 and n_iter_no_change=None"
             )
-        if building and self.tdi_spectrum is not None and self.init not in TDI_INITS:
-            warnings.warn(
-                f"tdi_spectrum is ignored with init={self.init!r}; it takes effect with "
-                f"init in {TDI_INITS}",
-                UserWarning,
-                stacklevel=4,
-            )
+        if building:
+            warn_if_spectrum_ignored(self.init, self.tdi_spectrum, stacklevel=4)
         check_inference_device(self.inference_dtype, resolve_device(self.device))
 
     # ---- data ----------------------------------------------------------------------------

@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 import math
-import warnings
 from numbers import Integral, Real
 
 import numpy as np
 import torch
 from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
-from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted
 
+from ._seeding import spawn_seeds
 from ._validation import check_state_params, validate_sequences
 from .ssm import INIT_NAMES, S4D, fft_conv
 from .tdi import (
@@ -23,6 +22,7 @@ from .tdi import (
     TDIOptions,
     base_init,
     initialize_layers,
+    warn_if_spectrum_ignored,
 )
 
 STATISTICS = ("mean", "std", "max", "min")  # then one proportion of positive values per bias
@@ -207,28 +207,21 @@ class SpectralAlignmentTransformer(TransformerMixin, BaseEstimator):
         self : object
         """
         check_state_params(self.d_state, self.dt_min, self.dt_max)
-        if self.tdi_spectrum is not None and self.init not in TDI_INITS:
-            warnings.warn(
-                f"tdi_spectrum is ignored with init={self.init!r}; it takes effect with "
-                f"init in {TDI_INITS}",
-                UserWarning,
-                stacklevel=3,
-            )
+        warn_if_spectrum_ignored(self.init, self.tdi_spectrum, stacklevel=3)
         needs_y = self._needs_y()
         if needs_y:
             X, y = validate_sequences(self, X, y, reset=True, multi_output=True, y_numeric=False)
         else:
             X, _ = validate_sequences(self, X, reset=True)
-        rng = check_random_state(self.random_state)
         # independent streams: the bank's base modes, TDI, the bias sample
-        seeds = np.random.SeedSequence(int(rng.randint(np.iinfo(np.int32).max))).generate_state(3)
+        seeds = spawn_seeds(self.random_state, 3)
         self.layer_ = S4D(
             self.n_filters,
             self.d_state,
             init=base_init(self.init),
             dt_min=self.dt_min,
             dt_max=self.dt_max,
-            generator=torch.Generator().manual_seed(int(seeds[0])),
+            generator=torch.Generator().manual_seed(seeds[0]),
             dtype=torch.float64,
         )
         task = self.task
@@ -246,7 +239,7 @@ class SpectralAlignmentTransformer(TransformerMixin, BaseEstimator):
             init=self.init,
             task=task,
             options=TDIOptions.from_params(self),
-            random_state=int(seeds[1]),
+            random_state=seeds[1],
         )
         self.task_spectrum_ = plan.spectrum
         self.init_report_ = plan.to_dict()

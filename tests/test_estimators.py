@@ -408,7 +408,7 @@ def test_fit_leaves_global_rng_states_untouched():
 
 
 def test_random_streams_are_independent():
-    from sktdi._training import random_streams
+    from sktdi._seeding import random_streams
 
     streams = random_streams(0)
     assert len({streams.torch, streams.tdi, streams.split}) == 3
@@ -417,7 +417,7 @@ def test_random_streams_are_independent():
 
 
 def test_seeding_forks_every_cuda_device(monkeypatch):
-    from sktdi import _training
+    from sktdi import _seeding
 
     forked = {}
 
@@ -435,7 +435,7 @@ def test_seeding_forks_every_cuda_device(monkeypatch):
     monkeypatch.setattr(torch.cuda, "device_count", lambda: 3)
     monkeypatch.setattr(torch.random, "fork_rng", lambda devices: Recorder(devices))
     monkeypatch.setattr(torch, "manual_seed", lambda seed: None)
-    with _training.seeded(0):
+    with _seeding.seeded(0):
         pass
     assert forked["devices"] == [0, 1, 2]  # not only the current device
 

@@ -26,6 +26,7 @@ from .initialize import (
     control_spectrum,
     initialize_layers,
     plan_initialization,
+    warn_if_spectrum_ignored,
 )
 from .reliability import split_half_reliability
 from .spectra import TaskSpectrum, cross_spectrum, fisher_log_power, task_spectrum

@@ -15,6 +15,7 @@ flat ``tdi_*`` parameter names (see ``docs/architecture.md`` for why flat names)
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import asdict, dataclass, field, fields
 from numbers import Integral, Real
 
@@ -107,6 +108,18 @@ TDI_PARAMETER_CONSTRAINTS: dict = {
     "tdi_spectrum": [None, TaskSpectrum],
 }
 assert set(TDI_PARAMETER_CONSTRAINTS) == {f"tdi_{f.name}" for f in fields(TDIOptions)}
+
+
+def warn_if_spectrum_ignored(init: str, spectrum, stacklevel: int = 2) -> None:
+    """A given ``tdi_spectrum`` has no effect with a named init: say so rather than ignore
+    it silently."""
+    if spectrum is not None and init not in TDI_INITS:
+        warnings.warn(
+            f"tdi_spectrum is ignored with init={init!r}; it takes effect with init in "
+            f"{TDI_INITS}",
+            UserWarning,
+            stacklevel=stacklevel + 1,
+        )
 
 
 def control_spectrum(spectrum: TaskSpectrum, random_state=None) -> TaskSpectrum:
