@@ -26,11 +26,12 @@ exclude_patterns = ["_build", "data", "study/*.md", "images/README.md"]
 templates_path = ["_templates"]
 
 autosummary_generate = True
-autodoc_default_options = {"inherited-members": False}
+autodoc_default_options = {}  # the class template asks for inherited members; the skip hook keeps sktdi's only
 numpydoc_show_class_members = False
 numpydoc_class_members_toctree = False
 myst_heading_anchors = 3
-myst_enable_extensions = ["dollarmath"]
+myst_enable_extensions = ["dollarmath", "substitution"]
+myst_substitutions = {"version": version}
 
 sphinx_gallery_conf = {
     "examples_dirs": "../examples",
@@ -42,10 +43,11 @@ sphinx_gallery_conf = {
 }
 
 html_theme = "pydata_sphinx_theme"
-html_title = "sktdi"
+html_title = f"sktdi {version}"
 html_theme_options = {
     "navigation_with_keys": False,
     "show_toc_level": 2,
+    "logo": {"text": f"sktdi {version}"},
 }
 html_static_path = []
 
@@ -62,5 +64,19 @@ def _skip_inherited_from_other_packages(app, what, name, obj, skip, options):
     return None
 
 
+def _hide_private_bases(app, name, obj, options, bases):
+    """'Bases:' lists public classes only: SSMClassifier's private _BaseSSM is replaced by
+    its own bases (its public methods are documented on the estimators themselves, through
+    ``:inherited-members:`` in the class template)."""
+    public = []
+    for base in bases:
+        if base.__name__.startswith("_"):
+            public.extend(b for b in base.__bases__ if b is not object and b not in public)
+        elif base not in public:
+            public.append(base)
+    bases[:] = public
+
+
 def setup(app):
     app.connect("autodoc-skip-member", _skip_inherited_from_other_packages)
+    app.connect("autodoc-process-bases", _hide_private_bases)

@@ -29,3 +29,5 @@ search.fit(X_train, y_train)
 table = pd.DataFrame(search.cv_results_)[["param_ssmclassifier__init", "mean_test_score"]]
 print(table.sort_values("mean_test_score", ascending=False).to_string(index=False))
 print(f"best: {search.best_params_}, test accuracy {search.score(X_test, y_test):.3f}")
+
+# sphinx_gallery_thumbnail_path = "images/ssm_inits.png"

@@ -21,3 +21,5 @@ clf = SSMClassifier(init="tdi", random_state=0).fit(X_train, y_train)
 print(f"fit in {time.perf_counter() - start:.1f} s, {clf.n_epochs_} epochs")
 print(clf.tdi_reports_[0])
 print(f"test accuracy: {clf.score(X_test, y_test):.3f}")
+
+# sphinx_gallery_thumbnail_path = "images/frequency_response.png"

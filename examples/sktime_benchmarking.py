@@ -30,3 +30,5 @@ benchmark.add_task(
 results = benchmark.run()
 columns = [c for c in results.columns if "accuracy_score" in c and "mean" in c or c == "model_id"]
 print(results[columns].to_string(index=False))
+
+# sphinx_gallery_thumbnail_path = "images/default_benchmark.png"

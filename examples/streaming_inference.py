@@ -47,3 +47,5 @@ with torch.no_grad():
             print(f"after {k + 1:3d} samples: P(fast)={prob:.3f}  |stream - forward| = {gap:.1e}")
 elapsed = time.perf_counter() - start
 print(f"final training loss {loss.item():.3f}; streamed {length} steps in {elapsed * 1e3:.0f} ms")
+
+# sphinx_gallery_thumbnail_path = "images/ssm_inits.png"

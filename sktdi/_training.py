@@ -8,8 +8,17 @@ SSM parameters in an optimizer group of their own. The fit's random streams:
 
 from __future__ import annotations
 
+import sys
+
 import torch
-from skorch.callbacks import EarlyStopping, GradientNormClipping, LRScheduler, ProgressBar
+from skorch.callbacks import (
+    Callback,
+    EarlyStopping,
+    GradientNormClipping,
+    LRScheduler,
+    PrintLog,
+    ProgressBar,
+)
 from skorch.dataset import ValidSplit
 
 from .ssm import SSM_PARAMETER_NAMES, S4DNetwork
@@ -46,20 +55,64 @@ class RestartingLRScheduler(LRScheduler):
         self.lr_scheduler_ = self.policy_(net.optimizer_, last_epoch=-1, **self.kwargs)
 
 
+class LearningRates(Callback):
+    """Record each epoch's learning rates: ``event_lr``, the rate of every parameter but the
+    SSM's (the user's ``lr``), and ``event_ssm_lr``, the rate of A, B and dt (``ssm_lr``).
+
+    skorch's LRScheduler records the *first* optimizer group's rate, which is the SSM group
+    (skorch puts the pattern-matched groups first and the remaining parameters last), so a
+    log showed ``ssm_lr`` under the name ``lr``. Recorded at the start of the epoch, after any
+    schedule's restart and before its step: the rates the epoch trains at, with a constant
+    schedule too. PrintLog shows them as the columns ``lr`` and ``ssm_lr``.
+    """
+
+    def on_epoch_begin(self, net, **kwargs):
+        *ssm_groups, main = net.optimizer_.param_groups
+        net.history.record("event_lr", main["lr"])
+        if ssm_groups:
+            net.history.record("event_ssm_lr", ssm_groups[0]["lr"])
+
+
+class PlainWhenPipedPrintLog(PrintLog):
+    """skorch's PrintLog without ANSI colour codes when stdout is not a terminal.
+
+    PrintLog colours the epochs' best values; in a log file or a pipe the escape codes are
+    noise. Decided at each line, as ``print`` writes to whatever ``sys.stdout`` is then.
+    """
+
+    def format_row(self, row, key, color):
+        if _stdout_is_tty():
+            return super().format_row(row, key, color)
+        # without the "<key>_best" flag PrintLog formats the value without colour
+        return super().format_row({k: v for k, v in row.items() if k != key + "_best"}, key, color)
+
+
+def _stdout_is_tty() -> bool:
+    isatty = getattr(sys.stdout, "isatty", None)
+    try:
+        return bool(isatty and isatty())
+    except ValueError:  # a closed stream
+        return False
+
+
 def build_net(estimator, n_channels: int, n_outputs: int, split_seed: int):
     """The skorch net for ``estimator``'s parameters (not yet initialized)."""
-    callbacks = []
+    callbacks = [("learning_rates", LearningRates())]
     if estimator.grad_clip is not None:
         callbacks.append(("grad_clip", GradientNormClipping(estimator.grad_clip)))
     if estimator.lr_schedule == "cosine" and estimator.max_epochs > 0:
         schedule = RestartingLRScheduler(
-            policy=torch.optim.lr_scheduler.CosineAnnealingLR, T_max=estimator.max_epochs
+            policy=torch.optim.lr_scheduler.CosineAnnealingLR,
+            T_max=estimator.max_epochs,
+            event_name=None,  # LearningRates records the rates, by group
         )
         callbacks.append(("lr_schedule", schedule))
     if estimator.n_iter_no_change is not None:
         early = EarlyStopping(patience=estimator.n_iter_no_change, load_best=True)
         callbacks.append(("early_stopping", early))
-    if estimator.verbose >= 2:
+    if estimator.verbose >= 2 and _stdout_is_tty():
+        # a piped progress bar is redrawn in place by carriage returns: in a log it is a
+        # line of empty or garbled bars, so it is shown on a terminal only
         callbacks.append(("progress", ProgressBar()))
     train_split = None
     if estimator.validation_fraction > 0:
@@ -94,6 +147,7 @@ def build_net(estimator, n_channels: int, n_outputs: int, split_seed: int):
         iterator_valid__batch_size=max(estimator.batch_size, PREDICT_BATCH_SIZE),
         train_split=train_split,
         callbacks=callbacks,
+        callbacks__print_log=PlainWhenPipedPrintLog(),
         device=resolve_device(estimator.device),
         verbose=int(estimator.verbose >= 1),
     )

@@ -15,14 +15,115 @@ import numpy as np
 from sklearn.utils.validation import validate_data
 
 
+PAD_HINT = (
+    "pad them to one length and pass the true lengths: "
+    "`X, lengths = sktdi.datasets.pad_sequences(series)`, then `fit(X, y, lengths=lengths)` "
+    "(and lengths= in predict and the sktdi.tdi functions)"
+)
+
+
+def _series_length(series, shape: tuple) -> int:
+    # a pandas DataFrame is sktime's (length, channels); anything else ends with the time axis
+    if hasattr(series, "to_numpy") and len(shape) == 2:
+        return shape[0]
+    return shape[-1] if shape else 1
+
+
+def check_not_ragged(X, *, name: str = "X") -> None:
+    """Refuse a list (or 1-D object array) of series that differ in shape, before numpy
+    turns it into "setting an array element with a sequence... inhomogeneous shape", which
+    says nothing of unequal lengths or of how to pass them (padding plus ``lengths``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sktdi._validation import check_not_ragged
+    >>> check_not_ragged([np.ones(3), np.ones(3)])  # equal lengths: fine
+    >>> check_not_ragged([np.ones(3), np.ones(5)])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: X holds 2 series of unequal lengths (3 to 5 time steps), ...pad_sequences(series)...
+    """
+    if isinstance(X, np.ndarray):
+        if X.dtype != object or X.ndim != 1:
+            return
+    elif not isinstance(X, (list, tuple)):
+        return
+    shapes = []
+    for i, series in enumerate(X):
+        if isinstance(series, (str, bytes)):
+            return  # not sequences: the dtype check names the problem
+        try:
+            shapes.append(np.shape(series))
+        except ValueError:
+            raise ValueError(
+                f"{name}[{i}] is itself ragged: its channels differ in length; every series "
+                f"must be (n_channels, length) with one length for all its channels"
+            ) from None
+    if len(set(shapes)) <= 1:
+        return
+    lengths = [_series_length(series, shape) for series, shape in zip(X, shapes)]
+    if min(lengths) != max(lengths):
+        raise ValueError(
+            f"{name} holds {len(shapes)} series of unequal lengths ({min(lengths)} to "
+            f"{max(lengths)} time steps), which cannot form one array; {PAD_HINT}"
+        )
+    distinct = sorted(set(shapes), key=str)
+    raise ValueError(
+        f"{name} holds series of different shapes ({', '.join(map(str, distinct[:4]))}); give "
+        f"every series as (length,) or every series as (n_channels, length) with one channel "
+        f"count"
+    )
+
+
+def check_not_1d(X, *, name: str = "X") -> None:
+    """Refuse 1-D (or scalar) X with the sequence hint. scikit-learn's "reshape(-1, 1) if
+    your data has a single feature" would make n series of length 1, which no sequence
+    model can use; one series is ``X.reshape(1, -1)``. The message keeps scikit-learn's
+    "Reshape your data", which its conformance check ``check_fit2d_predict1d`` looks for.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sktdi._validation import check_not_1d
+    >>> check_not_1d(np.arange(4.0))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: X is 1-D (shape (4,)), ... Reshape your data: one series is X.reshape(1, -1); ...
+    """
+    # the shape without np.ndim/np.shape: those dispatch through __array_function__, which
+    # array-likes may refuse (scikit-learn's _NotAnArray does); __array__ is always allowed
+    shape = getattr(X, "shape", None)
+    if shape is None:
+        try:
+            shape = np.asarray(X).shape
+        except (TypeError, ValueError):
+            return  # ragged or not numeric: the checks after this one name the problem
+    ndim = len(shape)
+    if ndim == 0:
+        raise ValueError(
+            f"{name} is a scalar, but a batch of sequences is 2-D (n_samples, length) "
+            f"or 3-D (n_samples, n_channels, length)"
+        )
+    if ndim == 1:
+        raise ValueError(
+            f"{name} is 1-D (shape {tuple(shape)}), but a batch of sequences is 2-D "
+            f"(n_samples, length) or 3-D (n_samples, n_channels, length). Reshape your data: "
+            f"one series is {name}.reshape(1, -1); several series must be stacked into a 2-D "
+            f"or 3-D array"
+        )
+
+
 def as_sequences(X, *, name: str = "X", min_length: int = 1) -> np.ndarray:
     """Validate a batch of sequences and return it as float64 of shape (n, n_channels, length).
 
     2-D input is (n_samples, length), univariate; 3-D is (n_samples, n_channels, length).
-    Raises ValueError / TypeError that name the problem (dtype, shape, NaN, length).
+    Raises ValueError / TypeError that name the problem (dtype, shape, NaN, length, series
+    of unequal length).
     """
     if hasattr(X, "to_numpy"):  # pandas
         X = X.to_numpy()
+    check_not_ragged(X, name=name)
     arr = np.asarray(X)
     if arr.dtype.kind == "c":
         raise ValueError(f"{name} is complex ({arr.dtype}); complex data is not supported")
@@ -35,6 +136,8 @@ def as_sequences(X, *, name: str = "X", min_length: int = 1) -> np.ndarray:
             ) from exc
     if arr.ndim == 2:
         arr = arr[:, np.newaxis, :]
+    elif arr.ndim < 2:
+        check_not_1d(arr, name=name)
     elif arr.ndim != 3:
         raise ValueError(
             f"{name} must be 2-D (n_samples, length) or 3-D (n_samples, n_channels, length); "
@@ -120,7 +223,12 @@ def validate_sequences(
     count for 3-D input, as ``validate_data`` does), ``n_channels_`` and ``n_timepoints_``.
     Afterwards, a different channel count or length is an error naming both
     (``check_length=False``: padded series of unequal length, only channels must match).
+    A ragged list of series and 1-D X are refused first, with the sequence-specific hint
+    (``validate_data``'s would be numpy's "inhomogeneous shape", or "reshape(-1, 1)", which
+    makes series of length 1).
     """
+    check_not_ragged(X)
+    check_not_1d(X)
     if not reset:
         shape = X.shape if hasattr(X, "shape") else np.asarray(X).shape
         fitted_ndim = estimator._input_ndim

@@ -1,67 +1,313 @@
-"""Command line: ``sktdi benchmark``."""
+"""Command line: ``sktdi benchmark``.
+
+Parsing, ``--help`` and the argument checks that need no data import nothing heavy (no torch,
+scikit-learn or sktime), so they answer at once. Every argument and dataset is checked before
+the first cell runs: a bad one ends the command with one line naming it and exit status 2.
+"""
 
 from __future__ import annotations
 
 import argparse
 import os
+import socket
 import sys
+import tempfile
 import time
 from pathlib import Path
+from urllib.parse import urlsplit
+
+from .benchmark.estimators import DEFAULT_ESTIMATORS, DEFAULT_RATIOS, ESTIMATORS
 
 DEFAULT_DATASETS = ("GunPoint", "ItalyPowerDemand", "ArrowHead")
+# how long to wait for a --scheduler to accept a connection before calling it unreachable
+SCHEDULER_TIMEOUT = 5.0
+# dask.distributed's default scheduler port, for an address given without one
+DASK_SCHEDULER_PORT = 8786
+# failed cells listed per distinct reason, and distinct reasons listed, after a run
+MAX_CELLS_LISTED = 5
+MAX_REASONS_LISTED = 10
 
 
 def _benchmark_parser(sub) -> argparse.ArgumentParser:
-    from .benchmark import DEFAULT_ESTIMATORS, DEFAULT_RATIOS, ESTIMATORS
-
+    names = sorted(ESTIMATORS)
     p = sub.add_parser(
         "benchmark",
         help="compare estimators on UCR datasets across training ratios",
         description=(
             "Run datasets x training ratios x resamples x estimators, write one tidy results "
             "table (resumable), print and save a summary (mean ± std, wins/ties/losses, "
-            "average rank, paired Wilcoxon TDI vs S4D-Lin) and an accuracy-vs-ratio plot. "
+            "average rank, paired Wilcoxon TDI vs S4D-Lin), an accuracy-vs-ratio plot and "
+            "the paired difference TDI − S4D-Lin with its interval. "
             "With no arguments: the shipped univariate datasets GunPoint, ItalyPowerDemand "
             "and ArrowHead, 5 ratios, 3 resamples, a few minutes on 2 cores."
         ),
     )
-    p.add_argument("--datasets", nargs="+", default=list(DEFAULT_DATASETS), metavar="NAME")
-    p.add_argument("--data-dir", help="local UCR/UEA archive folder (default: sktime's shipped data)")
-    p.add_argument("--ratios", nargs="+", type=float, default=list(DEFAULT_RATIOS))
-    p.add_argument("--resamples", type=int, default=3, help="resample 0 is the official split")
-    p.add_argument("--cv", type=int, metavar="K", help="stratified K-fold CV on pooled data instead")
     p.add_argument(
-        "--estimators", nargs="+", default=None, choices=sorted(ESTIMATORS), metavar="NAME",
-        help=f"from {sorted(ESTIMATORS)}; default: those of {list(DEFAULT_ESTIMATORS)} whose "
+        "--datasets", nargs="+", default=list(DEFAULT_DATASETS), metavar="NAME",
+        help="classification datasets: shipped with sktime, in --data-dir, or the synthetic "
+        "'digits' and 'planted'",
+    )
+    p.add_argument(
+        "--data-dir", help="local UCR/UEA archive folder (default: sktime's shipped data)"
+    )
+    p.add_argument(
+        "--ratios", nargs="+", type=float, default=list(DEFAULT_RATIOS), metavar="R",
+        help="shares of the training set to train on, each in (0, 1]",
+    )
+    p.add_argument("--resamples", type=int, default=3, help="resample 0 is the official split")
+    p.add_argument(
+        "--cv", type=int, metavar="K",
+        help="stratified K-fold CV on pooled data instead (2 <= K <= smallest class size)",
+    )
+    p.add_argument(
+        "--estimators", nargs="+", default=None, choices=names, metavar="NAME",
+        help=f"from {names}; default: those of {list(DEFAULT_ESTIMATORS)} whose "
         "packages are installed",
     )
     p.add_argument("--min-per-class", type=int, default=1, help="training-ratio floor per class")
     p.add_argument("--max-epochs", type=int, help="override the SSM models' max_epochs")
     p.add_argument("--out", default="sktdi-benchmark", help="output folder (results are resumed)")
-    p.add_argument("--n-jobs", type=int, default=os.cpu_count() or 1)
+    p.add_argument(
+        "--n-jobs", type=int, default=os.cpu_count() or 1,
+        help="cells run at once (default: one per core; -1: one per core); 1 runs them one "
+        "after another with every core",
+    )
     p.add_argument("--backend", choices=["loky", "dask"], default="loky")
-    p.add_argument("--scheduler", help="dask.distributed scheduler address (default: a LocalCluster)")
+    p.add_argument(
+        "--scheduler", help="dask.distributed scheduler address, with --backend dask "
+        "(default: a LocalCluster)",
+    )
     p.add_argument("--no-plot", action="store_true")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     return p
 
 
-def run_benchmark_command(args: argparse.Namespace) -> int:
-    from .benchmark import (
-        DEFAULT_ESTIMATORS,
-        available,
-        format_summary,
-        make_cells,
-        plot_accuracy_vs_ratio,
-        run_benchmark,
-        summarize,
-    )
+def _unique(values: list) -> list:
+    # a repeated name or ratio would make duplicate cells with the same key
+    return list(dict.fromkeys(values))
 
-    estimators = args.estimators or [e for e in DEFAULT_ESTIMATORS if available(e)]
+
+def _check_numbers(args: argparse.Namespace) -> str | None:
+    """The first problem with the numeric and backend arguments, or None. Imports nothing."""
+    for ratio in args.ratios:
+        if not 0 < ratio <= 1:  # NaN fails too
+            return (
+                f"--ratios: {ratio:g} is not in (0, 1]; a ratio is the share of the training "
+                "set to train on (1 = all of it)"
+            )
+    if args.resamples < 1:
+        return f"--resamples must be at least 1, got {args.resamples}"
+    if args.cv is not None and args.cv < 2:
+        return f"--cv must be at least 2 folds, got {args.cv}"
+    if args.min_per_class < 1:
+        return f"--min-per-class must be at least 1, got {args.min_per_class}"
+    if args.max_epochs is not None and args.max_epochs < 0:
+        return f"--max-epochs must be 0 or more, got {args.max_epochs}"
+    if args.n_jobs < 1 and args.n_jobs != -1:
+        return f"--n-jobs must be at least 1, or -1 for one job per core; got {args.n_jobs}"
+    if args.data_dir is not None and not Path(args.data_dir).is_dir():
+        return f"--data-dir: {args.data_dir} is not a folder"
+    if args.scheduler is not None and args.backend != "dask":
+        return "--scheduler is a dask.distributed address: use it with --backend dask"
+    if args.backend == "dask":
+        import importlib.util
+
+        if importlib.util.find_spec("distributed") is None:
+            return "--backend dask needs dask.distributed: pip install 'dask[distributed]'"
+    return None
+
+
+def _check_out(out: Path) -> str | None:
+    """Whether the output folder can be created and written, without creating it."""
+    if out.exists() and not out.is_dir():
+        return f"--out: {out} exists and is not a folder"
+    existing = out
+    while not existing.exists():
+        existing = existing.parent
+    if not existing.is_dir():
+        return f"--out: cannot create {out}: {existing} is not a folder"
+    try:
+        # a real write, not os.access: access() says yes to root on a read-only file system
+        with tempfile.TemporaryFile(dir=existing):
+            pass
+    except OSError as exc:
+        return f"--out: cannot create or write {out} (in {existing}: {exc.strerror or exc})"
+    results = out / "results.csv"
+    if results.exists():
+        try:
+            import pandas as pd
+
+            with open(results, "a"):
+                pass
+            if results.stat().st_size:
+                columns = pd.read_csv(results, nrows=0).columns
+                missing = [
+                    c for c in ("dataset", "ratio", "resample", "estimator", "status")
+                    if c not in columns
+                ]
+                if missing:
+                    return (
+                        f"--out: {results} is not an sktdi benchmark results file (no "
+                        f"{', '.join(missing)} column); choose another --out"
+                    )
+        except OSError as exc:
+            return f"--out: cannot update {results}: {exc.strerror or exc}"
+        except ValueError as exc:  # pandas' ParserError and friends
+            return f"--out: cannot read {results} to resume it: {exc}"
+    return None
+
+
+def _check_datasets(names: list[str], data_dir: str | None, cv: int | None) -> str | None:
+    """Each name must exist, hold a classification task and, with ``cv``, enough per class."""
+    import difflib
+
+    import numpy as np
+
+    from .datasets import EXTRA_DATASETS, load_dataset_split, shipped_datasets
+
+    known = list(EXTRA_DATASETS)
+    if data_dir is None:
+        known += shipped_datasets()
+        where = "shipped with sktime"
+    else:
+        root = Path(data_dir)
+        # the two layouts load_ucr reads: <dir>/<name>/<name>_TRAIN.ts(v) and <dir>/<name>_TRAIN...
+        found = [*root.glob("*_TRAIN.ts"), *root.glob("*_TRAIN.tsv"), *root.glob("*/*_TRAIN.ts"),
+                 *root.glob("*/*_TRAIN.tsv")]
+        known += sorted({p.name.rsplit("_TRAIN.", 1)[0] for p in found})
+        where = f"in {data_dir}"
+    problems, folds = [], []
+    for name in names:
+        if name not in known:
+            close = difflib.get_close_matches(name, known, n=1)
+            hint = f"did you mean {close[0]!r}? " if close else ""
+            problems.append(
+                f"{name!r} is not {where} nor a synthetic dataset ({hint}known: "
+                f"{', '.join(known)})"
+                + ("; pass --data-dir for a local UCR/UEA archive" if data_dir is None else "")
+            )
+            continue
+        try:
+            _, y_train, _, y_test = load_dataset_split(name, data_dir)
+        except Exception as exc:  # a corrupt file: say which, not where in the parser
+            problems.append(f"cannot read {name}: {type(exc).__name__}: {exc}")
+            continue
+        y = np.concatenate([y_train, y_test])
+        if y.dtype.kind == "f":
+            problems.append(
+                f"{name} is a regression dataset (numeric targets); the benchmark compares "
+                "classifiers"
+            )
+            continue
+        if cv is not None:
+            labels, counts = np.unique(y, return_counts=True)
+            if counts.min() < cv:
+                folds.append(
+                    f"class {str(labels[counts.argmin()])!r} of {name} has {counts.min()} series"
+                )
+    if problems:
+        return "--datasets: " + "; ".join(problems)
+    if folds:
+        return (
+            f"--cv {cv}: stratified {cv}-fold needs at least {cv} series per class, but "
+            + "; ".join(folds)
+        )
+    return None
+
+
+def _check_scheduler(address: str) -> str | None:
+    """Whether a TCP connection to the scheduler opens within :data:`SCHEDULER_TIMEOUT`."""
+    parts = urlsplit(address if "://" in address else f"tcp://{address}")
+    if parts.scheme == "inproc":
+        return None  # an in-process scheduler has no socket to try
+    try:
+        host, port = parts.hostname, parts.port or DASK_SCHEDULER_PORT
+    except ValueError:  # a port that is not a number
+        host = None
+    if not host:
+        return f"--scheduler: {address!r} is not an address such as tcp://host:8786"
+    try:
+        socket.create_connection((host, port), timeout=SCHEDULER_TIMEOUT).close()
+    except OSError as exc:
+        reason = "timed out" if isinstance(exc, TimeoutError) else (exc.strerror or str(exc))
+        return (
+            f"--scheduler: cannot reach {host}:{port} ({reason}, waited up to "
+            f"{SCHEDULER_TIMEOUT:g} s); is a dask scheduler running there?"
+        )
+    # the port answers; make sure a dask scheduler is what answers (a handshake, not a socket)
+    from dask.distributed import Client
+
+    try:
+        Client(address, timeout=SCHEDULER_TIMEOUT).close()
+    except Exception as exc:  # whatever the peer did wrong, the user needs one line
+        detail = str(exc).splitlines()[0][:200] if str(exc) else ""
+        return (
+            f"--scheduler: {address} answers but is not a dask scheduler "
+            f"({type(exc).__name__}{': ' + detail if detail else ''})"
+        )
+    return None
+
+
+def _validate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> list[str]:
+    """Check everything before any cell runs; return the estimators to compare.
+
+    The cheap checks go first so that a mistyped number fails at once, before the datasets
+    are read. Each problem ends the command through ``parser.error`` (exit status 2).
+    """
+    from .benchmark.estimators import available
+
+    args.datasets, args.ratios = _unique(args.datasets), _unique(args.ratios)
+    problem = _check_numbers(args) or _check_out(Path(args.out))
+    if problem:
+        parser.error(problem)
+    estimators = _unique(args.estimators or [e for e in DEFAULT_ESTIMATORS if available(e)])
     missing = [e for e in estimators if not available(e)]
     if missing:
-        print(f"skipping {missing}: their packages are not installed", file=sys.stderr)
+        packages = ", ".join(f"{e} needs {ESTIMATORS[e][2]}" for e in missing)
         estimators = [e for e in estimators if available(e)]
+        if not estimators:
+            parser.error(f"--estimators: none can run ({packages}, not installed)")
+        print(f"skipping {packages}, which is not installed", file=sys.stderr)
+    problem = _check_datasets(args.datasets, args.data_dir, args.cv)
+    if problem is None and args.scheduler is not None:
+        problem = _check_scheduler(args.scheduler)
+    if problem:
+        parser.error(problem)
+    return estimators
+
+
+def _describe(cell_key: tuple) -> str:
+    dataset, mode, ratio, resample, estimator = cell_key
+    split = "fold" if mode == "cv" else "resample"
+    return f"{dataset} ratio {ratio:g} {split} {resample} {estimator}"
+
+
+def _failure_report(failed) -> list[str]:
+    """Lines naming the failed cells, grouped by their one-line reason."""
+    from .benchmark.runner import _keys
+
+    groups: dict[str, list[tuple]] = {}
+    for key, error in zip(_keys(failed), failed["error"].fillna("unknown error").astype(str)):
+        reason = (error.strip().splitlines() or ["unknown error"])[0]
+        groups.setdefault(reason[:300], []).append(key)
+    lines = []
+    for reason, keys in sorted(groups.items(), key=lambda item: -len(item[1]))[
+        :MAX_REASONS_LISTED
+    ]:
+        listed = "; ".join(_describe(k) for k in keys[:MAX_CELLS_LISTED])
+        more = f"; and {len(keys) - MAX_CELLS_LISTED} more" if len(keys) > MAX_CELLS_LISTED else ""
+        lines.append(f"  {reason} ({len(keys)} cell{'s' if len(keys) > 1 else ''}): {listed}{more}")
+    if len(groups) > MAX_REASONS_LISTED:
+        lines.append(f"  ... and {len(groups) - MAX_REASONS_LISTED} other reasons")
+    return lines
+
+
+def run_benchmark_command(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """Run ``sktdi benchmark``: 0 when at least one cell succeeded, 1 when all failed."""
+    estimators = _validate(parser, args)
+
+    from .benchmark.runner import finished_keys, make_cells, run_benchmark, worker_threads
+
     params = {"max_epochs": args.max_epochs} if args.max_epochs is not None else {}
     cells = make_cells(
         args.datasets,
@@ -72,45 +318,87 @@ def run_benchmark_command(args: argparse.Namespace) -> int:
         min_per_class=args.min_per_class,
         data_dir=args.data_dir,
         params=params,
-        threads=1 if args.n_jobs != 1 else (os.cpu_count() or 1),
+        threads=worker_threads(args.n_jobs),
     )
     out = Path(args.out)
+    path = out / "results.csv"
+    done = finished_keys(path)
+    n_computed = sum(c.key() not in done for c in cells)
     start = time.perf_counter()
     results = run_benchmark(
         cells,
-        out / "results.csv",
+        path,
         n_jobs=args.n_jobs,
         backend=args.backend,
         scheduler=args.scheduler,
         progress=not args.quiet,
     )
     wall = time.perf_counter() - start
+    from .benchmark.runner import _keys
+
     wanted = {c.key() for c in cells}
-    keys = list(zip(results["dataset"], results["mode"], results["ratio"].astype(float),
-                    results["resample"].astype(int), results["estimator"]))
-    results = results[[k in wanted for k in keys]]
+    results = results[[k in wanted for k in _keys(results)]]
+    ok = results["status"] == "ok"
+    failed = results[~ok]
+
+    reused = len(cells) - n_computed
+    ran = f"{n_computed} computed now in {wall:.0f} s" if n_computed else "0 computed now"
+    counts = f"{len(cells)} cells: {ran}, {reused} taken from {path}"
+    if not ok.any():
+        # nothing to summarize: mean ± std, ranks and tests of an empty table mean nothing
+        print(f"all {len(cells)} cells failed; tracebacks in {path}:", file=sys.stderr)
+        print("\n".join(_failure_report(failed)), file=sys.stderr)
+        print(counts, file=sys.stderr)
+        return 1
+
+    from .benchmark.summary import (
+        format_summary,
+        plot_accuracy_vs_ratio,
+        plot_paired_difference,
+        summarize,
+    )
+
     summary = summarize(results)
     text = format_summary(summary)
     print(text)
-    print(f"\n{len(cells)} cells, wall time {wall:.0f} s; results in {out / 'results.csv'}")
+    if len(failed):
+        print(
+            f"\n{len(failed)} of {len(cells)} cells failed; tracebacks in {path}:",
+            file=sys.stderr,
+        )
+        print("\n".join(_failure_report(failed)), file=sys.stderr)
+    print(f"\n{counts}")
     (out / "summary.txt").write_text(text + "\n")
     summary["accuracy"].to_csv(out / "summary_accuracy.csv")
     try:
         results.to_parquet(out / "results.parquet", index=False)
     except ImportError:
         pass  # Parquet needs pyarrow; the CSV is the primary table
-    if not args.no_plot and summary["errors"] < len(results):
+    if not args.no_plot:
         plot_accuracy_vs_ratio(results, out / "accuracy_vs_ratio.png")
+        ok = set(results.loc[results["status"] == "ok", "estimator"])
+        if {"tdi", "s4d-lin"} <= ok:  # the figure that answers "does TDI beat S4D-Lin?"
+            plot_paired_difference(results, out / "tdi_minus_s4d_lin.png")
     return 0
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``sktdi`` command.
+
+    Examples
+    --------
+    >>> from sktdi.cli import main
+    >>> main(["benchmark", "--cv", "1"])
+    Traceback (most recent call last):
+    ...
+    SystemExit: 2
+    """
     parser = argparse.ArgumentParser(prog="sktdi", description="sktdi command line tools")
     sub = parser.add_subparsers(dest="command", required=True)
-    _benchmark_parser(sub)
+    benchmark = _benchmark_parser(sub)
     args = parser.parse_args(argv)
     if args.command == "benchmark":
-        return run_benchmark_command(args)
+        return run_benchmark_command(args, benchmark)
     return 2  # pragma: no cover - argparse rejects unknown commands
 
 

@@ -39,6 +39,10 @@ def shipped_datasets() -> list[str]:
 
 def _find(name: str, split: str, data_dir: Path) -> Path:
     tag = split.upper()
+    if not data_dir.is_dir():  # a mistyped data_dir, not a missing dataset: say which
+        raise FileNotFoundError(
+            f"no {name}_{tag}.ts or .tsv: data_dir {data_dir} does not exist or is not a folder"
+        )
     for candidate in (
         data_dir / name / f"{name}_{tag}.ts",
         data_dir / name / f"{name}_{tag}.tsv",
@@ -54,30 +58,114 @@ def _find(name: str, split: str, data_dir: Path) -> Path:
 
 
 def _read_ts(path: Path):
+    """A UEA/UCR ``.ts`` file through sktime's reader; any failure there (sktime raises
+    OSError, UnicodeDecodeError, IndexError... with no file name) becomes a ValueError that
+    names the file."""
     from sktime.datasets import load_from_tsfile
 
+    _check_text_file(path)
     header = path.read_text(errors="replace")[:20000].lower()
     y_dtype = "float" if "@targetlabel true" in header else "str"
-    X, y = load_from_tsfile(str(path), return_data_type="nested_univ", y_dtype=y_dtype)
-    series = [
-        np.stack([np.asarray(X.iloc[i, c], dtype=np.float64) for c in range(X.shape[1])])
-        for i in range(len(X))
-    ]
+    try:
+        X, y = load_from_tsfile(str(path), return_data_type="nested_univ", y_dtype=y_dtype)
+        series = [
+            np.stack([np.asarray(X.iloc[i, c], dtype=np.float64) for c in range(X.shape[1])])
+            for i in range(len(X))
+        ]
+    except Exception as exc:  # sktime's reader raises many types, none naming the file
+        raise ValueError(
+            f"{path} is not a readable .ts file: {type(exc).__name__}: {exc}"
+        ) from exc
+    if not series:
+        raise ValueError(f"{path} holds no series after its @data line")
     return series, np.asarray(y)
 
 
+def _check_text_file(path: Path) -> str:
+    """The file's text, or a ValueError naming the file when it is empty or not UTF-8 text
+    (a binary file would otherwise surface as a UnicodeDecodeError without a file name)."""
+    data = path.read_bytes()
+    if not data.strip():
+        raise ValueError(f"{path} is empty")
+    if b"\x00" in data:
+        raise ValueError(f"{path} is not a text file (it contains NUL bytes); is it binary?")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise ValueError(
+            f"{path} is not UTF-8 text (byte 0x{data[exc.start]:02x} on line {line}); "
+            f"is it binary?"
+        ) from exc
+
+
 def _read_tsv(path: Path):
-    """UCR 2018 format: label, then the values; shorter series are padded with NaN."""
-    table = np.genfromtxt(path, delimiter="\t", dtype=np.float64)
-    table = np.atleast_2d(table)
-    labels = table[:, 0]
-    y = labels.astype(int).astype(str) if np.all(labels == np.round(labels)) else labels
+    """UCR 2018 format: one series per line, the label, then the values, tab-separated;
+    shorter series are padded with NaN (or empty fields) to the width of the file.
+
+    Parsed line by line so that a problem names the file and the line: numpy's readers
+    report neither for ragged rows and turn a missing or non-numeric field into NaN.
+    """
+    text = _check_text_file(path)
+    labels, rows, width, width_line = [], [], None, None
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        fields = line.split("\t")
+        where = f"{path}, line {number}"
+        label = fields[0].strip()
+        if not label or label.lower() == "nan":
+            raise ValueError(
+                f"{where}: the label (first column) is missing; every line must start with "
+                f"the series' label"
+            )
+        if len(fields) < 2:
+            hint = " (the file looks comma-separated; UCR .tsv is tab-separated)" if (
+                "," in line) else ""
+            raise ValueError(f"{where}: a label and no values{hint}")
+        if width is None:
+            width, width_line = len(fields), number
+        elif len(fields) != width:
+            raise ValueError(
+                f"{where} has {len(fields)} tab-separated fields, but line {width_line} has "
+                f"{width}; a UCR .tsv pads shorter series with NaN to one width"
+            )
+        values = [field.strip() or "nan" for field in fields[1:]]  # empty field = padding
+        try:
+            rows.append(np.array(values, dtype=np.float64))
+        except ValueError:
+            column, bad = next(
+                (i, v) for i, v in enumerate(values, start=2) if not _is_number(v)
+            )
+            hint = " (a header line? UCR .tsv files have none)" if number == 1 else ""
+            raise ValueError(
+                f"{where}, column {column}: {bad!r} is not a number{hint}"
+            ) from None
+        labels.append(label)
+    if not rows:
+        raise ValueError(f"{path} is empty")
+    table = np.array(rows)
+    if all(_is_number(label) for label in labels):
+        numeric = np.array(labels, dtype=np.float64)
+        y = numeric.astype(int).astype(str) if np.all(numeric == np.round(numeric)) else numeric
+    else:  # class names written as text
+        y = np.array(labels)
     series = []
-    for row in table[:, 1:]:
+    for number, row in enumerate(table):
         valid = np.flatnonzero(~np.isnan(row))
         end = valid[-1] + 1 if valid.size else 0
+        if end == 0:
+            raise ValueError(f"{path}: series {number + 1} (a label and only NaN) has no values")
         series.append(row[np.newaxis, :end])
     return series, y
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _as_panel(series: list[np.ndarray]):
@@ -100,6 +188,15 @@ def load_ucr(name: str, split: str | None = None, data_dir: str | Path | None = 
         A local archive: ``<data_dir>/<name>/<name>_TRAIN.tsv`` (UCR 2018) or ``.ts``
         (UEA/UCR), or the same files directly in ``data_dir``. Default: the datasets shipped
         with sktime (:func:`shipped_datasets`).
+
+    Raises
+    ------
+    FileNotFoundError
+        ``data_dir`` or the split's file does not exist.
+    ValueError
+        An unknown ``split``, a name sktime does not ship (no ``data_dir``), or a file that
+        cannot be read: empty, binary, ragged, a missing label or a non-numeric value. The
+        message names the file and, where it can, the line.
 
     Returns
     -------
@@ -125,10 +222,16 @@ def load_ucr(name: str, split: str | None = None, data_dir: str | Path | None = 
             )
     else:
         root = Path(data_dir)
-    parts = []
+    parts, paths = [], []
     for part in SPLITS if split is None else (split,):
         path = _find(name, part, root)
         parts.append(_read_ts(path) if path.suffix == ".ts" else _read_tsv(path))
+        paths.append(path)
+    channels = [{s.shape[0] for s in part[0]} for part in parts]
+    if len(set().union(*channels)) > 1:
+        # np.stack would fail with a shape message naming neither file nor split
+        found = ", ".join(f"{p} ({sorted(c)})" for p, c in zip(paths, channels))
+        raise ValueError(f"{name}: the series differ in their number of channels: {found}")
     series = [s for part in parts for s in part[0]]
     y = np.concatenate([part[1] for part in parts])
     return _as_panel(series), y
@@ -220,8 +323,10 @@ def load_dataset_split(name: str, data_dir: str | Path | None = None):
 
 
 def pad_sequences(X) -> tuple[np.ndarray, np.ndarray]:
-    """Right-pad a list of (n_channels, length_i) arrays with zeros: (X (n, C, L_max),
-    lengths (n,)). An equal-length ndarray passes through with its lengths.
+    """Right-pad a list of series with zeros: (X (n, C, L_max), lengths (n,)).
+
+    Each series is (n_channels, length_i), or (length_i,) for a univariate one; all must have
+    the same channel count. An equal-length ndarray passes through with its lengths.
 
     Examples
     --------
@@ -230,12 +335,31 @@ def pad_sequences(X) -> tuple[np.ndarray, np.ndarray]:
     >>> X, lengths = pad_sequences([np.ones((1, 3)), np.ones((1, 5))])
     >>> X.shape, lengths.tolist()
     ((2, 1, 5), [3, 5])
+    >>> X, lengths = pad_sequences([[1.0, 2.0], [1.0, 2.0, 3.0]])  # 1-D: univariate
+    >>> X.shape, lengths.tolist()
+    ((2, 1, 3), [2, 3])
     """
-    if isinstance(X, np.ndarray):
+    if isinstance(X, np.ndarray) and X.dtype != object:
         return X, np.full(X.shape[0], X.shape[-1])
-    lengths = np.array([s.shape[-1] for s in X])
-    out = np.zeros((len(X), X[0].shape[0], lengths.max()))
-    for i, s in enumerate(X):
+    if len(X) == 0:
+        raise ValueError("pad_sequences got no series")
+    # 1-D series are univariate: without this, X[0].shape[0] would be read as a channel count
+    series = [np.atleast_2d(np.asarray(s, dtype=np.float64)) for s in X]
+    bad = next((i for i, s in enumerate(series) if s.ndim != 2), None)
+    if bad is not None:
+        raise ValueError(
+            f"series {bad} has shape {np.shape(X[bad])}; each series must be (length,) or "
+            f"(n_channels, length)"
+        )
+    channels = {s.shape[0] for s in series}
+    if len(channels) > 1:
+        raise ValueError(
+            f"the series differ in their number of channels ({sorted(channels)}); padding "
+            f"only evens out lengths"
+        )
+    lengths = np.array([s.shape[-1] for s in series])
+    out = np.zeros((len(series), series[0].shape[0], lengths.max()))
+    for i, s in enumerate(series):
         out[i, :, : s.shape[-1]] = s
     return out, lengths
 

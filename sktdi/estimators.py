@@ -29,6 +29,7 @@ from sklearn.utils.validation import check_is_fitted
 from ._inference import INFERENCE_DTYPES, check_inference_device, inference_module, predict_outputs
 from ._inputs import fit_standardization, network_input
 from ._seeding import random_streams, seeded
+from ._threads import resolve_n_threads, torch_threads
 from ._training import PREDICT_BATCH_SIZE, build_net, resolve_device
 from ._validation import check_lengths, check_state_params, validate_sequences
 from .ssm import INIT_NAMES
@@ -73,6 +74,7 @@ class _BaseSSM(BaseEstimator):
         "scale_inputs": ["boolean"],
         "inference_dtype": [StrOptions(set(INFERENCE_DTYPES))],
         "device": [str],
+        "n_threads": [None, Interval(Integral, 1, None, closed="left")],
         "random_state": ["random_state"],
         "verbose": ["verbose"],
         "warm_start": ["boolean"],
@@ -109,6 +111,7 @@ class _BaseSSM(BaseEstimator):
         scale_inputs=True,
         inference_dtype="float64",
         device="auto",
+        n_threads=None,
         random_state=None,
         verbose=0,
         warm_start=False,
@@ -141,6 +144,7 @@ class _BaseSSM(BaseEstimator):
         self.scale_inputs = scale_inputs
         self.inference_dtype = inference_dtype
         self.device = device
+        self.n_threads = n_threads
         self.random_state = random_state
         self.verbose = verbose
         self.warm_start = warm_start
@@ -231,14 +235,16 @@ class _BaseSSM(BaseEstimator):
         self._more_validate_params(for_partial_fit=partial, building=first)
         X3, y, lengths = self._validate(X, y, reset=first, lengths=lengths)
         target = self._encode_targets(y, reset=first, classes=classes)
+        n_epochs = self.max_epochs if epochs is None else epochs
+        if n_epochs > 0:
+            self._check_validation_split(target)
         streams = random_streams(self.random_state)
-        with seeded(streams.torch):
+        with torch_threads(resolve_n_threads(self.n_threads)), seeded(streams.torch):
             if first:
                 self.net_ = build_net(self, X3.shape[1], self._n_outputs(), streams.split)
                 self.net_.initialize()  # every layer built once, with the base init
                 self._initialize_modes(X3, target, streams.tdi, partial=partial, lengths=lengths)
                 self.n_epochs_ = 0
-            n_epochs = self.max_epochs if epochs is None else epochs
             if n_epochs > 0:
                 inputs = network_input(X3, self.input_mean_, self.input_scale_, lengths)
                 if lengths is not None:
@@ -247,6 +253,9 @@ class _BaseSSM(BaseEstimator):
                 self.n_epochs_ = len(self.net_.history)
         self._inference_modules = {}  # the trained weights changed
         return self
+
+    def _check_validation_split(self, target) -> None:
+        """Hook: a classifier checks that its stratified validation split can be drawn."""
 
     # ---- public --------------------------------------------------------------------------
     @property
@@ -272,9 +281,10 @@ class _BaseSSM(BaseEstimator):
                 self.net_.module_, self.inference_dtype
             )
         inputs = network_input(X3, self.input_mean_, self.input_scale_, lengths, np.float64)
-        return predict_outputs(
-            modules[self.inference_dtype], inputs, lengths, batch_size=PREDICT_BATCH_SIZE
-        )
+        with torch_threads(resolve_n_threads(self.n_threads)):
+            return predict_outputs(
+                modules[self.inference_dtype], inputs, lengths, batch_size=PREDICT_BATCH_SIZE
+            )
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -323,7 +333,9 @@ class SSMClassifier(ClassifierMixin, _BaseSSM):
         Gradient norm clipping.
     validation_fraction : float, default=0.0
         Share of the training data held out (stratified) to monitor validation loss. Not
-        with ``partial_fit`` (an error): it would hold out part of every batch.
+        with ``partial_fit`` (an error): it would hold out part of every batch. The
+        classifier's split needs at least 2 series of every class and at least one series
+        of each class on both sides (an error that says so otherwise).
     n_iter_no_change : int or None, default=None
         Stop after this many epochs without improvement of the validation loss and restore
         the best weights; needs ``validation_fraction > 0`` (an error otherwise).
@@ -361,13 +373,28 @@ class SSMClassifier(ClassifierMixin, _BaseSSM):
         without float64 (``device="mps"``: an error otherwise).
     device : str, default="auto"
         "auto" (CUDA when available, else CPU), "cpu", "cuda", "cuda:1", "mps", ...
+    n_threads : int or None, default=None
+        CPU threads torch uses in ``fit``, ``partial_fit`` and the predictions (its
+        intra-op thread pool, ``torch.set_num_threads``); the process's previous count is
+        restored afterwards. None: inside a ``joblib`` worker (``GridSearchCV(n_jobs=...)``,
+        ``cross_validate(n_jobs=...)``) the worker's share, ``OMP_NUM_THREADS`` as joblib's
+        loky backend sets it (``cpu_count() // n_jobs``), or 1 under a backend that does not
+        set it (threads, multiprocessing); elsewhere torch's own setting. Several fits at
+        once each asking for every core slow each other down several times over; set 1 for
+        fits run side by side by other means. Named for threads, not ``n_jobs``: in
+        scikit-learn ``n_jobs`` counts joblib workers running tasks side by side (with -1
+        for all CPUs), while this counts the threads of one computation, and an estimator
+        with both would be ambiguous inside a search that has its own ``n_jobs``.
     random_state : int, RandomState instance or None, default=None
         Seeds the fit: one root seed is drawn from it, and independent streams are spawned
         for the network's initialization, shuffling and dropout, for TDI, and for the
         validation split. The caller's numpy and torch global RNG states are left as they
         were (with None, the root seed comes from numpy's global RNG, as in scikit-learn).
     verbose : int, default=0
-        0 silent, 1 a line per epoch (skorch's PrintLog), 2 also a progress bar.
+        0 silent, 1 a line per epoch (skorch's PrintLog: losses, ``lr`` the main rate and
+        ``ssm_lr`` the SSM group's, as scheduled that epoch; colours on a terminal only), 2
+        also a progress bar per epoch when stdout is a terminal (in a pipe or a log file the
+        bar's redraws are noise, so it is left out).
     warm_start : bool, default=False
         When True, ``fit`` continues training the existing network instead of starting over.
 
@@ -438,6 +465,42 @@ class SSMClassifier(ClassifierMixin, _BaseSSM):
 
     def _training_target(self, codes: np.ndarray) -> np.ndarray:
         return codes
+
+    def _check_validation_split(self, codes: np.ndarray) -> None:
+        """The stratified split skorch draws (scikit-learn's StratifiedShuffleSplit) fails
+        deep inside skorch, without naming validation_fraction; say why, and what to do."""
+        if self.validation_fraction == 0:
+            return
+        present, counts = np.unique(codes, return_counts=True)
+        fraction = self.validation_fraction
+        single = present[counts < 2]
+        if single.size:
+            # plain Python scalars: np.int64(2) would read as code, not as the label
+            labels = ", ".join(
+                repr(getattr(label, "item", lambda: label)()) for label in self.classes_[single][:5]
+            )
+            which = f"class {labels} has" if single.size == 1 else f"classes {labels} have"
+            raise ValueError(
+                f"validation_fraction={fraction} holds out a stratified share of every class, "
+                f"but {which} only 1 series in y: set validation_fraction=0 (no "
+                f"validation split; n_iter_no_change=None too), or give every class at least "
+                f"2 series"
+            )
+        n, n_classes = len(codes), len(present)
+        n_valid = int(np.ceil(fraction * n))  # how StratifiedShuffleSplit rounds
+        n_train = n - n_valid
+        if n_valid < n_classes:
+            raise ValueError(
+                f"validation_fraction={fraction} holds out {n_valid} of {n} series, fewer than "
+                f"the {n_classes} classes, and a stratified split needs one series of each: "
+                f"set validation_fraction >= {n_classes / n:.3g}, or validation_fraction=0"
+            )
+        if n_train < n_classes:
+            raise ValueError(
+                f"validation_fraction={fraction} leaves {n_train} of {n} series to train on, "
+                f"fewer than the {n_classes} classes: set validation_fraction <= "
+                f"{(n - n_classes) / n:.3g}, or validation_fraction=0"
+            )
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, lengths=None):

@@ -9,6 +9,31 @@ from __future__ import annotations
 import numpy as np
 
 
+ESTIMATOR_LABELS = {
+    "tdi": "TDI",
+    "s4d-lin": "S4D-Lin",
+    "s4d-inv": "S4D-Inv",
+    "auto": "Auto (TDI or S4D-Lin)",
+    "tdi-control": "TDI control",
+    "tdi+ridge": "TDI + ridge",
+    "minirocket": "MiniRocket",
+    "1nn-euclidean": "1-NN (Euclidean)",
+    "1nn-dtw": "1-NN (DTW)",
+}
+
+
+def estimator_label(name: str) -> str:
+    """Readable name of a benchmark estimator (the name itself when unknown).
+
+    Examples
+    --------
+    >>> from sktdi.plotting import estimator_label
+    >>> estimator_label("s4d-lin"), estimator_label("1nn-euclidean"), estimator_label("mine")
+    ('S4D-Lin', '1-NN (Euclidean)', 'mine')
+    """
+    return ESTIMATOR_LABELS.get(name, name)
+
+
 def _axes(ax, figsize=(6, 3.5)):
     if ax is None:
         import matplotlib.pyplot as plt
@@ -162,12 +187,73 @@ def plot_error_curves(sizes, errors: dict, *, ax=None, ylabel: str = "test MSE /
     return ax
 
 
-def plot_accuracy_vs_ratio(results, dataset: str, *, ax=None, metric: str = "accuracy"):
-    """Benchmark results for one dataset: mean ``metric`` (± std over resamples) against the
-    training ratio, one line per estimator.
+def _ratio_tick_labels(results, dataset: str, ratios) -> list[str]:
+    """"0.04\n1/class" per ratio: the ratio and the training series per class behind it."""
+    from .benchmark.summary import training_size
+
+    sizes = training_size(results[results["dataset"] == dataset])
+    labels = []
+    for ratio in ratios:
+        label = f"{ratio:g}"
+        key = (dataset, ratio)
+        if key in sizes.index and np.isfinite(sizes.loc[key, "per_class"]):
+            per_class = sizes.loc[key, "per_class"]
+            approx = "" if np.isclose(per_class, round(per_class)) else "≈"
+            label += f"\n{approx}{per_class:.3g}/class"
+        elif key in sizes.index and np.isfinite(sizes.loc[key, "n_train_max"]):
+            label += f"\nn={sizes.loc[key, 'n_train_max']:.0f}"
+        labels.append(label)
+    return labels
+
+
+def _log_ratio_axis(ax, results, dataset: str, ratios) -> None:
+    import matplotlib.ticker as mticker
+
+    ratios = sorted(ratios)
+    ax.set_xscale("log")
+    ax.xaxis.set_major_locator(mticker.FixedLocator(ratios))
+    ax.xaxis.set_major_formatter(
+        mticker.FixedFormatter(_ratio_tick_labels(results, dataset, ratios))
+    )
+    ax.xaxis.set_minor_locator(mticker.NullLocator())
+    if ratios:
+        ax.set_xlim(ratios[0] / 10**0.15, ratios[-1] * 10**0.15)
+    ax.tick_params(axis="x", labelsize=8)
+
+
+def estimator_order(names, first=("tdi", "s4d-lin")) -> list[str]:
+    """``names`` without repeats: ``first`` (those present), then the known estimators in
+    :data:`ESTIMATOR_LABELS` order, then the rest as given.
+
+    Examples
+    --------
+    >>> from sktdi.plotting import estimator_order
+    >>> estimator_order(["1nn-euclidean", "mine", "minirocket", "s4d-lin", "tdi"])
+    ['tdi', 's4d-lin', 'minirocket', '1nn-euclidean', 'mine']
+    """
+    names = list(dict.fromkeys(names))
+    known = list(dict.fromkeys([*first, *_COLORS]))
+    head = [n for n in known if n in names]
+    return head + [n for n in names if n not in head]
+
+
+def plot_accuracy_vs_ratio(
+    results,
+    dataset: str,
+    *,
+    ax=None,
+    metric: str = "accuracy",
+    estimators=None,
+    dodge: float = 0.03,
+):
+    """Benchmark results for one dataset: mean ``metric`` (± 1 sample std over resamples)
+    against the training ratio, one line per estimator.
 
     Mean and std are those of :func:`sktdi.benchmark.summary.resample_mean_std` (sample std,
-    0 for a single resample), so the error bars match the summary table.
+    0 for a single resample), so the error bars match the summary table. Every ratio is an x
+    tick, labelled with the training series per class under it (``n_train / n_classes``);
+    the estimators are offset by ``dodge`` decades from each other so that equal values do not
+    hide a line. Lines are labelled with :func:`estimator_label`.
 
     Returns
     -------
@@ -183,19 +269,206 @@ def plot_accuracy_vs_ratio(results, dataset: str, *, ax=None, metric: str = "acc
     >>> import matplotlib
     >>> matplotlib.use("Agg")
     >>> from sktdi.plotting import plot_accuracy_vs_ratio
-    >>> plot_accuracy_vs_ratio(results, "D").get_title()
-    'D'
+    >>> ax = plot_accuracy_vs_ratio(results, "D")
+    >>> ax.get_title(), [t.get_text() for t in ax.get_xticklabels()]
+    ('D', ['0.1'])
     """
     # imported here: pandas (and the benchmark package) must not load with sktdi.plotting
     from .benchmark.summary import resample_mean_std
 
     ax = _axes(ax, figsize=(4.5, 3.4))
-    stats = resample_mean_std(results[results["dataset"] == dataset], metric)
-    for estimator, curve in stats.groupby(level="estimator"):
-        curve = curve.droplevel(["dataset", "estimator"])
+    subset = results[results["dataset"] == dataset]
+    stats = resample_mean_std(subset, metric)
+    present = list(stats.index.get_level_values("estimator").unique())
+    order = estimator_order(estimators if estimators is not None else present)
+    order = [name for name in order if name in present]
+    for i, estimator in enumerate(order):
+        curve = stats.xs(estimator, level="estimator").droplevel("dataset").sort_index()
+        shift = 10 ** ((i - (len(order) - 1) / 2) * dodge)
         ax.errorbar(
-            curve.index, curve["mean"], yerr=curve["std"], marker="o", capsize=2, label=estimator
+            curve.index * shift, curve["mean"], yerr=curve["std"], marker="o", ms=4, lw=1.3,
+            capsize=2, elinewidth=0.9, label=estimator_label(estimator),
+            color=f"C{_color_index(estimator)}",
         )
-    ax.set(xscale="log", title=dataset, xlabel="training ratio", ylabel=metric)
+    ratios = sorted(stats.index.get_level_values("ratio").unique())
+    _log_ratio_axis(ax, results, dataset, ratios)
+    ax.set(title=dataset, xlabel="training ratio (series per class)", ylabel=f"test {metric}")
     ax.grid(alpha=0.3)
     return ax
+
+
+_COLORS = ["tdi", "s4d-lin", "minirocket", "1nn-euclidean", "s4d-inv", "auto", "tdi-control",
+           "tdi+ridge", "1nn-dtw"]
+
+
+def _color_index(estimator: str) -> int:
+    return _COLORS.index(estimator) if estimator in _COLORS else hash(estimator) % 10
+
+
+def _grid(n_panels: int, panel_size=(4.3, 3.3), extra_height: float = 1.1):
+    import matplotlib.pyplot as plt
+
+    n_cols = min(3, max(1, n_panels))
+    n_rows = max(1, -(-n_panels // n_cols))
+    fig, axes = plt.subplots(
+        n_rows, n_cols, sharey=True, squeeze=False,
+        figsize=(panel_size[0] * n_cols, panel_size[1] * n_rows + extra_height),
+    )
+    for ax in axes.ravel()[n_panels:]:
+        ax.set_visible(False)
+    return fig, axes
+
+
+def _finish(fig, axes, *, title: str, caption: str, legend: bool):
+    """Figure title and legend on top, caption at the bottom, panels in between."""
+    import textwrap
+
+    height = fig.get_figheight()
+    top_inch, bottom_inch = (0.62 if legend else 0.4), 0.5
+    if legend:
+        handles, labels = axes.ravel()[0].get_legend_handles_labels()
+        fig.legend(handles, labels, loc="upper center", ncol=max(1, len(labels)),
+                   bbox_to_anchor=(0.5, 1 - 0.38 / height), frameon=False, fontsize=9)
+    fig.suptitle(title, y=1 - 0.08 / height, fontsize=11, va="top")
+    width_chars = int(fig.get_figwidth() * 14)
+    fig.text(0.5, 0.1 / height, "\n".join(textwrap.wrap(caption, width_chars)), ha="center",
+             va="bottom", fontsize=8, color="0.25")
+    fig.tight_layout(rect=(0, bottom_inch / height, 1, 1 - top_inch / height))
+
+
+def _datasets(results):
+    ok = results[results["status"] == "ok"] if "status" in results.columns else results.iloc[0:0]
+    return list(dict.fromkeys(ok["dataset"])) if len(ok) else []
+
+
+def accuracy_vs_ratio_figure(results, *, metric: str = "accuracy", estimators=None):
+    """Mean ``metric`` ± 1 sample std against the training ratio, one panel per dataset
+    (:func:`plot_accuracy_vs_ratio`), panels sharing the y range, one legend for the figure
+    and a caption saying what the bars are.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> results = pd.DataFrame({
+    ...     "dataset": ["D"] * 4 + ["E"] * 4, "mode": "resample", "ratio": 0.1,
+    ...     "resample": [0, 0, 1, 1] * 2, "estimator": ["tdi", "s4d-lin"] * 4,
+    ...     "accuracy": [0.9, 0.8, 0.7, 0.75, 0.5, 0.6, 0.55, 0.6], "status": "ok"})
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from sktdi.plotting import accuracy_vs_ratio_figure
+    >>> fig = accuracy_vs_ratio_figure(results)
+    >>> len({ax.get_ylim() for ax in fig.axes if ax.get_visible()})
+    1
+    """
+    from .benchmark.summary import resample_mean_std
+
+    datasets = _datasets(results)
+    fig, axes = _grid(len(datasets))
+    for ax, dataset in zip(axes.ravel(), datasets):
+        plot_accuracy_vs_ratio(results, dataset, ax=ax, metric=metric, estimators=estimators)
+    for ax in axes.ravel()[1:]:
+        ax.set_ylabel("")
+    stats = resample_mean_std(results, metric)
+    if len(stats):
+        low = float((stats["mean"] - stats["std"]).min())
+        high = float((stats["mean"] + stats["std"]).max())
+        pad = 0.04 * max(high - low, 0.05)
+        axes.ravel()[0].set_ylim(low - pad, high + pad)
+    n = stats["n"] if len(stats) else [0]
+    counts = f"{min(n)}" if min(n) == max(n) else f"{min(n)}–{max(n)}"
+    caption = (
+        f"Points: mean test {metric} over {counts} resamples (train/test splits); bars: ± 1 sample "
+        "standard deviation (ddof=1) over those resamples. Under each ratio: training series per "
+        "class (n_train / n_classes). Estimators are offset slightly left/right of each ratio so "
+        "that equal values stay visible."
+    )
+    _finish(fig, axes, title=f"Test {metric} vs training ratio", caption=caption,
+            legend=bool(datasets))
+    return fig
+
+
+def paired_difference_figure(
+    results,
+    *,
+    reference: str = "tdi",
+    baseline: str = "s4d-lin",
+    metric: str = "accuracy",
+    confidence: float = 0.95,
+):
+    """The paired difference ``reference − baseline`` in accuracy points per training ratio, one
+    panel per dataset: bars at the mean over resamples, whiskers the Student-t
+    ``confidence`` interval of that mean (:func:`sktdi.benchmark.summary.paired_difference_table`),
+    dots the individual resamples, a line at zero; panels share the y range. Bars are green when
+    the interval lies above 0, red when below, grey otherwise.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> results = pd.DataFrame({
+    ...     "dataset": "D", "mode": "resample", "ratio": 0.1, "resample": [0, 0, 1, 1],
+    ...     "estimator": ["tdi", "s4d-lin"] * 2, "accuracy": [0.9, 0.8, 0.7, 0.75],
+    ...     "status": "ok"})
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from sktdi.plotting import paired_difference_figure
+    >>> fig = paired_difference_figure(results)
+    >>> round(float(fig.axes[0].patches[0].get_height()), 2)
+    2.5
+    """
+    from .benchmark.summary import paired, paired_difference_table
+
+    table = paired_difference_table(results, reference, baseline, metric, confidence)
+    datasets = [d for d in _datasets(results) if d in set(table.index.get_level_values(0))]
+    fig, axes = _grid(max(1, len(datasets)), extra_height=0.9)
+    pairs = paired(results, metric, merge_duplicates=False)
+    ref, base = estimator_label(reference), estimator_label(baseline)
+    if not datasets:
+        axes[0, 0].text(0.5, 0.5, f"no paired {ref} / {base} cells", ha="center",
+                        va="center", transform=axes[0, 0].transAxes)
+    for ax, dataset in zip(axes.ravel(), datasets):
+        rows = table.xs(dataset, level="dataset").sort_index()
+        x = np.arange(len(rows))
+        colors = [
+            "tab:green" if lo > 0 else "tab:red" if hi < 0 else "0.6"
+            for lo, hi in zip(rows["low_pts"].fillna(0), rows["high_pts"].fillna(0))
+        ]
+        ax.bar(x, rows["mean_pts"], width=0.6, color=colors, alpha=0.75, zorder=2)
+        ax.errorbar(x, rows["mean_pts"], yerr=rows["half_width_pts"].to_numpy(), fmt="none",
+                    ecolor="0.15", capsize=4, lw=1.2, zorder=3)
+        diffs = 100 * (pairs[reference] - pairs[baseline]).dropna()
+        diffs = diffs[diffs.index.get_level_values("dataset") == dataset]
+        for i, ratio in enumerate(rows.index):
+            values = diffs[diffs.index.get_level_values("ratio") == ratio].to_numpy()
+            jitter = np.linspace(-0.12, 0.12, len(values)) if len(values) > 1 else [0.0]
+            ax.plot(i + np.asarray(jitter), values, "o", ms=3, color="black", alpha=0.6,
+                    zorder=4)
+        ax.axhline(0, color="black", lw=0.9, zorder=1)
+        labels = _ratio_tick_labels(results, dataset, list(rows.index))
+        labels = [
+            label + (f"\n(= {same:g})" if np.isfinite(same) else "")
+            for label, same in zip(labels, rows["same_as"].astype(float))
+        ]
+        ax.set_xticks(x, labels, fontsize=8)
+        ax.set(title=dataset, xlabel="training ratio (series per class)")
+        ax.grid(axis="y", alpha=0.3, zorder=0)
+    axes[0, 0].set_ylabel(f"{ref} − {base} (accuracy points)")
+    n = table["n"] if len(table) else [0]
+    counts = f"{int(min(n))}" if min(n) == max(n) else f"{int(min(n))}–{int(max(n))}"
+    caption = (
+        f"Bars: mean over {counts} resamples of the paired difference {ref} − {base} in test "
+        f"{metric} (same split and training series for both); whiskers: {confidence:.0%} "
+        "Student-t interval of that mean (mean ± t·s/√n, s the sample std); dots: single "
+        f"resamples (no whisker with a single resample). Above 0: {ref} is better. Green/red: interval entirely above/below 0. "
+        "\"(= r)\": same training series as ratio r."
+    )
+    _finish(fig, axes, title=f"Does {ref} beat {base}? Paired difference in test {metric}",
+            caption=caption, legend=False)
+    return fig

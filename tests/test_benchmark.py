@@ -118,13 +118,15 @@ def test_summary_table_and_plot_share_the_resample_std():
     stats = resample_mean_std(results)
     table = mean_std_table(results)
     ax = plot_accuracy_vs_ratio(results, "D")
+    from sktdi.plotting import estimator_label
+
     bars = {c.get_label(): c for c in ax.containers}
     for estimator, accs in values.items():
         expected = np.std(accs, ddof=1)
         assert np.isclose(stats.loc[("D", estimator, 0.1), "std"], expected)
         assert table.loc[("D", 0.1), estimator].endswith(f"± {expected:.3f}")
         # an error bar is the segment (x, mean - std) -> (x, mean + std)
-        segments = bars[estimator].lines[2][0].get_segments()
+        segments = bars[estimator_label(estimator)].lines[2][0].get_segments()
         drawn = [(seg[1][1] - seg[0][1]) / 2 for seg in segments]
         np.testing.assert_allclose(drawn, [expected, 0.0])
         assert table.loc[("D", 1.0), estimator].endswith("± 0.000")
@@ -189,7 +191,148 @@ def test_cli_help_and_tiny_run(tmp_path):
         capture_output=True, text=True, timeout=600,
     )
     assert run.returncode == 0, run.stderr[-3000:]
-    assert "wins ties losses" in run.stdout and "wilcoxon" in run.stdout
+    assert "wins / ties / losses" in run.stdout and "Wilcoxon" in run.stdout
     for name in ("results.csv", "summary.txt", "summary_accuracy.csv", "accuracy_vs_ratio.png"):
         assert (tmp_path / name).exists(), name
     assert len(pd.read_csv(tmp_path / "results.csv")) == 6
+
+
+# -- readable summary, duplicate training sets, figures -------------------------------------------
+
+
+def _frame(cells):
+    """Rows from (dataset, ratio, resample, n_train, {estimator: accuracy}) tuples."""
+    return pd.DataFrame(
+        [
+            {"dataset": d, "mode": "resample", "ratio": ratio, "resample": r, "estimator": e,
+             "accuracy": acc, "status": "ok", "fit_seconds": 0.000675 if e == "1nn" else 1.744444,
+             "n_train": n, "n_classes": 3, "error": ""}
+            for d, ratio, r, n, accs in cells for e, acc in accs.items()
+        ]
+    )
+
+
+def test_formatted_summary_is_a_readable_report():
+    import re
+
+    from sktdi.benchmark import format_summary
+
+    cells = [
+        ("D", ratio, r, n, {"tdi": 0.7 + 0.1 * r + 1 / 3, "s4d-lin": 0.6 + 0.1 * r + 1 / 3 - 0.2,
+                            "1nn": 0.3 + 1 / 7})
+        for r in range(3) for ratio, n in ((0.1, 3), (1.0, 30))
+    ]
+    text = format_summary(summarize(_frame(cells)))
+    assert not re.search(r"\d\.\d{5,}", text), text  # no raw pandas floats
+    assert re.search(r"^TDI\s+1\.00$", text, re.M) and re.search(r"^1nn\s+3\.00$", text, re.M)
+    assert re.search(r"^S4D-Lin\s+2\.00$", text, re.M)
+    # mean difference in accuracy points, signed
+    assert re.search(r"^S4D-Lin\s+6\s+0\s+0\s+6\s+\+30\.0 pts$", text, re.M), text
+    assert "1.74 s" in text and "0.675 ms" in text
+    assert "3 (1/class)" in text and "30 (10/class)" in text
+    assert re.search(r"all ratios\s+6 distinct pairs, mean TDI − S4D-Lin \+30\.0 pts, p = 0\.031",
+                     text), text
+
+
+def test_cells_with_the_same_training_set_count_once():
+    from sktdi.benchmark import format_summary
+
+    cells = []
+    for r in range(3):
+        # ratios 0.04 and 0.08 give the same 3 series (same n_train, same split): one experiment
+        for ratio, n in ((0.04, 3), (0.08, 3), (0.16, 6)):
+            cells.append(("D", ratio, r, n, {"tdi": 0.8 + 0.01 * r + ratio, "s4d-lin": 0.7}))
+        cells.append(("E", 0.04, r, 3, {"tdi": 0.5, "s4d-lin": 0.6 + 0.01 * r}))
+        cells.append(("E", 0.08, r, 6, {"tdi": 0.5, "s4d-lin": 0.6 + 0.01 * r}))
+    table = _frame(cells)
+    wtl = wins_ties_losses(table, "tdi")
+    assert wtl.loc["s4d-lin", ["wins", "ties", "losses", "n_pairs"]].tolist() == [6, 0, 6, 12]
+    assert wins_ties_losses(table, "tdi", merge_duplicates=False).loc["s4d-lin", "wins"] == 9
+    assert wilcoxon_test(table, "tdi", "s4d-lin")["n_pairs"] == 12
+    assert average_ranks(table).attrs["n_cells"] == 12
+    summary = summarize(table)
+    assert len(summary["duplicates"]) == 3
+    assert set(summary["duplicates"]["same_as"]) == {0.04}
+    assert summary["wilcoxon"].loc["all ratios", "n_pairs"] == 12
+    text = format_summary(summary)
+    assert "duplicate training sets merged: 3 (dataset, ratio, resample) cells" in text
+    assert "D ratio 0.08 = ratio 0.04 in resamples 0, 1, 2" in text
+    # the accuracy table still shows every ratio
+    assert ("D", 0.08) in summary["accuracy"].index
+
+
+def test_summary_of_empty_failed_or_partial_tables_does_not_crash():
+    from sktdi.benchmark import format_summary
+
+    empty = format_summary(summarize(pd.DataFrame()))
+    assert "no successful cells" in empty
+    failed = _frame([("D", 0.1, 0, 3, {"tdi": np.nan, "s4d-lin": np.nan})]).assign(
+        status="error", n_train=np.nan
+    )
+    summary = summarize(failed)
+    assert summary["errors"] == 2 and "wins_ties_losses" not in summary
+    assert "no successful cells: 2 of 2 cells failed" in format_summary(summary)
+    only = _frame([("D", 0.1, r, 3, {"1nn": 0.5 + 0.1 * r}) for r in range(2)])
+    text = format_summary(summarize(only))
+    assert "0.550 ± 0.071" in text and "Wilcoxon" not in text
+    no_baseline = _frame([("D", 0.1, r, 3, {"tdi": 0.5, "1nn": 0.4}) for r in range(2)])
+    text = format_summary(summarize(no_baseline))
+    assert "no paired cells with both estimators" in text
+
+
+def test_accuracy_figure_labels_every_ratio_and_shares_the_y_range(tmp_path):
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from sktdi.plotting import accuracy_vs_ratio_figure
+
+    ratios = [0.04, 0.08, 0.16, 0.32, 1.0]
+    cells = [
+        (d, ratio, r, int(ratio * 90), {"tdi": 0.5 + 0.3 * ratio + off, "s4d-lin": 0.5 + off,
+                                         "minirocket": 0.2 + off})
+        for d, off in (("D", 0.0), ("E", 0.3)) for ratio in ratios for r in range(2)
+    ]
+    fig = accuracy_vs_ratio_figure(_frame(cells))
+    panels = [ax for ax in fig.axes if ax.get_visible()]
+    assert len(panels) == 2
+    assert len({ax.get_ylim() for ax in panels}) == 1  # one y range for every dataset
+    low, high = panels[0].get_ylim()
+    assert low <= 0.2 and high >= 0.8 + 0.3
+    for ax in panels:
+        labels = [t.get_text() for t in ax.get_xticklabels()]
+        assert [label.split("\n")[0] for label in labels] == ["0.04", "0.08", "0.16", "0.32", "1"]
+        assert labels[0].split("\n")[1] == "1/class" and labels[-1].split("\n")[1] == "30/class"
+        assert {c.get_label() for c in ax.containers} == {"TDI", "S4D-Lin", "MiniRocket"}
+    assert any(text.get_text().startswith("Points: mean test accuracy over 2 resamples")
+               for text in fig.texts)
+    assert fig.legends and "TDI" in [t.get_text() for t in fig.legends[0].get_texts()]
+    plt.close(fig)
+
+
+def test_paired_difference_figure_shows_the_mean_and_t_interval(tmp_path):
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    from scipy import stats
+
+    from sktdi.benchmark.summary import paired_difference_table, plot_paired_difference
+
+    gaps = [0.10, 0.05, 0.15]  # TDI − S4D-Lin per resample at ratio 0.1; identical at 1.0
+    cells = [("D", 0.1, r, 3, {"tdi": 0.6 + gap, "s4d-lin": 0.6}) for r, gap in enumerate(gaps)]
+    cells += [("D", 1.0, r, 30, {"tdi": 0.9, "s4d-lin": 0.9}) for r in range(3)]
+    results = _frame(cells)
+    mean = 100 * np.mean(gaps)
+    half = stats.t.ppf(0.975, 2) * 100 * np.std(gaps, ddof=1) / np.sqrt(3)
+    row = paired_difference_table(results).loc[("D", 0.1)]
+    assert np.isclose(row["mean_pts"], mean) and np.isclose(row["half_width_pts"], half)
+    fig = plot_paired_difference(results, tmp_path / "difference.png")
+    assert (tmp_path / "difference.png").exists()
+    ax = fig.axes[0]
+    heights = [patch.get_height() for patch in ax.patches]
+    np.testing.assert_allclose(heights, [mean, 0.0])
+    segments = ax.collections[0].get_segments()  # the whiskers, one per ratio
+    np.testing.assert_allclose(
+        [(seg[0][1], seg[1][1]) for seg in segments], [(mean - half, mean + half), (0.0, 0.0)]
+    )
+    assert 0.0 in [line.get_ydata()[0] for line in ax.lines if len(line.get_ydata()) == 2]
+    assert [t.get_text().split("\n")[0] for t in ax.get_xticklabels()] == ["0.1", "1"]

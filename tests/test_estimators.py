@@ -237,7 +237,7 @@ GOOD_Y = np.array([0, 0, 0, 1, 1, 1])
         (np.array([["a"] * 20] * 6, dtype=object), GOOD_Y, ValueError, "convert|string"),
         (np.zeros((0, 20)), np.zeros(0), ValueError, "0 sample"),
         (GOOD_X[:, :1], GOOD_Y, ValueError, "too short"),
-        (GOOD_X[0], GOOD_Y, ValueError, "2D array"),
+        (GOOD_X[0], GOOD_Y, ValueError, r"1-D .*X\.reshape\(1, -1\)"),
         (np.zeros((6, 2, 3, 20)), GOOD_Y, ValueError, "2-D .* or 3-D"),
         (GOOD_X, np.zeros(6), ValueError, "1 class"),
         (GOOD_X, GOOD_Y[:5], ValueError, "inconsistent numbers of samples"),
@@ -359,10 +359,9 @@ def test_constructor_is_keyword_only(Estimator):
 
 
 def _epoch_lrs(model):
-    """The learning rate of the main (non-SSM) parameter group in each epoch of the last
-    training call, read from the optimizer through skorch's history of event_lr (SSM group)
-    scaled to the main group."""
-    return [lr * model.lr / model.ssm_lr for lr in model.history_[:, "event_lr"]]
+    """The learning rate of the main (non-SSM) parameter group in each epoch, as the
+    history records it (event_lr: the main group's rate, the user's lr)."""
+    return list(model.history_[:, "event_lr"])
 
 
 def test_warm_start_restarts_the_schedule_and_partial_fit_runs_at_lr():
@@ -495,3 +494,173 @@ def test_tdi_options_have_the_same_names_everywhere():
         error_score="raise",
     ).fit(X, y)
     assert len(search.cv_results_["params"]) == 4
+
+
+# ---- threads, verbose output, validation split checks --------------------------------------
+
+
+def _threads_seen_in_forward(monkeypatch=None):
+    """Patch S4DNetwork.forward to record torch's thread count at each call (training and
+    prediction); returns the set it fills, and the undo (for use outside pytest)."""
+    from sktdi.ssm import S4DNetwork
+
+    seen = set()
+    original = S4DNetwork.forward
+
+    def spy(self, *args, **kwargs):
+        seen.add(torch.get_num_threads())
+        return original(self, *args, **kwargs)
+
+    if monkeypatch is not None:
+        monkeypatch.setattr(S4DNetwork, "forward", spy)
+        return seen, None
+    S4DNetwork.forward = spy
+    return seen, lambda: setattr(S4DNetwork, "forward", original)
+
+
+def test_n_threads_applies_inside_fit_and_predict_and_restores(monkeypatch):
+    X, y = planted(n_per_class=5)
+    previous = torch.get_num_threads()
+    try:
+        torch.set_num_threads(2)
+        seen, _ = _threads_seen_in_forward(monkeypatch)
+        clf = SSMClassifier(**FAST, n_threads=1, random_state=0).fit(X, y)
+        assert seen == {1}
+        assert torch.get_num_threads() == 2  # the process's count is restored
+        seen.clear()
+        clf.predict(X)
+        assert seen == {1} and torch.get_num_threads() == 2
+        seen.clear()
+        SSMClassifier(**FAST, random_state=0).fit(X, y)  # None, not in a worker: untouched
+        assert seen == {2}
+        with pytest.raises(ValueError, match="n_threads"):
+            SSMClassifier(**FAST, n_threads=0).fit(X, y)
+    finally:
+        torch.set_num_threads(previous)
+
+
+def test_torch_threads_restores_after_an_error_and_across_threads():
+    from concurrent.futures import ThreadPoolExecutor
+
+    from sktdi._threads import torch_threads
+
+    previous = torch.get_num_threads()
+    try:
+        torch.set_num_threads(2)
+        with pytest.raises(RuntimeError), torch_threads(1):
+            raise RuntimeError
+        assert torch.get_num_threads() == 2
+        # overlapping blocks in two threads: the last one out restores the caller's count
+        import threading
+
+        inside = threading.Barrier(2)
+
+        def block():
+            with torch_threads(1):
+                inside.wait()
+                return torch.get_num_threads()
+
+        with ThreadPoolExecutor(2) as pool:
+            assert list(pool.map(lambda _: block(), range(2))) == [1, 1]
+        assert torch.get_num_threads() == 2
+    finally:
+        torch.set_num_threads(previous)
+
+
+def _fit_in_worker():
+    """A small fit; the thread counts torch had inside it."""
+    seen, undo = _threads_seen_in_forward()
+    try:
+        X, y = planted(n_per_class=5, length=16)
+        SSMClassifier(**{**FAST, "max_epochs": 2}, random_state=0).fit(X, y)
+    finally:
+        undo()
+    return sorted(seen)
+
+
+@pytest.mark.parametrize("backend", ["loky", "threading"])
+def test_default_threads_in_joblib_workers_are_the_workers_share(backend, monkeypatch):
+    # joblib hands loky workers the caller's OMP_NUM_THREADS when it is set (the user's
+    # explicit choice); the default share is what this test is about
+    for var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
+        monkeypatch.delenv(var, raising=False)
+    share = max(joblib.cpu_count() // 2, 1)
+    previous = torch.get_num_threads()
+    try:
+        # the process's default, explicit: thread workers would inherit it before the fix
+        torch.set_num_threads(max(joblib.cpu_count(), 2))
+        results = joblib.Parallel(n_jobs=2, backend=backend)(
+            joblib.delayed(_fit_in_worker)() for _ in range(2)
+        )
+        assert torch.get_num_threads() == max(joblib.cpu_count(), 2)
+    finally:
+        torch.set_num_threads(previous)
+    for seen in results:
+        assert seen and max(seen) <= share, (backend, results)
+
+
+def test_resolve_n_threads_reads_the_workers_share(monkeypatch):
+    from joblib._parallel_backends import LokyBackend
+
+    from sktdi._threads import resolve_n_threads
+
+    monkeypatch.setenv("OMP_NUM_THREADS", "3")
+    assert resolve_n_threads(None) is None  # not in a worker: torch's own setting
+    assert resolve_n_threads(2) == 2
+    with joblib.parallel_config(backend=LokyBackend(nesting_level=1)):  # as inside a worker
+        assert resolve_n_threads(None) == 3
+        monkeypatch.delenv("OMP_NUM_THREADS")
+        assert resolve_n_threads(None) == 1
+        assert resolve_n_threads(4) == 4
+
+
+def test_verbose_log_shows_the_users_lr_without_colour_codes(capsys):
+    X, y = planted(n_per_class=5)
+    clf = SSMClassifier(
+        **{**FAST, "max_epochs": 3, "lr": 0.01}, ssm_lr=0.001, validation_fraction=0.2, verbose=1
+    ).fit(X, y)
+    out = capsys.readouterr().out
+    assert "\x1b[" not in out  # piped (capsys is not a terminal): no ANSI colours
+    header, _, first_row = out.splitlines()[:3]
+    columns = dict(zip(header.split(), first_row.split()))
+    assert float(columns["lr"]) == pytest.approx(0.01)  # the user's lr, not ssm_lr
+    assert float(columns["ssm_lr"]) == pytest.approx(0.001)
+    assert clf.history_[0, "event_lr"] == pytest.approx(0.01)
+    constant = {**FAST, "max_epochs": 2, "lr": 0.02}
+    SSMClassifier(**constant, lr_schedule="constant", verbose=1).fit(X, y)
+    header, _, first_row = capsys.readouterr().out.splitlines()[:3]
+    assert float(dict(zip(header.split(), first_row.split()))["lr"]) == pytest.approx(0.02)
+
+
+def test_verbose_colours_on_a_terminal_only(monkeypatch):
+    from sktdi._training import PlainWhenPipedPrintLog
+
+    log = PlainWhenPipedPrintLog().initialize()
+    row = {"epoch": 1, "train_loss": 0.5, "train_loss_best": True, "dur": 0.1}
+    assert "\x1b[" not in log.table(row)
+    monkeypatch.setattr("sktdi._training._stdout_is_tty", lambda: True)
+    assert "\x1b[" in log.table(row)
+
+
+def test_verbose_2_piped_has_no_progress_bar(capsys):
+    X, y = planted(n_per_class=5)
+    clf = SSMClassifier(**{**FAST, "max_epochs": 2}, verbose=2).fit(X, y)
+    captured = capsys.readouterr()
+    assert "train_loss" in captured.out
+    assert "\r" not in captured.out + captured.err and "it/s" not in captured.out + captured.err
+    assert "progress" not in dict(clf.net_.callbacks_)
+
+
+def test_validation_split_errors_name_validation_fraction():
+    X, y = planted(n_per_class=10, labels=("a", "b"))
+    X1, y1 = np.vstack([X, X[:1]]), np.append(y, "c")  # class "c": one series
+    match = r"validation_fraction=0.2 .*class 'c' has only 1 series"
+    with pytest.raises(ValueError, match=match):
+        SSMClassifier(**FAST, validation_fraction=0.2).fit(X1, y1)
+    with pytest.raises(ValueError, match=match):  # labels as Python objects
+        SSMClassifier(**FAST, validation_fraction=0.2).fit(X1, y1.astype(object))
+    SSMClassifier(**FAST).fit(X1, y1)  # without a split it fits
+    with pytest.raises(ValueError, match=r"validation_fraction=0.02 holds out 1 of 20 series"):
+        SSMClassifier(**FAST, validation_fraction=0.02).fit(X, y)
+    with pytest.raises(ValueError, match=r"validation_fraction=0.99 leaves 0 of 20 series"):
+        SSMClassifier(**FAST, validation_fraction=0.99).fit(X, y)

@@ -145,6 +145,99 @@ def test_local_archive_unequal_length_tsv(tmp_path):
     assert list(y) == ["1", "2", "1"]
 
 
+def _archive(tmp_path, name, content: bytes, suffix=".tsv"):
+    folder = tmp_path / name
+    folder.mkdir()
+    (folder / f"{name}_TRAIN{suffix}").write_bytes(content)
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    "content, pattern",
+    [
+        # before: IndexError: too many indices for array
+        (b"", r"Toy_TRAIN\.tsv is empty"),
+        (b"\n\n  \n", r"Toy_TRAIN\.tsv is empty"),
+        # before: numpy's "Number of columns at line #2 is 3 ..." naming no file
+        (
+            b"1\t0.1\t0.2\t0.3\n2\t0.1\t0.2\n",
+            r"Toy_TRAIN\.tsv, line 2 has 3 tab-separated fields, but line 1 has 4",
+        ),
+        # before: UnicodeDecodeError
+        (bytes(range(256)) * 4, r"Toy_TRAIN\.tsv is not a text file"),
+        (b"\x89PNG\r\n\x1a\n\xff\xfe", r"Toy_TRAIN\.tsv is not UTF-8 text \(byte 0x89 on line 1\)"),
+        # before: silently NaN in X
+        (b"1\t0.1\t0.2\n2\t0.1\tabc\n", r"Toy_TRAIN\.tsv, line 2, column 3: 'abc' is not a number"),
+        (b"label\tt1\n1\t0.5\n", r"line 1, column 2: 't1' is not a number \(a header line"),
+        # before: silently NaN labels
+        (
+            b"1\t0.1\t0.2\n\t0.1\t0.3\n",
+            r"Toy_TRAIN\.tsv, line 2: the label \(first column\) is missing",
+        ),
+        (b"1\t0.1\nNaN\t0.1\n", r"line 2: the label \(first column\) is missing"),
+        (b"1,0.1,0.2\n", r"line 1: a label and no values \(the file looks comma-separated"),
+        (b"1\t0.1\n2\tNaN\n", r"series 2 .* has no values"),
+    ],
+    ids=[
+        "empty", "blank-lines", "ragged", "binary", "not-utf8", "non-numeric", "header",
+        "no-label", "nan-label", "comma-separated", "all-nan-row",
+    ],
+)
+def test_broken_tsv_names_file_and_line(tmp_path, content, pattern):
+    root = _archive(tmp_path, "Toy", content)
+    with pytest.raises(ValueError, match=pattern):
+        load_ucr("Toy", "train", data_dir=root)
+
+
+@pytest.mark.parametrize(
+    "content, pattern",
+    [
+        (b"", r"Toy_TRAIN\.ts is empty"),  # before: sktime's OSError "empty file"
+        (b"@problemName Toy\n\xff\xfe", r"Toy_TRAIN\.ts is not UTF-8 text"),  # UnicodeDecodeError
+        (
+            b"@problemName Toy\n@timeStamps false\n@classLabel true 1 2\n@data\n1,2,3:1\n1,2:abc\n",
+            r"Toy_TRAIN\.ts is not a readable \.ts file: OSError",
+        ),
+    ],
+    ids=["empty", "binary", "corrupt"],
+)
+def test_broken_ts_names_the_file(tmp_path, content, pattern):
+    root = _archive(tmp_path, "Toy", content, suffix=".ts")
+    with pytest.raises(ValueError, match=pattern):
+        load_ucr("Toy", "train", data_dir=root)
+
+
+def test_missing_split_and_data_dir_are_named(tmp_path):
+    root = _archive(tmp_path, "Toy", b"1\t0.1\t0.2\n2\t0.3\t0.4\n")
+    X, y = load_ucr("Toy", "train", data_dir=root)
+    assert X.shape == (2, 1, 2) and y.tolist() == ["1", "2"]
+    with pytest.raises(FileNotFoundError, match=r"no Toy_TEST\.ts or \.tsv under"):
+        load_ucr("Toy", None, data_dir=root)
+    with pytest.raises(FileNotFoundError, match="data_dir .*nowhere does not exist"):
+        load_ucr("Toy", "train", data_dir=tmp_path / "nowhere")
+    with pytest.raises(FileNotFoundError, match="no Other_TRAIN"):
+        load_ucr("Other", "train", data_dir=root)
+
+
+def test_splits_with_different_channel_counts_are_named(tmp_path):
+    # before: numpy's "all input arrays must have the same shape" from np.stack
+    root = _archive(tmp_path, "Toy", b"1\t0.1\t0.2\n2\t0.3\t0.4\n")
+    (root / "Toy" / "Toy_TEST.ts").write_text(
+        "@problemName Toy\n@timeStamps false\n@missing false\n@univariate false\n"
+        "@dimensions 2\n@equalLength true\n@seriesLength 2\n@classLabel true 1 2\n@data\n"
+        "0.1,0.2:0.3,0.4:1\n0.5,0.6:0.7,0.8:2\n"
+    )
+    assert load_ucr("Toy", "test", data_dir=root)[0].shape == (2, 2, 2)
+    with pytest.raises(ValueError, match=r"differ in their number of channels.*TRAIN.*\[1\].*TEST"):
+        load_ucr("Toy", None, data_dir=root)
+
+
+def test_tsv_text_labels_and_empty_padding_fields(tmp_path):
+    root = _archive(tmp_path, "Toy", b"cat\t1\t2\t\ndog\t3\t4\t5\n")
+    X, y = load_ucr("Toy", "train", data_dir=root)
+    assert [s.shape for s in X] == [(1, 2), (1, 3)] and y.tolist() == ["cat", "dog"]
+
+
 def test_resampling_keeps_class_counts_and_official_split():
     X_train, y_train, X_test, y_test = load_ucr_split("ArrowHead")
     same = resample_split(X_train, y_train, X_test, y_test, 0)

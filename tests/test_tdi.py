@@ -564,3 +564,56 @@ def test_tdi_leaves_global_rngs_untouched():
     plan_initialization(X, y, init="tdi-control", task="classification", random_state=0)
     np.testing.assert_array_equal(np.random.get_state()[1], numpy_state)
     assert torch.equal(torch.get_rng_state(), torch_state)
+
+
+def test_constant_X_is_not_reliable_and_aligns_no_channel():
+    # before: reliability 1.0 and TDI on 100% of the channels with 0 significant bins; both
+    # halves of identical series share one floating-point residue (~1e-17 in every bin) and
+    # that residue correlates at 1.0 across halves
+    from sktdi.tdi import plan_initialization, split_half_reliability
+
+    X, y = np.ones((40, 1, 64)), np.repeat(["a", "b"], 20)
+    reliability, note = split_half_reliability(X, y, task="classification", random_state=0)
+    assert reliability == 0.0 and "identical" in note
+    Xr = np.full((40, 64), 3.0)
+    reliability, note = split_half_reliability(
+        Xr, np.random.default_rng(0).normal(size=40), task="regression", random_state=0
+    )
+    assert reliability == 0.0 and "identical" in note  # before: 0.72
+    for init in ("tdi", "tdi-control"):
+        plan = plan_initialization(X, y, init=init, task="classification", random_state=0)
+        assert plan.n_significant_bins == 0 and plan.channel_share == 0.0
+        assert plan.reliability == 0.0 and "no significant frequency bin" in plan.reason
+    plan = plan_initialization(X, y, init="auto", task="classification", random_state=0)
+    assert plan.chosen == BASE_INIT and plan.channel_share == 0.0
+
+
+def test_labels_independent_of_X_give_low_reliability_and_no_alignment():
+    from sktdi.tdi import plan_initialization, split_half_reliability
+
+    rng = np.random.default_rng(0)
+    X, y = rng.normal(size=(40, 1, 64)), np.repeat(["a", "b"], 20)
+    reliability, note = split_half_reliability(X, y, task="classification", random_state=0)
+    # before: 0.23, the agreement of the statistic's null shape across halves
+    assert abs(reliability) < 0.1 and "no significant bin in either half" in note
+    plan = plan_initialization(X, y, init="tdi", task="classification", random_state=0)
+    assert plan.n_significant_bins == 0 and plan.channel_share == 0.0
+    assert "no significant frequency bin" in plan.reason and "0% of the channels" in plan.reason
+    # shrinkage off: the user asked for every channel, reliability or not
+    plan = plan_initialization(
+        X, y, init="tdi", task="classification", options=TDIOptions(reliability=False)
+    )
+    assert plan.channel_share == 1.0
+
+
+def test_reliability_counts_flat_halves_as_zero():
+    from sktdi.tdi import split_half_reliability
+
+    # every series flat at its own level: X varies across series, but the statistic of
+    # each half is roundoff everywhere except DC and carries no significant bin
+    rng = np.random.default_rng(0)
+    X = np.repeat(rng.normal(size=(40, 1, 1)), 64, axis=-1)
+    reliability, note = split_half_reliability(
+        X, np.repeat([0, 1], 20), task="classification", random_state=0
+    )
+    assert reliability == 0.0 and ("no significant bin" in note or "no variation" in note)

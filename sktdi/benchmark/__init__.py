@@ -1,31 +1,46 @@
 """UCR benchmarking harness: datasets × training ratios × resamples × estimators."""
 
-from .estimators import DEFAULT_ESTIMATORS, ESTIMATORS, available
-from .runner import DEFAULT_RATIOS, Cell, make_cells, run_benchmark, run_cell
-from .summary import (
-    average_ranks,
-    format_summary,
-    mean_std_table,
-    plot_accuracy_vs_ratio,
-    summarize,
-    wilcoxon_test,
-    wins_ties_losses,
-)
+from __future__ import annotations
 
-__all__ = [
-    "Cell",
-    "DEFAULT_ESTIMATORS",
-    "DEFAULT_RATIOS",
-    "ESTIMATORS",
-    "available",
-    "average_ranks",
-    "format_summary",
-    "make_cells",
-    "mean_std_table",
-    "plot_accuracy_vs_ratio",
-    "run_benchmark",
-    "run_cell",
-    "summarize",
-    "wilcoxon_test",
-    "wins_ties_losses",
-]
+import importlib
+
+# Names load from their submodule on first access (PEP 562): the runner and the summaries
+# import pandas, scipy and (through the estimators) torch, while the ``sktdi benchmark``
+# parser only needs the estimator names and default ratios of the light ``.estimators``.
+_LAZY = {
+    "DEFAULT_ESTIMATORS": ".estimators",
+    "DEFAULT_RATIOS": ".estimators",
+    "ESTIMATORS": ".estimators",
+    "available": ".estimators",
+    "Cell": ".runner",
+    "make_cells": ".runner",
+    "run_benchmark": ".runner",
+    "run_cell": ".runner",
+    "average_ranks": ".summary",
+    "format_summary": ".summary",
+    "mean_std_table": ".summary",
+    "plot_accuracy_vs_ratio": ".summary",
+    "plot_paired_difference": ".summary",
+    "paired_difference_table": ".summary",
+    "duplicate_training_sets": ".summary",
+    "distinct_training_sets": ".summary",
+    "training_size": ".summary",
+    "resample_mean_std": ".summary",
+    "summarize": ".summary",
+    "wilcoxon_test": ".summary",
+    "wins_ties_losses": ".summary",
+}
+
+__all__ = sorted(_LAZY)
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        value = getattr(importlib.import_module(_LAZY[name], __name__), name)
+        globals()[name] = value  # later lookups skip __getattr__
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

@@ -2,14 +2,16 @@
 
 Each entry builds a fresh estimator for a seed. SSM models receive padded series with their
 lengths; the other baselines receive the padded numpy3D panel.
+
+This module imports nothing heavy at module level (no numpy, torch, scikit-learn or sktime):
+the ``sktdi benchmark`` parser reads :data:`ESTIMATORS` and :data:`DEFAULT_RATIOS` from it, and
+``sktdi --help`` and argument errors must stay instant.
 """
 
 from __future__ import annotations
 
 import importlib.util
 from collections.abc import Callable
-
-import numpy as np
 
 
 def _ssm(**params) -> Callable:
@@ -22,6 +24,7 @@ def _ssm(**params) -> Callable:
 
 
 def _transformer_ridge(seed: int, overrides: dict):
+    import numpy as np
     from sklearn.linear_model import RidgeClassifierCV
     from sklearn.pipeline import make_pipeline
     from sklearn.preprocessing import StandardScaler
@@ -67,10 +70,19 @@ ESTIMATORS: dict[str, tuple[Callable, str, str | None]] = {
     "1nn-dtw": (_nn_dtw, "panel", "numba"),
 }
 DEFAULT_ESTIMATORS = ("tdi", "s4d-lin", "minirocket", "1nn-euclidean")
+# the default training ratios of the grid (here rather than in .runner, which imports pandas)
+DEFAULT_RATIOS = (0.04, 0.08, 0.16, 0.32, 1.0)
 
 
 def available(name: str) -> bool:
-    """Whether ``name`` is known and its optional packages are installed."""
+    """Whether ``name`` is known and its optional packages are installed.
+
+    Examples
+    --------
+    >>> from sktdi.benchmark import available
+    >>> available("1nn-euclidean"), available("no-such-estimator")
+    (True, False)
+    """
     if name not in ESTIMATORS:
         return False
     module = ESTIMATORS[name][2]

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
 import time
 import traceback
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -13,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .estimators import ESTIMATORS
+from .estimators import DEFAULT_RATIOS, ESTIMATORS
 
 KEY = ["dataset", "mode", "ratio", "resample", "estimator"]
 # the results file's columns, in order; "traceback" is empty for ok rows
@@ -21,7 +23,6 @@ COLUMNS = [
     *KEY, "n_train", "n_test", "n_classes", "accuracy", "balanced_accuracy", "nll",
     "fit_seconds", "predict_seconds", "status", "error", "traceback", "config", "finished_at",
 ]
-DEFAULT_RATIOS = (0.04, 0.08, 0.16, 0.32, 1.0)
 
 
 @dataclass(frozen=True)
@@ -112,6 +113,58 @@ def _inputs(kind: str, X):
     return (padded,), {}
 
 
+def worker_threads(n_jobs: int) -> int:
+    """Threads each cell may use when ``n_jobs`` cells run at once: the cores, shared out.
+
+    ``n_jobs=-1`` means one worker per core, so each gets one thread; ``n_jobs=1`` runs the
+    cells one after another in this process, each with every core.
+
+    Examples
+    --------
+    >>> import os
+    >>> from sktdi.benchmark.runner import worker_threads
+    >>> worker_threads(1) == (os.cpu_count() or 1), worker_threads(-1)
+    (True, 1)
+    """
+    cores = os.cpu_count() or 1
+    workers = cores if n_jobs == -1 else max(1, n_jobs)
+    return max(1, cores // workers)
+
+
+@contextmanager
+def cell_threads(threads: int):
+    """Limit torch and the native thread pools (BLAS, OpenMP) to ``threads`` inside the block.
+
+    ``torch.set_num_threads`` alone leaves numpy's BLAS at its own default, which in a worker
+    is one thread per core: with several workers that oversubscribes the cores. loky workers
+    get OMP_NUM_THREADS and friends from joblib, but Dask workers and the in-process
+    ``n_jobs=1`` path do not, so threadpoolctl sets the limit here for every backend. Both
+    settings are restored on exit, so running a cell in this process leaves it as it was.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from sktdi.benchmark.runner import cell_threads
+    >>> before = torch.get_num_threads()
+    >>> with cell_threads(1):
+    ...     torch.get_num_threads()
+    1
+    >>> torch.get_num_threads() == before
+    True
+    """
+    import torch
+    from threadpoolctl import threadpool_limits
+
+    threads = max(1, int(threads))
+    previous = torch.get_num_threads()
+    torch.set_num_threads(threads)
+    try:
+        with threadpool_limits(limits=threads):
+            yield
+    finally:
+        torch.set_num_threads(previous)
+
+
 def run_cell(cell: Cell) -> dict:
     """Fit and evaluate one cell; any failure becomes a row with status "error".
 
@@ -122,12 +175,15 @@ def run_cell(cell: Cell) -> dict:
     >>> row["status"], row["n_train"], round(row["accuracy"], 3)
     ('ok', 67, 0.955)
     """
-    import torch
+    with cell_threads(cell.threads):
+        return _run_cell(cell)
+
+
+def _run_cell(cell: Cell) -> dict:
     from sklearn.metrics import accuracy_score, balanced_accuracy_score, log_loss
 
     from ..datasets import take, training_subsample
 
-    torch.set_num_threads(max(1, cell.threads))
     row = {**dict(zip(KEY, cell.key())), "config": json.dumps(cell.params, sort_keys=True)}
     try:
         X_train, y_train, X_test, y_test = _split(cell)
@@ -210,11 +266,37 @@ def _forget_reruns(path: Path, todo: list[Cell]) -> None:
     _current_columns(table[keep]).to_csv(path, index=False)
 
 
-def _joblib_results(cells: list[Cell], n_jobs: int) -> Iterator[dict]:
+# loky (joblib's process pool) takes a worker's RSS after its first task as a reference and,
+# once RSS has grown by more than 300 MB over it, retires the worker as "leaking" and starts a
+# new one, warning "A worker stopped while some jobs were given to the executor. This can be
+# caused by a too short worker timeout or by a memory leak." Benchmark cells grow a worker's
+# RSS by about that much without leaking: the first minirocket cell JIT-compiles numba code,
+# the first SSM cell imports skorch and fills torch's allocator caches, and RSS then stays flat
+# (measured in one process: +0, +132, +257, +258, +258, +293 MiB after 1nn-euclidean,
+# minirocket, tdi, s4d-lin on ItalyPowerDemand, then 1nn-euclidean and minirocket on
+# GunPoint). Each restart redoes those imports and compilations, so our workers tolerate more
+# growth; a real leak beyond this still gets its worker replaced.
+LOKY_MEMORY_GROWTH_LIMIT = 2 * 1024**3
+
+
+def _in_loky_worker(func: Callable, cell: Cell):
+    """Run ``func(cell)`` in a loky worker that tolerates :data:`LOKY_MEMORY_GROWTH_LIMIT`."""
+    from joblib.externals.loky import process_executor
+
+    # the worker loop reads this module global at each check, after the task returns
+    limit = getattr(process_executor, "_MAX_MEMORY_LEAK_SIZE", 0)
+    process_executor._MAX_MEMORY_LEAK_SIZE = max(limit, LOKY_MEMORY_GROWTH_LIMIT)
+    return func(cell)
+
+
+def _joblib_results(
+    cells: list[Cell], n_jobs: int, func: Callable[[Cell], dict] = run_cell
+) -> Iterator[dict]:
+    """``func`` of each cell in loky worker processes, in the order they finish."""
     from joblib import Parallel, delayed
 
     yield from Parallel(n_jobs=n_jobs, return_as="generator_unordered")(
-        delayed(run_cell)(cell) for cell in cells
+        delayed(_in_loky_worker)(func, cell) for cell in cells
     )
 
 
@@ -223,7 +305,8 @@ def _dask_results(cells: list[Cell], n_jobs: int, scheduler: str | None) -> Iter
 
     cluster = None
     if scheduler is None:
-        cluster = LocalCluster(n_workers=n_jobs, threads_per_worker=1, processes=True)
+        n_workers = (os.cpu_count() or 1) if n_jobs == -1 else n_jobs
+        cluster = LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True)
     client = Client(scheduler or cluster)
     try:
         futures = client.map(run_cell, cells, pure=False)

@@ -1,5 +1,22 @@
 """Summaries of a results table: mean ± std, wins/ties/losses, average ranks, a paired
-Wilcoxon test, and accuracy-vs-ratio plots."""
+Wilcoxon test, a readable text report and the benchmark figures.
+
+Duplicate training sets
+-----------------------
+Two training ratios can draw the very same training series. :func:`run_cell` takes
+``training_subsample(y_train, ratio, min_per_class=..., random_state=resample)``, i.e.
+:func:`sktdi._sampling.subsample_indices`: it turns the ratio into a per-class count vector
+(largest-remainder rounding of ``round(ratio * n)``, raised to ``min_per_class``) and then draws,
+class by class, from a generator seeded by the resample. The draw depends on the ratio only
+through that count vector, so equal count vectors give the same series (sorted, so in the same
+order too), and the cell is the same experiment run twice. Within a (dataset, mode, resample) the
+split is fixed, and the count vector is a non-decreasing function of the target in every class
+for two classes (so equal totals ``n_train`` mean equal vectors); for more classes no collision
+was found in a brute-force search over random class counts. Hence cells with equal ``n_train``
+within (dataset, mode, resample) are treated as one: the comparisons (wins/ties/losses, average
+ranks, Wilcoxon) keep the smallest ratio and drop the others (see :func:`duplicate_training_sets`);
+the accuracy table and the plots keep every ratio and mark the duplicates.
+"""
 
 from __future__ import annotations
 
@@ -10,10 +27,76 @@ import pandas as pd
 from scipy import stats
 
 PAIR = ["dataset", "mode", "ratio", "resample"]
+SPLIT = ["dataset", "mode", "resample"]
+_TIE = 1e-12
 
 
 def _ok(results: pd.DataFrame) -> pd.DataFrame:
+    if "status" not in results.columns:
+        return results.iloc[0:0]
     return results[results["status"] == "ok"]
+
+
+def _label(estimator: str) -> str:
+    from ..plotting import estimator_label
+
+    return estimator_label(estimator)
+
+
+def duplicate_training_sets(results: pd.DataFrame) -> pd.DataFrame:
+    """Cells whose training series are those of a smaller ratio of the same split.
+
+    Within one (dataset, mode, resample), ratios with the same ``n_train`` draw the same
+    training series (see the module docstring); every such ratio but the smallest is listed.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns dataset, mode, resample, ratio (the duplicate), n_train and same_as (the
+        smallest ratio with that training set). Empty when there are none, or when the table
+        has no ``n_train`` column.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from sktdi.benchmark.summary import duplicate_training_sets
+    >>> results = pd.DataFrame({
+    ...     "dataset": "D", "mode": "resample", "ratio": [0.04, 0.08, 0.16], "resample": 0,
+    ...     "estimator": "tdi", "accuracy": 0.5, "status": "ok", "n_train": [3, 3, 6]})
+    >>> duplicate_training_sets(results)[["ratio", "same_as"]].values.tolist()
+    [[0.08, 0.04]]
+    """
+    columns = SPLIT + ["ratio", "n_train", "same_as"]
+    ok = _ok(results)
+    if ok.empty or "n_train" not in ok.columns:
+        return pd.DataFrame(columns=columns)
+    sizes = (
+        ok.dropna(subset=["n_train"]).groupby(SPLIT + ["ratio"])["n_train"].max().reset_index()
+    ).sort_values(SPLIT + ["ratio"])
+    sizes["same_as"] = sizes.groupby(SPLIT + ["n_train"])["ratio"].transform("first")
+    return sizes.loc[sizes["ratio"] != sizes["same_as"], columns].reset_index(drop=True)
+
+
+def distinct_training_sets(results: pd.DataFrame) -> pd.DataFrame:
+    """``results`` without the rows of :func:`duplicate_training_sets` (the smallest ratio of
+    each training set stays).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from sktdi.benchmark.summary import distinct_training_sets
+    >>> results = pd.DataFrame({
+    ...     "dataset": "D", "mode": "resample", "ratio": [0.04, 0.08, 0.16], "resample": 0,
+    ...     "estimator": "tdi", "accuracy": 0.5, "status": "ok", "n_train": [3, 3, 6]})
+    >>> distinct_training_sets(results)["ratio"].tolist()
+    [0.04, 0.16]
+    """
+    duplicates = duplicate_training_sets(results)
+    if duplicates.empty:
+        return results
+    drop = set(duplicates[SPLIT + ["ratio"]].itertuples(index=False, name=None))
+    keys = results[SPLIT + ["ratio"]].itertuples(index=False, name=None)
+    return results[[key not in drop for key in keys]]
 
 
 def resample_mean_std(results: pd.DataFrame, metric: str = "accuracy") -> pd.DataFrame:
@@ -50,7 +133,11 @@ def resample_mean_std(results: pd.DataFrame, metric: str = "accuracy") -> pd.Dat
     >>> float(resample_mean_std(results[results["resample"] == 0]).loc[("D", "tdi", 0.1), "std"])
     0.0
     """
-    grouped = _ok(results).groupby(["dataset", "estimator", "ratio"])[metric]
+    ok = _ok(results)
+    if ok.empty:
+        index = pd.MultiIndex.from_arrays([[], [], []], names=["dataset", "estimator", "ratio"])
+        return pd.DataFrame({"mean": [], "std": [], "n": []}, index=index)
+    grouped = ok.groupby(["dataset", "estimator", "ratio"])[metric]
     stats = grouped.agg(["mean", "count"]).rename(columns={"count": "n"})
     # n == 1 has no spread to estimate; 0 keeps it visible, while n == 0 (no value) stays NaN
     stats["std"] = grouped.std(ddof=1).mask(stats["n"] == 1, 0.0)
@@ -75,17 +162,72 @@ def mean_std_table(results: pd.DataFrame, metric: str = "accuracy") -> pd.DataFr
     '0.800 ± 0.141'
     """
     stats = resample_mean_std(results, metric)
+    if stats.empty:
+        return pd.DataFrame(index=pd.MultiIndex.from_arrays([[], []], names=["dataset", "ratio"]))
     cells = stats["mean"].map("{:.3f}".format) + " ± " + stats["std"].map("{:.3f}".format)
     return cells.unstack("estimator")
 
 
-def paired(results: pd.DataFrame, metric: str = "accuracy") -> pd.DataFrame:
-    """One row per (dataset, mode, ratio, resample), one column per estimator."""
-    return _ok(results).pivot_table(index=PAIR, columns="estimator", values=metric)
 
 
-def wins_ties_losses(results: pd.DataFrame, reference: str, metric: str = "accuracy") -> pd.DataFrame:
+def training_size(results: pd.DataFrame) -> pd.DataFrame:
+    """Training series behind each (dataset, ratio): ``n_train`` (min and max over resamples),
+    ``n_classes`` and ``per_class`` (mean ``n_train / n_classes``), from "ok" rows.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from sktdi.benchmark.summary import training_size
+    >>> results = pd.DataFrame({
+    ...     "dataset": "D", "mode": "resample", "ratio": [0.04, 0.08], "resample": 0,
+    ...     "estimator": "tdi", "accuracy": 0.5, "status": "ok", "n_train": [2, 4], "n_classes": 2})
+    >>> training_size(results)["per_class"].tolist()
+    [1.0, 2.0]
+    """
+    columns = ["n_train_min", "n_train_max", "n_classes", "per_class"]
+    ok = _ok(results)
+    if ok.empty or "n_train" not in ok.columns:
+        index = pd.MultiIndex.from_arrays([[], []], names=["dataset", "ratio"])
+        return pd.DataFrame({c: [] for c in columns}, index=index)
+    ok = ok.assign(
+        per_class=ok["n_train"] / ok["n_classes"] if "n_classes" in ok.columns else np.nan,
+        n_classes=ok["n_classes"] if "n_classes" in ok.columns else np.nan,
+    )
+    grouped = ok.groupby(["dataset", "ratio"])
+    return pd.DataFrame(
+        {
+            "n_train_min": grouped["n_train"].min(),
+            "n_train_max": grouped["n_train"].max(),
+            "n_classes": grouped["n_classes"].max(),
+            "per_class": grouped["per_class"].mean(),
+        }
+    )
+
+
+def paired(
+    results: pd.DataFrame, metric: str = "accuracy", merge_duplicates: bool = True
+) -> pd.DataFrame:
+    """One row per (dataset, mode, ratio, resample), one column per estimator.
+
+    With ``merge_duplicates``, cells that repeat a smaller ratio's training set are dropped
+    (:func:`duplicate_training_sets`), so each distinct experiment counts once.
+    """
+    if merge_duplicates:
+        results = distinct_training_sets(results)
+    ok = _ok(results)
+    if ok.empty:
+        return pd.DataFrame(index=pd.MultiIndex.from_arrays([[]] * len(PAIR), names=PAIR))
+    return ok.pivot_table(index=PAIR, columns="estimator", values=metric)
+
+
+def wins_ties_losses(
+    results: pd.DataFrame, reference: str, metric: str = "accuracy", merge_duplicates: bool = True
+) -> pd.DataFrame:
     """How often ``reference`` beats, ties and loses to each other estimator, paired cells.
+
+    Cells repeating a training set of a smaller ratio count once (``merge_duplicates``).
+    Columns: wins, ties, losses, n_pairs and mean_difference (``reference − other``, as a
+    fraction of accuracy; :func:`format_summary` shows it in points).
 
     Examples
     --------
@@ -95,28 +237,33 @@ def wins_ties_losses(results: pd.DataFrame, reference: str, metric: str = "accur
     ...     "estimator": ["tdi", "s4d-lin"] * 2, "accuracy": [0.9, 0.8, 0.7, 0.75],
     ...     "status": "ok", "fit_seconds": 1.0})
     >>> from sktdi.benchmark import wins_ties_losses
-    >>> wins_ties_losses(results, "tdi").loc["s4d-lin", ["wins", "losses"]].tolist()
-    [1, 1]
+    >>> wins_ties_losses(results, "tdi").loc["s4d-lin", ["wins", "losses", "n_pairs"]].tolist()
+    [1, 1, 2]
     """
-    table = paired(results, metric)
+    table = paired(results, metric, merge_duplicates)
     rows = []
-    for other in table.columns.drop(reference, errors="ignore"):
-        both = table[[reference, other]].dropna()
-        diff = both[reference] - both[other]
-        rows.append(
-            {
-                "versus": other,
-                "wins": int((diff > 1e-12).sum()),
-                "ties": int((diff.abs() <= 1e-12).sum()),
-                "losses": int((diff < -1e-12).sum()),
-                "mean_difference": float(diff.mean()) if len(diff) else np.nan,
-            }
-        )
+    if reference in table.columns:
+        for other in table.columns.drop(reference):
+            both = table[[reference, other]].dropna()
+            diff = both[reference] - both[other]
+            rows.append(
+                {
+                    "versus": other,
+                    "wins": int((diff > _TIE).sum()),
+                    "ties": int((diff.abs() <= _TIE).sum()),
+                    "losses": int((diff < -_TIE).sum()),
+                    "n_pairs": len(diff),
+                    "mean_difference": float(diff.mean()) if len(diff) else np.nan,
+                }
+            )
     return pd.DataFrame(rows).set_index("versus") if rows else pd.DataFrame()
 
 
-def average_ranks(results: pd.DataFrame, metric: str = "accuracy") -> pd.Series:
-    """Mean rank of each estimator over paired cells (1 = best; ties share ranks).
+def average_ranks(
+    results: pd.DataFrame, metric: str = "accuracy", merge_duplicates: bool = True
+) -> pd.Series:
+    """Mean rank of each estimator over paired cells where every estimator finished (1 = best;
+    ties share ranks; a repeated training set counts once).
 
     Examples
     --------
@@ -129,14 +276,25 @@ def average_ranks(results: pd.DataFrame, metric: str = "accuracy") -> pd.Series:
     >>> average_ranks(results).to_dict()
     {'s4d-lin': 1.5, 'tdi': 1.5}
     """
-    table = paired(results, metric).dropna()
-    return table.rank(axis=1, ascending=False).mean().sort_values()
+    table = paired(results, metric, merge_duplicates).dropna()
+    ranks = table.rank(axis=1, ascending=False).mean().sort_values()
+    ranks.attrs["n_cells"] = len(table)
+    return ranks
 
 
 def wilcoxon_test(
-    results: pd.DataFrame, a: str, b: str, metric: str = "accuracy", max_ratio: float | None = None
+    results: pd.DataFrame,
+    a: str,
+    b: str,
+    metric: str = "accuracy",
+    max_ratio: float | None = None,
+    merge_duplicates: bool = True,
 ) -> dict:
-    """Paired Wilcoxon signed-rank test of ``a`` vs ``b`` over (dataset, ratio, resample).
+    """Paired Wilcoxon signed-rank test (two-sided, zero differences split) of ``a`` vs ``b``
+    over (dataset, ratio, resample); a repeated training set is one pair, not two.
+
+    Returns a dict with a, b, n_pairs, mean_difference (``a − b``, fraction), statistic and
+    p_value (NaN when there are no pairs; 1 when every difference is 0).
 
     Examples
     --------
@@ -149,15 +307,19 @@ def wilcoxon_test(
     >>> wilcoxon_test(results, "tdi", "s4d-lin")["n_pairs"]
     2
     """
-    table = paired(results, metric)
+    table = paired(results, metric, merge_duplicates)
     if max_ratio is not None:
         table = table[table.index.get_level_values("ratio") <= max_ratio]
+    out = {"a": a, "b": b, "n_pairs": 0, "mean_difference": np.nan, "statistic": np.nan,
+           "p_value": np.nan}
     if a not in table or b not in table:
-        return {"a": a, "b": b, "n_pairs": 0, "mean_difference": np.nan, "p_value": np.nan}
+        return out
     both = table[[a, b]].dropna()
     diff = (both[a] - both[b]).to_numpy()
-    out = {"a": a, "b": b, "n_pairs": len(diff), "mean_difference": float(np.mean(diff)) if len(diff) else np.nan}
-    if np.count_nonzero(diff) == 0:
+    out.update(n_pairs=len(diff), mean_difference=float(np.mean(diff)) if len(diff) else np.nan)
+    if len(diff) == 0:
+        return out
+    if np.count_nonzero(np.abs(diff) > _TIE) == 0:
         out.update(statistic=np.nan, p_value=1.0)
     else:
         test = stats.wilcoxon(diff, zero_method="zsplit")
@@ -165,10 +327,68 @@ def wilcoxon_test(
     return out
 
 
+def paired_difference_table(
+    results: pd.DataFrame,
+    reference: str = "tdi",
+    baseline: str = "s4d-lin",
+    metric: str = "accuracy",
+    confidence: float = 0.95,
+) -> pd.DataFrame:
+    """Paired difference ``reference − baseline`` in accuracy points per (dataset, ratio).
+
+    Each resample gives one difference (same split, same training series); the table holds
+    their mean, sample std (``ddof=1``), count ``n`` and a Student-t interval
+    ``mean ± t_{(1+confidence)/2, n-1} · std / sqrt(n)`` (NaN for n = 1). Every ratio is kept
+    (duplicated training sets included) and ``same_as`` names the smaller ratio whose training
+    set a row repeats in every resample (NaN otherwise).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from sktdi.benchmark.summary import paired_difference_table
+    >>> results = pd.DataFrame({
+    ...     "dataset": "D", "mode": "resample", "ratio": 0.1, "resample": [0, 0, 1, 1],
+    ...     "estimator": ["tdi", "s4d-lin"] * 2, "accuracy": [0.9, 0.8, 0.7, 0.75],
+    ...     "status": "ok", "fit_seconds": 1.0})
+    >>> row = paired_difference_table(results).loc[("D", 0.1)]
+    >>> [round(float(row[c]), 1) for c in ("mean_pts", "low_pts", "high_pts")]
+    [2.5, -92.8, 97.8]
+    """
+    columns = ["mean_pts", "std_pts", "n", "half_width_pts", "low_pts", "high_pts", "same_as"]
+    table = paired(results, metric, merge_duplicates=False)
+    if reference not in table or baseline not in table:
+        index = pd.MultiIndex.from_arrays([[], []], names=["dataset", "ratio"])
+        return pd.DataFrame({c: [] for c in columns}, index=index)
+    diff = 100 * (table[reference] - table[baseline]).dropna()
+    grouped = diff.groupby(level=["dataset", "ratio"])
+    out = pd.DataFrame({"mean_pts": grouped.mean(), "std_pts": grouped.std(ddof=1),
+                        "n": grouped.count()})
+    t = stats.t.ppf((1 + confidence) / 2, np.maximum(out["n"] - 1, 1))
+    out["half_width_pts"] = np.where(out["n"] > 1, t * out["std_pts"] / np.sqrt(out["n"]), np.nan)
+    out["low_pts"] = out["mean_pts"] - out["half_width_pts"]
+    out["high_pts"] = out["mean_pts"] + out["half_width_pts"]
+    out["same_as"] = np.nan
+    duplicates = duplicate_training_sets(results)
+    for (dataset, ratio), group in duplicates.groupby(["dataset", "ratio"]):
+        sources = set(group["same_as"])
+        n_splits = len(_ok(results).query("dataset == @dataset and ratio == @ratio")
+                       [["mode", "resample"]].drop_duplicates())
+        if len(sources) == 1 and len(group) == n_splits and (dataset, ratio) in out.index:
+            out.loc[(dataset, ratio), "same_as"] = sources.pop()
+    return out[columns]
+
+
 def summarize(
     results: pd.DataFrame, reference: str = "tdi", baseline: str = "s4d-lin"
 ) -> dict[str, object]:
     """All summary tables of a results table, keyed by name.
+
+    "accuracy" (mean ± std strings, written to CSV by the CLI), "accuracy_stats"
+    (:func:`resample_mean_std`), "training_size", "duplicates"
+    (:func:`duplicate_training_sets`), "average_rank", "fit_seconds" (mean per estimator),
+    "errors" (number of failed cells), "cells" (number of rows), "reference", "baseline", and,
+    when ``reference`` has results, "wins_ties_losses" and "wilcoxon". An empty or all-error
+    table gives empty tables, never an exception.
 
     Examples
     --------
@@ -178,17 +398,29 @@ def summarize(
     ...     "estimator": ["tdi", "s4d-lin"] * 2, "accuracy": [0.9, 0.8, 0.7, 0.75],
     ...     "status": "ok", "fit_seconds": 1.0})
     >>> from sktdi.benchmark import summarize
-    >>> sorted(summarize(results))
-    ['accuracy', 'average_rank', 'errors', 'fit_seconds', 'wilcoxon', 'wins_ties_losses']
+    >>> sorted(summarize(results))  # doctest: +NORMALIZE_WHITESPACE
+    ['accuracy', 'accuracy_stats', 'average_rank', 'baseline', 'cells', 'duplicates', 'errors',
+     'fit_seconds', 'reference', 'training_size', 'wilcoxon', 'wins_ties_losses']
+    >>> summarize(pd.DataFrame())["errors"]
+    0
     """
     ok = _ok(results)
+    errors = int((results["status"] != "ok").sum()) if "status" in results.columns else 0
+    fit = (ok.groupby("estimator")["fit_seconds"].mean() if not ok.empty and "fit_seconds" in ok
+           else pd.Series(dtype=float, name="fit_seconds"))
     summary: dict[str, object] = {
         "accuracy": mean_std_table(results),
+        "accuracy_stats": resample_mean_std(results),
+        "training_size": training_size(results),
+        "duplicates": duplicate_training_sets(results),
         "average_rank": average_ranks(results),
-        "fit_seconds": ok.groupby("estimator")["fit_seconds"].mean(),
-        "errors": int((results["status"] != "ok").sum()),
+        "fit_seconds": fit,
+        "errors": errors,
+        "cells": len(results),
+        "reference": reference,
+        "baseline": baseline,
     }
-    if reference in set(ok["estimator"]):
+    if not ok.empty and reference in set(ok["estimator"]):
         summary["wins_ties_losses"] = wins_ties_losses(results, reference)
         summary["wilcoxon"] = pd.DataFrame(
             [
@@ -200,8 +432,115 @@ def summarize(
     return summary
 
 
+# -- text report -------------------------------------------------------------------------------
+
+
+def format_seconds(seconds: float) -> str:
+    """A duration with 3 significant digits and a readable unit.
+
+    Examples
+    --------
+    >>> from sktdi.benchmark.summary import format_seconds
+    >>> format_seconds(4.00114), format_seconds(0.000675), format_seconds(123.4)
+    ('4.00 s', '0.675 ms', '123 s')
+    """
+    if seconds is None or not np.isfinite(seconds):
+        return "n/a"
+    if seconds == 0:
+        return "0 s"
+    # ms down to 0.1 ms ("0.675 ms" reads better than "675 µs"), µs below
+    for unit, scale, above in (("s", 1.0, 1.0), ("ms", 1e-3, 1e-4), ("µs", 1e-6, 0.0)):
+        if abs(seconds) >= above:
+            value = seconds / scale
+            return f"{value:.0f} {unit}" if abs(value) >= 100 else f"{value:#.3g} {unit}"
+    raise AssertionError  # pragma: no cover
+
+
+def format_p_value(p: float) -> str:
+    """A p-value with 2 significant digits ("< 0.001" below that).
+
+    Examples
+    --------
+    >>> from sktdi.benchmark.summary import format_p_value
+    >>> format_p_value(0.41234), format_p_value(0.031), format_p_value(1.0), format_p_value(1e-5)
+    ('0.41', '0.031', '1.0', '< 0.001')
+    """
+    if p is None or not np.isfinite(p):
+        return "n/a"
+    if p < 0.001:
+        return "< 0.001"
+    return f"{p:#.2g}".rstrip(".")
+
+
+def _points(fraction: float) -> str:
+    return "n/a" if not np.isfinite(fraction) else f"{100 * fraction:+.1f} pts"
+
+
+def _ratio(ratio: float) -> str:
+    return f"{ratio:g}"
+
+
+def _estimator_order(names, reference: str, baseline: str) -> list[str]:
+    from ..plotting import estimator_order
+
+    return estimator_order(names, first=(reference, baseline))
+
+
+def _per_class(row: pd.Series) -> str:
+    low, high = int(row["n_train_min"]), int(row["n_train_max"])
+    total = f"{low}" if low == high else f"{low}–{high}"
+    per_class = row["per_class"]
+    if not np.isfinite(per_class):
+        return total
+    if np.isclose(per_class, round(per_class)):
+        return f"{total} ({per_class:.0f}/class)"
+    return f"{total} (≈{per_class:.3g}/class)"
+
+
+def _section(title: str, body: str) -> str:
+    body = "\n".join(line.rstrip() for line in body.splitlines())
+    return f"== {title} ==\n{body}"
+
+
+def _accuracy_section(summary: dict) -> str:
+    stats_ = summary.get("accuracy_stats")
+    table = summary["accuracy"]
+    reference, baseline = summary.get("reference", "tdi"), summary.get("baseline", "s4d-lin")
+    order = _estimator_order(table.columns, reference, baseline)
+    report = table[order].rename(columns=_label)
+    report.columns.name = None
+    sizes = summary.get("training_size")
+    duplicates = summary.get("duplicates")
+    marked = set()
+    if duplicates is not None and len(duplicates):
+        # a (dataset, ratio) whose training set repeats a smaller ratio in some resample
+        marked = set(zip(duplicates["dataset"], duplicates["ratio"]))
+    if sizes is not None and len(sizes):
+        column = [
+            (_per_class(sizes.loc[key]) if key in sizes.index else "?")
+            + (" *" if key in marked else "")
+            for key in report.index
+        ]
+        report.insert(0, "training series", column)
+    report.index = pd.MultiIndex.from_tuples(
+        [(d, _ratio(r)) for d, r in report.index], names=["dataset", "ratio"]
+    )
+    n = stats_["n"] if stats_ is not None and len(stats_) else pd.Series([0])
+    mode = "resamples"
+    low, high = int(n.min()), int(n.max())
+    count = f"{low}" if low == high else f"{low}–{high}"
+    title = f"test accuracy: mean ± sample std over {count} {mode}"
+    body = report.to_string()
+    if marked:
+        body += ("\n* same training series as a smaller ratio of the same split (equal n_train);"
+                 " counted once below")
+    return _section(title, body)
+
+
 def format_summary(summary: dict[str, object]) -> str:
-    """Plain-text rendering of :func:`summarize`.
+    """Plain-text report of :func:`summarize`: accuracy table with training series per class,
+    average ranks, fit times, wins/ties/losses and the Wilcoxon test (differences in accuracy
+    points), duplicate training sets and errors.
 
     Examples
     --------
@@ -211,22 +550,103 @@ def format_summary(summary: dict[str, object]) -> str:
     ...     "estimator": ["tdi", "s4d-lin"] * 2, "accuracy": [0.9, 0.8, 0.7, 0.75],
     ...     "status": "ok", "fit_seconds": 1.0})
     >>> from sktdi.benchmark import format_summary, summarize
-    >>> format_summary(summarize(results)).splitlines()[0]
-    '== accuracy =='
+    >>> print(format_summary(summarize(results)).split("\\n\\n")[0])
+    == test accuracy: mean ± sample std over 2 resamples ==
+                             TDI        S4D-Lin
+    dataset ratio
+    D       0.1    0.800 ± 0.141  0.775 ± 0.035
+    >>> print(format_summary(summarize(results.assign(status="error"))))
+    == results ==
+    no successful cells: 4 of 4 cells failed (see the error column of the results table)
     """
-    parts = []
-    for name, value in summary.items():
-        title = name.replace("_", " ")
-        if isinstance(value, (pd.DataFrame, pd.Series)):
-            parts.append(f"== {title} ==\n{value.to_string()}")
-        else:
-            parts.append(f"== {title} == {value}")
+    errors, cells = summary.get("errors", 0), summary.get("cells")
+    reference, baseline = summary.get("reference", "tdi"), summary.get("baseline", "s4d-lin")
+    accuracy = summary.get("accuracy")
+    if accuracy is None or len(accuracy) == 0:
+        of = f" of {cells}" if cells is not None else ""
+        why = (f"{errors}{of} cells failed (see the error column of the results table)"
+               if errors else "the results table is empty")
+        return _section("results", f"no successful cells: {why}")
+    parts = [_accuracy_section(summary)]
+
+    ranks = summary.get("average_rank")
+    if ranks is not None and len(ranks):
+        n_cells = ranks.attrs.get("n_cells")
+        over = f" over {n_cells} distinct paired cells" if n_cells is not None else ""
+        lines = [f"{_label(name):<20} {rank:.2f}" for name, rank in ranks.items()]
+        parts.append(_section(f"average rank (1 = best{over}; ties share ranks)",
+                              "\n".join(lines)))
+
+    fit = summary.get("fit_seconds")
+    if fit is not None and len(fit):
+        order = _estimator_order(fit.index, reference, baseline)
+        lines = [f"{_label(name):<20} {format_seconds(fit[name])}" for name in order]
+        parts.append(_section("mean fit time per cell", "\n".join(lines)))
+
+    wtl = summary.get("wins_ties_losses")
+    ref = _label(reference)
+    if wtl is not None and len(wtl):
+        report = pd.DataFrame(
+            {
+                f"{ref} wins": wtl["wins"],
+                "ties": wtl["ties"],
+                f"{ref} losses": wtl["losses"],
+                "pairs": wtl["n_pairs"] if "n_pairs" in wtl else wtl[["wins", "ties", "losses"]].sum(1),
+                f"mean {ref} − other": wtl["mean_difference"].map(_points),
+            }
+        )
+        order = _estimator_order(report.index, baseline, reference)
+        report = report.loc[order]
+        report.index = [_label(name) for name in report.index]
+        report.index.name = "versus"
+        parts.append(_section(f"{ref} wins / ties / losses (distinct paired cells)",
+                              report.to_string()))
+
+    wilcoxon = summary.get("wilcoxon")
+    if wilcoxon is not None and len(wilcoxon):
+        lines = []
+        for scope, row in wilcoxon.iterrows():
+            name = f"{_label(row['a'])} − {_label(row['b'])}"
+            if not row["n_pairs"]:
+                lines.append(f"{scope:<14} no paired cells with both estimators")
+                continue
+            lines.append(
+                f"{scope:<14} {int(row['n_pairs'])} distinct pairs, mean {name} "
+                f"{_points(row['mean_difference'])}, p = {format_p_value(row['p_value'])}"
+            )
+        parts.append(_section("paired Wilcoxon signed-rank test (two-sided)", "\n".join(lines)))
+
+    duplicates = summary.get("duplicates")
+    if duplicates is not None and len(duplicates):
+        groups = duplicates.groupby(["dataset", "ratio", "same_as"])["resample"].agg(list)
+        lines = [
+            f"{dataset} ratio {_ratio(ratio)} = ratio {_ratio(same)} in resample"
+            f"{'s' if len(resamples) > 1 else ''} {', '.join(map(str, resamples))}"
+            for (dataset, ratio, same), resamples in groups.items()
+        ]
+        parts.append(_section(
+            f"duplicate training sets merged: {len(duplicates)} (dataset, ratio, resample) cells",
+            "\n".join(lines) + "\nsame n_train in the same split draws the same training series;"
+            " ranks, wins/ties/losses and Wilcoxon keep the smallest ratio"))
+
+    of = f" of {cells}" if cells is not None else ""
+    parts.append(_section("errors", f"{errors}{of} cells failed"))
     return "\n\n".join(parts)
 
 
+# -- figures -----------------------------------------------------------------------------------
+
+
+def _save(fig, path: str | Path) -> None:
+    import matplotlib.pyplot as plt
+
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
 def plot_accuracy_vs_ratio(results: pd.DataFrame, path: str | Path, metric: str = "accuracy"):
-    """One panel per dataset (:func:`sktdi.plotting.plot_accuracy_vs_ratio`); saves a PNG and
-    returns the figure.
+    """Accuracy against training ratio, one panel per dataset
+    (:func:`sktdi.plotting.accuracy_vs_ratio_figure`); saves a PNG and returns the figure.
 
     Examples
     --------
@@ -245,20 +665,46 @@ def plot_accuracy_vs_ratio(results: pd.DataFrame, path: str | Path, metric: str 
     import matplotlib
 
     matplotlib.use("Agg", force=False)
-    import matplotlib.pyplot as plt
+    from ..plotting import accuracy_vs_ratio_figure
 
-    from ..plotting import plot_accuracy_vs_ratio as plot_one
+    fig = accuracy_vs_ratio_figure(results, metric=metric)
+    _save(fig, path)
+    return fig
 
-    datasets = sorted(_ok(results)["dataset"].unique())
-    n_cols = min(3, max(1, len(datasets)))
-    n_rows = -(-len(datasets) // n_cols)
-    fig, axes = plt.subplots(n_rows, n_cols, figsize=(4.5 * n_cols, 3.4 * n_rows), squeeze=False)
-    for ax, dataset in zip(axes.ravel(), datasets):
-        plot_one(results, dataset, ax=ax, metric=metric)
-    for ax in axes.ravel()[len(datasets):]:
-        ax.set_visible(False)
-    axes.ravel()[0].legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+
+def plot_paired_difference(
+    results: pd.DataFrame,
+    path: str | Path,
+    reference: str = "tdi",
+    baseline: str = "s4d-lin",
+    metric: str = "accuracy",
+    confidence: float = 0.95,
+):
+    """Paired difference ``reference − baseline`` (accuracy points) per ratio and dataset, with
+    its t-interval (:func:`sktdi.plotting.paired_difference_figure`); saves a PNG and returns
+    the figure.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> results = pd.DataFrame({
+    ...     "dataset": "D", "mode": "resample", "ratio": 0.1, "resample": [0, 0, 1, 1],
+    ...     "estimator": ["tdi", "s4d-lin"] * 2, "accuracy": [0.9, 0.8, 0.7, 0.75],
+    ...     "status": "ok", "fit_seconds": 1.0})
+    >>> import tempfile, pathlib
+    >>> from sktdi.benchmark.summary import plot_paired_difference
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "difference.png"
+    >>> _ = plot_paired_difference(results, path)
+    >>> path.exists()
+    True
+    """
+    import matplotlib
+
+    matplotlib.use("Agg", force=False)
+    from ..plotting import paired_difference_figure
+
+    fig = paired_difference_figure(
+        results, reference=reference, baseline=baseline, metric=metric, confidence=confidence
+    )
+    _save(fig, path)
     return fig

@@ -211,7 +211,7 @@ def plan_initialization(
 
     - "tdi": align; with ``options.reliability`` only a share ``clip(reliability, 0, 1)`` of
       the channels (the rest keep the base init) — shrinkage toward the default when the
-      statistic is not trustworthy.
+      statistic is not trustworthy — and none when no bin of the statistic is significant.
     - "auto": "tdi" when the reliability is at least 0.5 and some bin is significant,
       otherwise the base initialization for every channel.
     - "tdi-control": as "tdi", but on :func:`control_spectrum` (the control arm).
@@ -309,6 +309,16 @@ def _plan_initialization(
             plan.reason = (
                 f"reliability {plan.reliability:.2f} >= {AUTO_MIN_RELIABILITY} and "
                 f"{plan.n_significant_bins} significant bins: TDI"
+            )
+        elif options.reliability and plan.n_significant_bins == 0:
+            # whatever the halves' agreement, a statistic with no bin above its threshold
+            # gives TDI nothing to align to: shrink all the way to the base init (the control
+            # arm too, so that it stays comparable with "tdi" on the same data)
+            plan.channel_share = 0.0
+            plan.reason = (
+                f"no significant frequency bin in the statistic ({spectrum.kind}, threshold "
+                f"{spectrum.threshold:.3g}): nothing to align to, {init} on 0% of the channels, "
+                f"{BASE_INIT} kept on all"
             )
         scope = f"{plan.channel_share:.0%} of the channels"
     if init == "tdi-control":

@@ -5,6 +5,13 @@ The statistic is estimated from few series; below a handful per class it is most
 on the data itself: split the series into two stratified halves, compute the statistic on each,
 correlate the two across frequency bins (Pearson: the peaks TDI uses dominate it), repeat,
 and correct the mean correlation to the full sample size (Spearman–Brown: 2r / (1 + r)).
+
+Agreement alone is not reliability: two halves can agree perfectly on something that is not
+task information. Identical series (constant X) give both halves the same floating-point
+residue, which correlates at 1.0; and the null shape of a statistic (edge bins have other
+degrees of freedom) correlates across halves even when y is independent of X. So a split
+counts as 0 when either half has no variation across frequency or when neither half has a
+significant bin, and series that are all identical give reliability 0 outright.
 """
 
 from __future__ import annotations
@@ -18,6 +25,10 @@ from .spectra import _task_spectrum, _task_target
 
 MIN_PER_CLASS_FOR_SPLIT = 4  # two halves of at least two series per class each
 MIN_SERIES_FOR_SPLIT = 8  # regression: two halves of at least four series
+# X varying across series by less than this (relative to its largest value) is roundoff
+IDENTICAL_RTOL = 1e-12
+# a statistic whose range across frequency is below this (relative) is flat: roundoff only
+FLAT_RTOL = 1e-9
 
 
 def split_half_reliability(
@@ -33,6 +44,8 @@ def split_half_reliability(
 
     Returns (reliability, reason). Classification needs at least 4 series in every class and
     regression at least 8 series; below that the reliability is 0 and the reason says why.
+    Series that are all identical give 0, and a split counts as 0 when a half's statistic is
+    flat across frequency or neither half has a significant bin (the reason counts them).
 
     Examples
     --------
@@ -42,6 +55,14 @@ def split_half_reliability(
     >>> reliability, note = split_half_reliability(X, y, task="classification", random_state=0)
     >>> reliability > 0.5
     True
+
+    Constant series carry no task information, however well the halves agree:
+
+    >>> import numpy as np
+    >>> reliability, note = split_half_reliability(
+    ...     np.ones((40, 1, 64)), np.repeat([0, 1], 20), task="classification", random_state=0)
+    >>> reliability, note[:28]
+    (0.0, 'the series are all identical')
     """
     X = as_sequences(X)
     target = _task_target(y, X.shape[0], task)
@@ -73,10 +94,20 @@ def _split_half_reliability(
             )
     elif n < MIN_SERIES_FOR_SPLIT:
         return 0.0, f"only {n} series; split halves need {MIN_SERIES_FOR_SPLIT}"
+    # identical series give both halves the same floating-point residue of a statistic (a
+    # Fisher ratio of ~1e-17 everywhere, or roundoff-over-roundoff correlations for
+    # regression), which correlates at 1.0: agreement about nothing
+    scale = max(float(np.max(np.abs(X))), np.finfo(np.float64).tiny)
+    if np.all(np.ptp(X, axis=0) <= IDENTICAL_RTOL * scale):
+        return 0.0, (
+            "the series are all identical: X does not vary across series, so the statistic "
+            "carries no task information"
+        )
     # both halves on one frequency grid: with unequal lengths, the segment length of the
     # shortest series overall (each half alone might pick a different one)
     spectral = {} if lengths is None else {"nperseg": int(np.min(lengths))}
     correlations = []
+    n_flat = n_insignificant = 0
     for _ in range(n_repeats):
         if task == "classification":
             first = np.concatenate(
@@ -88,20 +119,46 @@ def _split_half_reliability(
         else:
             first = rng.permutation(n)[: n // 2]
         second = np.setdiff1d(np.arange(n), first)
-        halves = [
+        spectra = [
             _task_spectrum(
                 X[idx],
                 target[idx],
                 task=task,
                 lengths=None if lengths is None else lengths[idx],
                 **spectral,
-            ).values
+            )
             for idx in (first, second)
         ]
-        if np.ptp(halves[0]) == 0 or np.ptp(halves[1]) == 0:
+        halves = [spectrum.values for spectrum in spectra]
+        # a half flat across frequency has no shape to agree on (Pearson is undefined, and a
+        # flat residue of roundoff would correlate at random or perfectly)
+        if any(np.ptp(h) <= FLAT_RTOL * max(1.0, float(np.max(np.abs(h)))) for h in halves):
+            n_flat += 1
+            correlations.append(0.0)
+            continue
+        # halves that agree only below the significance threshold agree on the statistic's
+        # null shape, not on task information
+        if not any(spectrum.significant().any() for spectrum in spectra):
+            n_insignificant += 1
             correlations.append(0.0)
             continue
         correlations.append(stats.pearsonr(halves[0], halves[1]).statistic)
+    if n_flat == n_repeats:
+        return 0.0, (
+            f"the statistic has no variation across frequency in any of the {n_repeats} "
+            f"split halves"
+        )
+    if n_flat + n_insignificant == n_repeats:
+        return 0.0, (
+            f"no significant bin in either half of any of the {n_repeats} splits: the halves "
+            f"share no task information"
+        )
     r = float(np.mean(correlations))
     corrected = 2 * r / (1 + r) if r > -1 else -1.0
-    return corrected, f"split-half Pearson {r:.2f} over {n_repeats} splits"
+    note = f"split-half Pearson {r:.2f} over {n_repeats} splits"
+    if n_flat or n_insignificant:
+        note += (
+            f" ({n_flat + n_insignificant} counted as 0: {n_insignificant} with no significant "
+            f"bin in either half, {n_flat} with a half flat across frequency)"
+        )
+    return corrected, note

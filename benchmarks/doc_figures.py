@@ -1,0 +1,424 @@
+"""Every measured figure in the docs, generated from the committed results files.
+
+A page keeps each measured figure inside a marked region::
+
+    <!-- generated: default-benchmark-summary -->
+    ...Markdown written by the function registered under that name...
+    <!-- end generated -->
+
+Each region name maps to one function below that reads committed results (``docs/data/``,
+``docs/study/``) and returns the region's Markdown.
+
+    python benchmarks/doc_figures.py           # rewrite every region in place
+    python benchmarks/doc_figures.py --check   # exit 1 and list the regions that differ
+
+After a new default benchmark run (``sktdi benchmark --out runs/default``), copy its
+``results.csv`` to ``docs/data/default_benchmark_results.csv`` and run this script: the
+benchmark page's tables, ranks, wins/ties/losses and Wilcoxon tests follow.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections.abc import Callable
+from functools import lru_cache
+from pathlib import Path
+
+import pandas as pd
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
+DATA = DOCS / "data"
+STUDY = DOCS / "study"
+
+#: the pages that may hold generated regions
+PAGES = sorted(DOCS.glob("*.md")) + [ROOT / "README.md"]
+
+REGION = re.compile(
+    r"(?P<start><!-- generated: (?P<name>[\w.-]+) -->\n)(?P<body>.*?)(?P<end><!-- end generated -->)",
+    re.DOTALL,
+)
+
+GENERATORS: dict[str, Callable[[], str]] = {}
+
+
+def region(name: str):
+    """Register the function that writes the region ``name``."""
+
+    def register(func):
+        GENERATORS[name] = func
+        return func
+
+    return register
+
+
+@lru_cache(maxsize=None)
+def _csv(path: Path) -> pd.DataFrame:
+    return pd.read_csv(path)
+
+
+def _md_table(frame: pd.DataFrame, align: list[str] | None = None) -> str:
+    """A pipe table; ``align`` per column: 'l' or 'r' (default: r for numbers)."""
+    columns = list(frame.columns)
+    if align is None:
+        align = ["r" if pd.api.types.is_numeric_dtype(frame[c]) else "l" for c in columns]
+    lines = [
+        "| " + " | ".join(str(c) for c in columns) + " |",
+        "| " + " | ".join("---:" if a == "r" else "---" for a in align) + " |",
+    ]
+    for row in frame.itertuples(index=False):
+        lines.append("| " + " | ".join(str(v) for v in row) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def _f(value: float, digits: int = 3) -> str:
+    return "" if pd.isna(value) else f"{value:.{digits}f}"
+
+
+def _pts(value: float) -> str:
+    """Accuracy difference in points, signed, one decimal (minus sign as on the pages)."""
+    return f"{value:+.1f}".replace("-", "−")
+
+
+# --------------------------------------------------------------------------------------
+# the default benchmark (docs/benchmark.md): sktdi's own summary of the committed table
+
+
+@region("default-benchmark-summary")
+def default_benchmark_summary() -> str:
+    from sktdi.benchmark import format_summary, summarize
+
+    results = _csv(DATA / "default_benchmark_results.csv")
+    return "```text\n" + format_summary(summarize(results)).rstrip() + "\n```\n"
+
+
+@region("default-benchmark-size")
+def default_benchmark_size() -> str:
+    results = _csv(DATA / "default_benchmark_results.csv")
+    ok = int((results["status"] == "ok").sum())
+    return (
+        f"The committed table has {len(results)} cells ({ok} `ok`): "
+        f"{results['dataset'].nunique()} datasets × {results['ratio'].nunique()} ratios × "
+        f"{results['resample'].nunique()} resamples × {results['estimator'].nunique()} estimators.\n"
+    )
+
+
+# --------------------------------------------------------------------------------------
+# SSMClassifier's defaults (benchmarks/choose_defaults.py; docs/estimators.md, docs/study.md)
+
+DEFAULTS_LABELS = {
+    "lin": "S4D-Lin",
+    "tdi-first-layer": "TDI, first layer only",
+    "lr1e-2": "lr 1e-2",
+    "base": "initial defaults",
+    "spread0.5": "tdi_spread 0.5",
+    "wide-1-layer": "1 layer, d_model 128",
+    "epochs50": "50 epochs",
+    "dropout0.2": "dropout 0.2",
+    "first-epochs200": "TDI first layer, 200 epochs",
+    "lin-lr1e-2": "S4D-Lin, lr 1e-2",
+    "first-lr1e-2": "**TDI first layer, lr 1e-2** (chosen)",
+    "first-spread0.5": "TDI first layer, spread 0.5",
+    "first-batch32": "TDI first layer, batch 32",
+    "small-steps300": "at least 300 optimizer steps",
+    "small-wd0.1": "weight decay 0.1",
+    "small-dropout0.3": "dropout 0.3",
+    "small-base": "**current defaults**",
+    "small-dropout0": "dropout 0",
+    "small-1-layer": "1 layer",
+    "small-lin": "S4D-Lin",
+    "small-norel": "TDI without reliability shrinkage",
+    "small-lr3e-3": "lr 3e-3",
+}
+DATASET_SHORT = {"ItalyPowerDemand": "ItalyPower"}
+
+
+def _cv_round(path: Path) -> pd.DataFrame:
+    """choose_defaults.summarize: mean accuracy per config × dataset, mean, average rank, fit s."""
+    results = _csv(path)
+    acc = results.pivot_table(index="config", columns="dataset", values="accuracy", aggfunc="mean")
+    out = pd.DataFrame(index=acc.index)
+    for dataset in acc.columns:
+        out[DATASET_SHORT.get(dataset, dataset)] = acc[dataset].map(_f)
+    out["mean"] = acc.mean(axis=1).map(_f)
+    rank = acc.rank(ascending=False).mean(axis=1)
+    out["avg rank"] = rank.map(lambda v: _f(v, 2))
+    out["fit s"] = results.groupby("config")["fit_seconds"].mean().map(lambda v: _f(v, 1))
+    out = out.loc[rank.sort_values(kind="stable").index]
+    out.insert(0, "config", [DEFAULTS_LABELS.get(c, c) for c in out.index])
+    return out.reset_index(drop=True)
+
+
+def _mean_acc(path: Path, config: str) -> float:
+    results = _csv(path)
+    return results[results["config"] == config].groupby("dataset")["accuracy"].mean().mean()
+
+
+@region("defaults-round1")
+def defaults_round1() -> str:
+    table = _cv_round(DATA / "defaults_study_round1.csv")
+    return _md_table(table, ["l"] + ["r"] * (table.shape[1] - 1))
+
+
+@region("defaults-round2")
+def defaults_round2() -> str:
+    table = _cv_round(DATA / "defaults_study_round2.csv")
+    r1, r2 = DATA / "defaults_study_round1.csv", DATA / "defaults_study_round2.csv"
+    tdi_gain = 100 * (_mean_acc(r2, "first-lr1e-2") - _mean_acc(r2, "tdi-first-layer"))
+    lin_gain = 100 * (_mean_acc(r2, "lin-lr1e-2") - _mean_acc(r1, "lin"))
+    return _md_table(table, ["l"] + ["r"] * (table.shape[1] - 1)) + (
+        f"\nlr 1e-2 against lr 3e-3, mean CV accuracy: TDI on the first layer {_pts(tdi_gain)} "
+        f"points, S4D-Lin {_pts(lin_gain)} points (S4D-Lin at lr 3e-3 from round 1). "
+        f"Chosen TDI {_f(_mean_acc(r2, 'first-lr1e-2'))} vs S4D-Lin at lr 1e-2 "
+        f"{_f(_mean_acc(r2, 'lin-lr1e-2'))}.\n"
+    )
+
+
+def _small_round() -> tuple[pd.DataFrame, pd.DataFrame]:
+    results = _csv(DATA / "defaults_study_round3.csv")
+    acc = results.pivot_table(
+        index="config", columns=["dataset", "ratio"], values="accuracy", aggfunc="mean"
+    )
+    by_ratio = acc.T.groupby(level="ratio").mean().T  # mean over datasets per ratio
+    return acc, by_ratio
+
+
+@region("defaults-round3")
+def defaults_round3() -> str:
+    results = _csv(DATA / "defaults_study_round3.csv")
+    acc, by_ratio = _small_round()
+    rank = acc.rank(ascending=False).mean(axis=1)
+    out = pd.DataFrame(index=acc.index)
+    for ratio in by_ratio.columns:
+        out[f"{ratio:g}"] = by_ratio[ratio].map(_f)
+    out["avg rank"] = rank.map(lambda v: _f(v, 2))
+    out["fit s"] = results.groupby("config")["fit_seconds"].mean().map(lambda v: _f(v, 1))
+    out = out.loc[rank.sort_values(kind="stable").index]
+    out.insert(0, "config", [DEFAULTS_LABELS.get(c, c) for c in out.index])
+    return _md_table(out.reset_index(drop=True), ["l"] + ["r"] * (out.shape[1] - 1))
+
+
+@region("defaults-round3-reading")
+def defaults_round3_reading() -> str:
+    acc, by_ratio = _small_round()
+    ratios = list(by_ratio.columns)
+
+    def diff(config, ref="small-base", frame=by_ratio):
+        return " / ".join(_pts(100 * (frame.loc[config, r] - frame.loc[ref, r])) for r in ratios)
+
+    planted = acc.xs("planted", axis=1, level="dataset")
+    return (
+        f"Against the current defaults, at ratios {' / '.join(f'{r:g}' for r in ratios)}: "
+        f"aligning every channel (no reliability shrinkage) {diff('small-norel')} points; "
+        f"S4D-Lin {diff('small-lin')} points on average over the six datasets, "
+        f"{diff('small-lin', frame=planted)} on the planted task.\n"
+    )
+
+
+# --------------------------------------------------------------------------------------
+# SpectralAlignmentTransformer's defaults (benchmarks/choose_transformer_defaults.py)
+
+TRANSFORMER_LABELS = {
+    "32f-0b": "32 filters, mean/std/max/min only",
+    "32f-4b": "32 filters, 4 biases",
+    "64f-4b": "64 filters, 4 biases",
+    "128f-4b": "128 filters, 4 biases",
+    "128f-8b": "128 filters, 8 biases",
+    "128f-4b-lin": "128 filters, 4 biases, S4D-Lin filters",
+    "128f-8b-rel": "128 filters, 8 biases, reliability shrinkage (chosen)",
+    "128f-8b-spread0.5": "128 filters, 8 biases, spread 0.5",
+    "128f-8b-lin": "128 filters, 8 biases, S4D-Lin filters",
+    "rel-dstate32": "chosen, d_state 32",
+    "rel-dstate64": "chosen, d_state 64",
+    "rel-dtmax0.5": "chosen, dt_max 0.5",
+}
+
+
+@region("transformer-defaults")
+def transformer_defaults() -> str:
+    rows = []
+    for number, name in enumerate(
+        ["transformer_defaults", "transformer_defaults_round2", "transformer_defaults_round3"], 1
+    ):
+        results = _csv(DATA / f"{name}.csv")
+        acc = results.pivot_table(
+            index="config", columns=["protocol", "dataset"], values="accuracy", aggfunc="mean"
+        )
+        means = acc.T.groupby(level="protocol").mean().T
+        for config in results["config"].unique():
+            row = {"round": number, "config": TRANSFORMER_LABELS.get(config, config)}
+            for protocol in ["cv", "ratio 0.08", "ratio 0.16"]:
+                row[protocol.replace("ratio ", "")] = _f(means.loc[config, protocol])
+            for dataset in ["ArrowHead", "OSULeaf", "planted"]:
+                row[f"{dataset} (mean)"] = _f(acc.loc[config].xs(dataset, level="dataset").mean())
+            rows.append(row)
+    table = pd.DataFrame(rows)
+    return _md_table(table, ["r", "l"] + ["r"] * (table.shape[1] - 2))
+
+
+# --------------------------------------------------------------------------------------
+# reliability calibration and given spectrum (docs/tdi.md)
+
+RELIABILITY_ROWS = [
+    ("planted", 4), ("planted", 8), ("digits", 3), ("digits", 4), ("ItalyPowerDemand", 4),
+    ("ItalyPowerDemand", 8), ("GunPoint", 4), ("GunPoint", 8), ("ArrowHead", 4), ("OSULeaf", 4),
+]
+
+
+@region("reliability-calibration")
+def reliability_calibration() -> str:
+    results = _csv(DATA / "reliability_calibration.csv")
+    means = results.groupby(["dataset", "per_class"])[["true", "split_half", "bootstrap"]].mean()
+    rows = []
+    for dataset, k in RELIABILITY_ROWS:
+        m = means.loc[(dataset, k)]
+        rows.append({
+            "dataset": dataset, "k": k, "true": _f(m["true"], 2).replace("-", "−"),
+            "split-half": _f(m["split_half"], 2).replace("-", "−"),
+            "bootstrap": _f(m["bootstrap"], 2).replace("-", "−"),
+        })
+    return _md_table(pd.DataFrame(rows), ["l", "r", "r", "r", "r"])
+
+
+@region("given-spectrum")
+def given_spectrum() -> str:
+    results = _csv(DATA / "given_spectrum.csv")
+    acc = results.pivot_table(
+        index=["dataset", "per_class"], columns="arm", values="accuracy", aggfunc="mean"
+    )
+    order = ["planted", "ItalyPowerDemand", "digits", "GunPoint"]
+    acc = acc.reindex(sorted(acc.index, key=lambda i: (order.index(i[0]), i[1])))
+    table = pd.DataFrame({
+        "dataset": [i[0] for i in acc.index],
+        "series per class": [i[1] for i in acc.index],
+        "S4D-Lin": acc["s4d-lin"].map(_f).values,
+        "TDI (estimated)": acc["tdi"].map(_f).values,
+        "TDI (transferred)": acc["tdi-transfer"].map(_f).values,
+        "TDI (known)": acc["tdi-known"].map(_f).values,
+    })
+    return _md_table(table, ["l", "r", "r", "r", "r", "r"])
+
+
+# --------------------------------------------------------------------------------------
+# the data-efficiency study (docs/study.md): docs/study/results.csv
+
+
+@region("study-cells")
+def study_cells() -> str:
+    results = _csv(STUDY / "results.csv")
+    errors = int((results["status"] != "ok").sum())
+    return (
+        f"**Status: the full grid ran ({len(results)} cells: {results['dataset'].nunique()} "
+        f"datasets × {results['ratio'].nunique()} ratios × {results['resample'].nunique()} "
+        f"resamples × {results['estimator'].nunique()} estimators, {errors} errors); most "
+        "targets are missed, and this page says by how much and why.**\n"
+    )
+
+
+@region("study-fit-seconds")
+def study_fit_seconds() -> str:
+    results = _csv(STUDY / "results.csv")
+    seconds = results[results["status"] == "ok"].groupby("estimator")["fit_seconds"].mean()
+    return (
+        "Mean fit seconds per cell: "
+        + ", ".join(f"{name} {value:.1f}" for name, value in seconds.items())
+        + ".\n"
+    )
+
+
+@region("study-ranks")
+def study_ranks() -> str:
+    from sktdi.benchmark import average_ranks
+
+    ranks = average_ranks(_csv(STUDY / "results.csv")).sort_values()
+    return (
+        "Average rank over all datasets, ratios and resamples: "
+        + ", ".join(f"{name} {value:.2f}" for name, value in ranks.items())
+        + ".\n"
+    )
+
+
+@region("study-summary")
+def study_summary() -> str:
+    """benchmarks/study_report.py's page fragment (targets, accuracy, ranks, gaps, tests),
+    without redrawing its plot (``python benchmarks/study_report.py`` does that)."""
+    import shutil
+    import tempfile
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        import study_report
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    plot = study_report.plot_accuracy_vs_ratio
+    study_report.plot_accuracy_vs_ratio = lambda *args, **kwargs: None
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            shutil.copy(STUDY / "results.csv", Path(tmp) / "results.csv")
+            from contextlib import redirect_stdout
+            from io import StringIO
+
+            with redirect_stdout(StringIO()):
+                study_report.main(tmp)
+            text = (Path(tmp) / "summary.md").read_text()
+    finally:
+        study_report.plot_accuracy_vs_ratio = plot
+    return text.rstrip() + "\n"
+
+
+# --------------------------------------------------------------------------------------
+
+
+def regions(path: Path) -> list[tuple[str, str]]:
+    """(name, body) of every generated region in a page."""
+    return [(m["name"], m["body"]) for m in REGION.finditer(path.read_text())]
+
+
+def render(path: Path) -> str:
+    """The page with every region regenerated."""
+
+    def replace(match):
+        name = match["name"]
+        if name not in GENERATORS:
+            raise KeyError(f"{path.name}: no generator for region {name!r}")
+        return match["start"] + GENERATORS[name]() + match["end"]
+
+    return REGION.sub(replace, path.read_text())
+
+
+def stale(pages=None) -> list[str]:
+    """'page: region' for every region whose text differs from what its generator writes."""
+    out = []
+    for page in pages or PAGES:
+        current = regions(page)
+        if not current:
+            continue
+        fresh = [(m["name"], m["body"]) for m in REGION.finditer(render(page))]
+        for (name, body), (_, new) in zip(current, fresh):
+            if new != body:
+                out.append(f"{page.relative_to(ROOT)}: {name}")
+    return out
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="list stale regions, exit 1 if any")
+    args = parser.parse_args(argv)
+    if args.check:
+        bad = stale()
+        for line in bad:
+            print(f"stale generated region: {line}")
+        return 1 if bad else 0
+    for page in PAGES:
+        if regions(page):
+            new = render(page)
+            if new != page.read_text():
+                page.write_text(new)
+                print(f"updated {page.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

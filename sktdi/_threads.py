@@ -1,0 +1,97 @@
+"""Threads: how many CPU threads torch uses during a fit or a prediction.
+
+torch runs each operation on its intra-op thread pool, by default as many threads as the
+machine has cores. Two fits at once (``GridSearchCV(n_jobs=2)``, two processes) then ask for
+twice the cores, and oversubscription makes each several times slower than with one thread.
+
+joblib's process backend (loky, scikit-learn's default) already starts its workers with
+``OMP_NUM_THREADS`` (and MKL's, OpenBLAS's, ...) set to ``cpu_count() // n_jobs``, which torch
+reads when it is imported; its thread backend and the ``multiprocessing`` backend set nothing,
+so there every fit asks for every core. :func:`resolve_n_threads` gives a fit inside any
+joblib worker the worker's share, and :func:`torch_threads` applies a count for one block and
+restores the previous one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import threading
+
+import torch
+
+# torch.set_num_threads is process-wide; the lock and the count of open blocks let fits in
+# several threads of one process (joblib's thread backend) set it without one fit's
+# restoration undoing another's setting, and the last one out restores the caller's count
+_lock = threading.Lock()
+_open_blocks = 0
+_saved_count: int | None = None
+
+
+def in_joblib_worker() -> bool:
+    """Whether this code runs as a task of a ``joblib.Parallel`` call (any backend).
+
+    joblib runs each task under its backend's *nested* backend, whose nesting level is one
+    more than the caller's; outside any Parallel call the level is 0.
+    """
+    try:
+        from joblib.parallel import get_active_backend
+
+        backend, _ = get_active_backend()
+    except Exception:  # pragma: no cover - a joblib without this helper: assume not a worker
+        return False
+    return (getattr(backend, "nesting_level", 0) or 0) >= 1
+
+
+def _env_share() -> int | None:
+    """The thread count loky gave this worker (``OMP_NUM_THREADS``), if a positive int."""
+    value = os.environ.get("OMP_NUM_THREADS", "")
+    try:
+        count = int(value)
+    except ValueError:
+        return None
+    return count if count >= 1 else None
+
+
+def resolve_n_threads(n_threads: int | None) -> int | None:
+    """The torch thread count for an estimator's ``n_threads``; None leaves torch's own.
+
+    - an int: exactly that many;
+    - None outside a joblib worker: torch's own setting, untouched (None);
+    - None inside a joblib worker process: ``OMP_NUM_THREADS`` when set (loky sets it to
+      ``cpu_count() // n_jobs``, or passes on the value the user set for the parent), else 1;
+    - None in a joblib worker thread: 1 (the thread backend does not tell a task how many
+      run beside it; the workers themselves already spread the work over the cores).
+    """
+    if n_threads is not None:
+        return int(n_threads)
+    if not in_joblib_worker():
+        return None
+    if threading.current_thread() is not threading.main_thread():
+        # a thread worker: its siblings share this process's cores, and OMP_NUM_THREADS here
+        # is the caller's setting for the whole process, not a share
+        return 1
+    share = _env_share()
+    return 1 if share is None else share
+
+
+@contextlib.contextmanager
+def torch_threads(n_threads: int | None):
+    """Run a block with ``torch.set_num_threads(n_threads)`` (None: unchanged) and restore
+    the count the process had before, even when the block raises."""
+    global _open_blocks, _saved_count
+    if n_threads is None:
+        yield
+        return
+    with _lock:
+        if _open_blocks == 0:
+            _saved_count = torch.get_num_threads()
+        _open_blocks += 1
+        torch.set_num_threads(n_threads)
+    try:
+        yield
+    finally:
+        with _lock:
+            _open_blocks -= 1
+            if _open_blocks == 0:
+                torch.set_num_threads(_saved_count)

@@ -1,0 +1,217 @@
+"""The ``sktdi benchmark`` command: argument checks, failure reports, resuming, threads."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+
+import pandas as pd
+import pytest
+
+from sktdi.benchmark import ESTIMATORS, Cell
+from sktdi.benchmark.runner import _joblib_results, cell_threads
+from sktdi.cli import main
+
+FAST = ["--datasets", "ItalyPowerDemand", "--estimators", "1nn-euclidean", "--no-plot", "--quiet"]
+
+
+def usage_error(capsys, argv: list[str]) -> str:
+    """The error line of a command that must stop with status 2 before running any cell."""
+    with pytest.raises(SystemExit) as exc:
+        main(["benchmark", *argv])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    lines = [line for line in err.splitlines() if "error:" in line]
+    assert len(lines) == 1 and lines[0].startswith("sktdi benchmark: error: "), err
+    return lines[0]
+
+
+def closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]  # closed again when the block ends: nothing listens there
+
+
+@pytest.mark.parametrize(
+    "argv, names",
+    [
+        (["--ratios", "0"], ["--ratios", "(0, 1]"]),
+        (["--ratios", "0.5", "2.5"], ["--ratios", "2.5"]),
+        (["--ratios", "nan"], ["--ratios"]),
+        (["--cv", "1"], ["--cv", "2"]),
+        (["--max-epochs", "-1"], ["--max-epochs"]),
+        (["--resamples", "0"], ["--resamples"]),
+        (["--min-per-class", "0"], ["--min-per-class"]),
+        (["--n-jobs", "0"], ["--n-jobs", "-1"]),
+        (["--n-jobs", "-3"], ["--n-jobs"]),
+        (["--data-dir", "/nonexistent"], ["--data-dir", "/nonexistent"]),
+        (["--scheduler", "tcp://127.0.0.1:8786"], ["--scheduler", "--backend dask"]),
+    ],
+)
+def test_number_and_option_errors(capsys, tmp_path, argv, names):
+    line = usage_error(capsys, [*FAST, "--out", str(tmp_path / "out"), *argv])
+    for name in names:
+        assert name in line
+    assert not (tmp_path / "out").exists()  # nothing ran, nothing was written
+
+
+def test_out_must_be_a_writable_folder(capsys, tmp_path):
+    a_file = tmp_path / "file.txt"
+    a_file.write_text("x")
+    assert "is not a folder" in usage_error(capsys, [*FAST, "--out", str(a_file)])
+    line = usage_error(capsys, [*FAST, "--out", str(a_file / "sub")])
+    assert "--out" in line and "cannot create" in line
+
+
+def test_out_with_a_foreign_results_file(capsys, tmp_path):
+    (tmp_path / "results.csv").write_text("a,b\n1,2\n")
+    line = usage_error(capsys, [*FAST, "--out", str(tmp_path)])
+    assert "--out" in line and "not an sktdi benchmark results file" in line
+
+
+@pytest.mark.parametrize(
+    "datasets, needles",
+    [
+        (["NoSuchSet"], ["'NoSuchSet'", "--data-dir"]),
+        (["gunpoint"], ["did you mean 'GunPoint'"]),
+        (["Tecator"], ["Tecator is a regression dataset", "classifiers"]),
+        (["ItalyPowerDemand", "Covid3Month"], ["Covid3Month is a regression dataset"]),
+    ],
+)
+def test_dataset_errors(capsys, tmp_path, datasets, needles):
+    argv = ["--estimators", "1nn-euclidean", "--out", str(tmp_path), "--datasets", *datasets]
+    line = usage_error(capsys, argv)
+    assert "--datasets" in line
+    for needle in needles:
+        assert needle in line
+
+
+def test_dataset_missing_from_data_dir(capsys, tmp_path):
+    line = usage_error(capsys, [*FAST, "--data-dir", str(tmp_path), "--out", str(tmp_path)])
+    assert "'ItalyPowerDemand' is not in " + str(tmp_path) in line
+
+
+def test_cv_larger_than_the_smallest_class(capsys, tmp_path):
+    line = usage_error(capsys, [*FAST, "--cv", "1000", "--out", str(tmp_path)])
+    assert line.count("--cv 1000") == 1 and "ItalyPowerDemand" in line and "series" in line
+    assert not (tmp_path / "results.csv").exists()
+
+
+def test_unreachable_scheduler_fails_fast(capsys, tmp_path):
+    pytest.importorskip("distributed")
+    address = f"tcp://127.0.0.1:{closed_port()}"
+    line = usage_error(
+        capsys, [*FAST, "--backend", "dask", "--scheduler", address, "--out", str(tmp_path)]
+    )
+    assert "--scheduler" in line and "cannot reach" in line
+
+
+def _broken(seed, overrides):
+    raise RuntimeError("this estimator always fails")
+
+
+@pytest.fixture
+def broken_estimator(monkeypatch):
+    # run in this process (--n-jobs 1), so the patched registry is the one run_cell reads
+    monkeypatch.setitem(ESTIMATORS, "broken", (_broken, "flat", None))
+
+
+def test_partial_failure_lists_the_failed_cells(capsys, tmp_path, broken_estimator):
+    argv = ["--datasets", "ItalyPowerDemand", "--ratios", "0.5", "1", "--resamples", "1",
+            "--estimators", "broken", "1nn-euclidean", "--n-jobs", "1", "--no-plot",
+            "--quiet", "--out", str(tmp_path)]
+    assert main(["benchmark", *argv]) == 0
+    captured = capsys.readouterr()
+    assert "2 of 4 cells failed" in captured.err
+    assert "RuntimeError: this estimator always fails (2 cells)" in captured.err
+    assert "ItalyPowerDemand ratio 0.5 resample 0 broken" in captured.err
+    assert "test accuracy" in captured.out  # the summary of the ok cells still prints
+    assert (tmp_path / "summary.txt").exists()
+
+
+def test_total_failure_exits_1_with_the_reason(capsys, tmp_path, broken_estimator):
+    argv = ["--datasets", "ItalyPowerDemand", "--ratios", "0.5", "1", "--resamples", "1",
+            "--estimators", "broken", "--n-jobs", "1", "--no-plot", "--quiet",
+            "--out", str(tmp_path)]
+    assert main(["benchmark", *argv]) == 1
+    err = capsys.readouterr().err
+    assert "all 2 cells failed" in err
+    assert "RuntimeError: this estimator always fails (2 cells)" in err
+    assert "Traceback" not in err and "UFunc" not in err
+    assert (pd.read_csv(tmp_path / "results.csv")["status"] == "error").all()
+
+
+def test_resumed_run_says_nothing_was_computed(capsys, tmp_path):
+    argv = [*FAST, "--ratios", "1", "--resamples", "1", "--n-jobs", "1", "--out", str(tmp_path)]
+    assert main(["benchmark", *argv]) == 0
+    first = capsys.readouterr().out
+    assert "1 cells: 1 computed now in " in first and "0 taken from" in first
+    assert main(["benchmark", *argv]) == 0
+    again = capsys.readouterr().out
+    assert "1 cells: 0 computed now, 1 taken from" in again
+    assert "wall time" not in again and " s," not in again
+
+
+def report_threads(cell: Cell) -> dict:
+    """What a cell sees inside its worker: torch's threads and the native pools' limits."""
+    import torch
+    from threadpoolctl import threadpool_info
+
+    with cell_threads(cell.threads):
+        return {
+            "torch": torch.get_num_threads(),
+            "pools": sorted({pool["num_threads"] for pool in threadpool_info()}),
+        }
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_cells_in_workers_get_their_threads(threads):
+    cells = [Cell("ItalyPowerDemand", 1.0, i, "1nn-euclidean", threads=threads) for i in range(2)]
+    for seen in _joblib_results(cells, n_jobs=2, func=report_threads):
+        assert seen["torch"] == threads
+        assert seen["pools"] == [threads]  # numpy's BLAS and OpenMP too, not one per core
+
+
+def test_help_and_argument_errors_do_not_import_torch():
+    code = (
+        "import sys, sktdi.cli\n"
+        "for argv in (['--help'], ['benchmark', '--help'], ['benchmark', '--cv', '1']):\n"
+        "    try:\n"
+        "        sktdi.cli.main(argv)\n"
+        "    except SystemExit:\n"
+        "        pass\n"
+        "heavy = [m for m in ('torch', 'sklearn', 'sktime', 'pandas') if m in sys.modules]\n"
+        "print(heavy)\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, timeout=60)
+    assert run.stdout.splitlines()[-1] == "[]", run.stdout
+
+
+def test_lazy_package_attributes():
+    import sktdi
+
+    assert sktdi.__version__
+    from sktdi import SpectralAlignmentTransformer, SSMClassifier, SSMRegressor  # noqa: F401
+
+    with pytest.raises(AttributeError, match="no attribute 'nope'"):
+        sktdi.nope  # noqa: B018
+
+
+def loky_leak_limit(cell: Cell) -> int:
+    from joblib.externals.loky import process_executor
+
+    return process_executor._MAX_MEMORY_LEAK_SIZE
+
+
+def test_loky_workers_tolerate_the_cells_memory_growth():
+    # loky's default (300 MB over the RSS after a worker's first task) retires workers that
+    # only imported torch/skorch and JIT-compiled minirocket, with a "worker stopped" warning
+    from sktdi.benchmark.runner import LOKY_MEMORY_GROWTH_LIMIT
+
+    cells = [Cell("ItalyPowerDemand", 1.0, 0, "1nn-euclidean")]
+    assert list(_joblib_results(cells, n_jobs=2, func=loky_leak_limit)) == [
+        LOKY_MEMORY_GROWTH_LIMIT
+    ]

@@ -1,0 +1,123 @@
+"""The docs' measured figures come from committed results files.
+
+(a) every generated region (``<!-- generated: name -->`` … ``<!-- end generated -->``) holds
+    exactly what ``benchmarks/doc_figures.py`` writes from the committed results;
+(b) no page states a measured-looking number outside a generated region.
+
+A stale region is fixed by ``python benchmarks/doc_figures.py``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _load_doc_figures():
+    spec = importlib.util.spec_from_file_location(
+        "doc_figures", ROOT / "benchmarks" / "doc_figures.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+doc_figures = _load_doc_figures()
+PAGES = doc_figures.PAGES
+
+#: what looks like a measurement: a decimal with 2+ decimals (0.920), a p-value, a percentage
+#: with a decimal (12.5%), a win/tie/loss triple (14/5/26) or "N wins"
+MEASURED = re.compile(
+    r"(?<![\w.])\d*\.\d{2,}(?!\d|\.\d)"  # 0.920, .05 — but not 2.13.0 (versions)
+    r"|\bp\s*[=<>≈]\s*\d"
+    r"|\d+\.\d+\s*%"
+    r"|\b\d+\s*/\s*\d+\s*/\s*\d+\b"
+    r"|\b\d+\s+wins\b"
+)
+VERSION = re.compile(r"\b\d+\.\d+\.\d+\b")
+#: the training-ratio grid of the benchmark, the study and the defaults study: design
+#: parameters, not measurements, on every page
+GRID = re.compile(r"(?<![\w.])0\.(?:04|08|16|32)(?!\d)")
+
+#: per page, the numbers that are not measurements (defaults, task definitions, constants),
+#: as exact substrings of the line that holds them
+ALLOWED = {
+    "README.md": ["0.3, 0.37 and 0.45 cycles/sample"],
+    "getting_started.md": ["Python ≥ 3.10"],
+    "study.md": ["0.3, 0.37 or 0.45 cycles/sample"],
+    "tdi.md": [
+        "(default 0.05, Bonferroni",
+        "0.08–0.12 cycles/sample",
+        "δ = 0.1% of",
+        "(α = 0.01)",
+        "cosine at 0.35 cycles/sample",
+    ],
+}
+
+
+def _prose_lines(text: str):
+    """(line number, line) outside fenced code blocks and generated regions, inline code removed."""
+    in_fence = in_region = False
+    for number, line in enumerate(text.splitlines(), 1):
+        stripped = line.strip()
+        if stripped.startswith(("```", "~~~")):
+            in_fence = not in_fence
+            continue
+        if stripped.startswith("<!-- generated:"):
+            in_region = True
+            continue
+        if stripped == "<!-- end generated -->":
+            in_region = False
+            continue
+        if in_fence or in_region:
+            continue
+        yield number, re.sub(r"`[^`]*`", "``", line)
+
+
+def measured_outside_regions(page: Path) -> list[str]:
+    allowed = ALLOWED.get(page.name, [])
+    found = []
+    for number, line in _prose_lines(page.read_text()):
+        for phrase in allowed:
+            line = line.replace(phrase, "")
+        line = GRID.sub("", VERSION.sub("", line))
+        for match in MEASURED.finditer(line):
+            found.append(f"{page.name}:{number}: {match.group(0)!r} in {line.strip()!r}")
+    return found
+
+
+def test_generated_regions_match_committed_results():
+    stale = doc_figures.stale()
+    assert not stale, (
+        "generated regions differ from the committed results; "
+        "run `python benchmarks/doc_figures.py`:\n" + "\n".join(stale)
+    )
+
+
+def test_every_region_has_a_generator():
+    for page in PAGES:
+        for name, _ in doc_figures.regions(page):
+            assert name in doc_figures.GENERATORS, f"{page.name}: unknown region {name!r}"
+
+
+@pytest.mark.parametrize("page", PAGES, ids=[p.name for p in PAGES])
+def test_no_measured_number_outside_generated_regions(page):
+    found = measured_outside_regions(page)
+    assert not found, "measured-looking numbers outside generated regions:\n" + "\n".join(found)
+
+
+def test_detector_flags_measurements(tmp_path):
+    page = tmp_path / "page.md"
+    page.write_text(
+        "GunPoint TDI 0.920.\n14/5/26 against S4D-Lin, p = 0.009, 12.5% better.\n"
+        "```python\nx = 0.123\n```\n`lr=0.001` is fine, so is torch 2.13.0.\n"
+        "<!-- generated: x -->\n0.555\n<!-- end generated -->\n"
+    )
+    found = measured_outside_regions(page)
+    assert len(found) == 4, found
+    assert all(":1:" in f or ":2:" in f for f in found)
