@@ -3,7 +3,7 @@ Initialization."""
 
 from __future__ import annotations
 
-import importlib
+from ._lazy import lazy_attributes
 
 __version__ = "0.1.0.dev0"
 
@@ -19,13 +19,4 @@ _LAZY = {
 __all__ = ["SSMClassifier", "SSMRegressor", "SpectralAlignmentTransformer", "__version__"]
 
 
-def __getattr__(name: str):
-    if name in _LAZY:
-        value = getattr(importlib.import_module(_LAZY[name], __name__), name)
-        globals()[name] = value  # later lookups skip __getattr__
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+__getattr__, __dir__ = lazy_attributes(__name__, _LAZY, globals())

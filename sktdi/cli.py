@@ -163,18 +163,14 @@ def _check_datasets(names: list[str], data_dir: str | None, cv: int | None) -> s
 
     import numpy as np
 
-    from .datasets import EXTRA_DATASETS, load_dataset_split, shipped_datasets
+    from .datasets import EXTRA_DATASETS, archive_datasets, load_dataset_split, shipped_datasets
 
     known = list(EXTRA_DATASETS)
     if data_dir is None:
         known += shipped_datasets()
         where = "shipped with sktime"
     else:
-        root = Path(data_dir)
-        # the two layouts load_ucr reads: <dir>/<name>/<name>_TRAIN.ts(v) and <dir>/<name>_TRAIN...
-        found = [*root.glob("*_TRAIN.ts"), *root.glob("*_TRAIN.tsv"), *root.glob("*/*_TRAIN.ts"),
-                 *root.glob("*/*_TRAIN.tsv")]
-        known += sorted({p.name.rsplit("_TRAIN.", 1)[0] for p in found})
+        known += archive_datasets(data_dir)
         where = f"in {data_dir}"
     problems, folds = [], []
     for name in names:

@@ -37,18 +37,43 @@ def shipped_datasets() -> list[str]:
     return sorted(p.name for p in root.iterdir() if (p / f"{p.name}_TRAIN.ts").exists())
 
 
+# where a local archive keeps a split, in the order load_ucr looks: a folder per dataset (as
+# the UCR/UEA downloads unpack) or all files side by side
+ARCHIVE_LAYOUTS = (
+    "{name}/{name}_{tag}.ts",
+    "{name}/{name}_{tag}.tsv",
+    "{name}_{tag}.ts",
+    "{name}_{tag}.tsv",
+)
+
+
+def archive_datasets(data_dir: str | Path) -> list[str]:
+    """Names of the datasets with a training split in a local archive folder, in any of the
+    layouts :func:`load_ucr` reads (:data:`ARCHIVE_LAYOUTS`).
+
+    Examples
+    --------
+    >>> from sktdi.datasets import archive_datasets, shipped_data_dir
+    >>> "GunPoint" in archive_datasets(shipped_data_dir())
+    True
+    """
+    root = Path(data_dir)
+    found = (
+        path
+        for layout in ARCHIVE_LAYOUTS
+        for path in root.glob(layout.format(name="*", tag="TRAIN"))
+    )
+    return sorted({path.name.rsplit("_TRAIN.", 1)[0] for path in found})
+
+
 def _find(name: str, split: str, data_dir: Path) -> Path:
     tag = split.upper()
     if not data_dir.is_dir():  # a mistyped data_dir, not a missing dataset: say which
         raise FileNotFoundError(
             f"no {name}_{tag}.ts or .tsv: data_dir {data_dir} does not exist or is not a folder"
         )
-    for candidate in (
-        data_dir / name / f"{name}_{tag}.ts",
-        data_dir / name / f"{name}_{tag}.tsv",
-        data_dir / f"{name}_{tag}.ts",
-        data_dir / f"{name}_{tag}.tsv",
-    ):
+    for layout in ARCHIVE_LAYOUTS:
+        candidate = data_dir / layout.format(name=name, tag=tag)
         if candidate.exists():
             return candidate
     raise FileNotFoundError(

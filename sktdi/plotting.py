@@ -189,7 +189,7 @@ def plot_error_curves(sizes, errors: dict, *, ax=None, ylabel: str = "test MSE /
 
 def _ratio_tick_labels(results, dataset: str, ratios) -> list[str]:
     """"0.04\n1/class" per ratio: the ratio and the training series per class behind it."""
-    from .benchmark.summary import training_size
+    from .benchmark.summary import per_class_label, training_size
 
     sizes = training_size(results[results["dataset"] == dataset])
     labels = []
@@ -197,9 +197,7 @@ def _ratio_tick_labels(results, dataset: str, ratios) -> list[str]:
         label = f"{ratio:g}"
         key = (dataset, ratio)
         if key in sizes.index and np.isfinite(sizes.loc[key, "per_class"]):
-            per_class = sizes.loc[key, "per_class"]
-            approx = "" if np.isclose(per_class, round(per_class)) else "≈"
-            label += f"\n{approx}{per_class:.3g}/class"
+            label += "\n" + per_class_label(sizes.loc[key, "per_class"])
         elif key in sizes.index and np.isfinite(sizes.loc[key, "n_train_max"]):
             label += f"\nn={sizes.loc[key, 'n_train_max']:.0f}"
         labels.append(label)

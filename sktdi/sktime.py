@@ -14,6 +14,7 @@ import numpy as np
 from sktime.classification.base import BaseClassifier
 from sktime.regression.base import BaseRegressor
 
+from .datasets import pad_sequences
 from .estimators import SSMClassifier, SSMRegressor
 
 _TAGS = {
@@ -32,16 +33,12 @@ _TAGS = {
 
 
 def _padded(X) -> tuple[np.ndarray, np.ndarray | None]:
-    """numpy3D passes through; a df-list (each (length_i, n_channels)) is right-padded."""
+    """numpy3D passes through; a df-list (each (length_i, n_channels)) is right-padded, with
+    its lengths only when they differ (equal lengths need no mask)."""
     if isinstance(X, np.ndarray):
         return X, None
-    lengths = np.array([len(frame) for frame in X])
-    if np.all(lengths == lengths[0]):
-        return np.stack([frame.to_numpy(dtype=np.float64).T for frame in X]), None
-    padded = np.zeros((len(X), X[0].shape[1], lengths.max()))
-    for i, frame in enumerate(X):
-        padded[i, :, : lengths[i]] = frame.to_numpy(dtype=np.float64).T
-    return padded, lengths
+    padded, lengths = pad_sequences([frame.to_numpy(dtype=np.float64).T for frame in X])
+    return padded, None if np.all(lengths == lengths[0]) else lengths
 
 
 def _delegate_signature(cls, estimator_cls):

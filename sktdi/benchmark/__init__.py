@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import importlib
+from .._lazy import lazy_attributes
 
 # Names load from their submodule on first access (PEP 562): the runner and the summaries
 # import pandas, scipy and (through the estimators) torch, while the ``sktdi benchmark``
@@ -34,13 +34,4 @@ _LAZY = {
 __all__ = sorted(_LAZY)
 
 
-def __getattr__(name: str):
-    if name in _LAZY:
-        value = getattr(importlib.import_module(_LAZY[name], __name__), name)
-        globals()[name] = value  # later lookups skip __getattr__
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+__getattr__, __dir__ = lazy_attributes(__name__, _LAZY, globals())

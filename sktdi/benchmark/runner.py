@@ -152,17 +152,13 @@ def cell_threads(threads: int):
     >>> torch.get_num_threads() == before
     True
     """
-    import torch
     from threadpoolctl import threadpool_limits
 
+    from .._threads import torch_threads
+
     threads = max(1, int(threads))
-    previous = torch.get_num_threads()
-    torch.set_num_threads(threads)
-    try:
-        with threadpool_limits(limits=threads):
-            yield
-    finally:
-        torch.set_num_threads(previous)
+    with torch_threads(threads), threadpool_limits(limits=threads):
+        yield
 
 
 def run_cell(cell: Cell) -> dict:

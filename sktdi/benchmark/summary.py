@@ -486,15 +486,28 @@ def _estimator_order(names, reference: str, baseline: str) -> list[str]:
     return estimator_order(names, first=(reference, baseline))
 
 
+def per_class_label(per_class: float) -> str:
+    """Training series per class as the report and the figures write it: "4/class", or
+    "≈1.5/class" when the classes differ in size (the mean of n_train / n_classes).
+
+    Examples
+    --------
+    >>> from sktdi.benchmark.summary import per_class_label
+    >>> per_class_label(4.0), per_class_label(1.5)
+    ('4/class', '≈1.5/class')
+    """
+    if np.isclose(per_class, round(per_class)):
+        return f"{per_class:.0f}/class"
+    return f"≈{per_class:.3g}/class"
+
+
 def _per_class(row: pd.Series) -> str:
     low, high = int(row["n_train_min"]), int(row["n_train_max"])
     total = f"{low}" if low == high else f"{low}–{high}"
     per_class = row["per_class"]
     if not np.isfinite(per_class):
         return total
-    if np.isclose(per_class, round(per_class)):
-        return f"{total} ({per_class:.0f}/class)"
-    return f"{total} (≈{per_class:.3g}/class)"
+    return f"{total} ({per_class_label(per_class)})"
 
 
 def _section(title: str, body: str) -> str:
