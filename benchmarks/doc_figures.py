@@ -369,6 +369,211 @@ def study_summary() -> str:
 
 
 # --------------------------------------------------------------------------------------
+# issue 13: the recipe study (benchmarks/choose_recipe.py) and the field run (docs/field.md)
+
+RECIPE_LABELS = {
+    "base": "defaults before the study (causal, mean pooling)",
+    "bi": "bidirectional",
+    "bi-max": "bidirectional, max pooling",
+    "bi-meanmax": "bidirectional, mean+max pooling",
+    "bi-meanmax-aug": "bidirectional, mean+max, all augmentations",
+    "bi-meanmax-jitscale": "bidirectional, mean+max, jitter+scale",
+    "bi-meanmax-ens3": "bidirectional, mean+max, 3-network ensemble",
+    "bi-meanmax-3layers": "bidirectional, mean+max, 3 layers",
+    "bi-meanmax-d128": "bidirectional, mean+max, d_model 128",
+    "bi-meanmax-epochs50": "bidirectional, mean+max, 50 epochs",
+    "bi-meanmax-epochs200": "bidirectional, mean+max, 200 epochs",
+    "bi-meanmax-prenorm": "bidirectional, mean+max, pre-norm",
+    "bi-meanmax-dropout0.2": "bidirectional, mean+max, dropout 0.2",
+    "bi-meanmax-es": "bidirectional, mean+max, early stopping (20% held out)",
+    "bi-meanmax-lin": "bidirectional, mean+max, S4D-Lin",
+}
+FIELD = DATA / "field_results.csv"
+FIELD_REGRESSION = DATA / "field_regression_results.csv"
+ANCHORS = DATA / "published_anchors.csv"
+FIELD_NAMES = {"tdi": "SSMClassifier (default)", "s4d-lin": "S4D-Lin", "tdi-control": "TDI control",
+               "minirocket": "MiniRocket"}
+
+
+def _recipe_round(path: Path) -> str:
+    results = _csv(path)
+    score = results.pivot_table(index="config", columns="dataset", values="score", aggfunc="mean")
+    out = pd.DataFrame(index=score.index)
+    for dataset in score.columns:
+        out[DATASET_SHORT.get(dataset, dataset)] = score[dataset].map(_f)
+    out["mean"] = score.mean(axis=1).map(_f)
+    rank = score.rank(ascending=False).mean(axis=1)
+    out["avg rank"] = rank.map(lambda v: _f(v, 2))
+    out["fit s"] = results.groupby("config")["fit_seconds"].mean().map(lambda v: _f(v, 1))
+    out = out.loc[rank.sort_values(kind="stable").index]
+    out.insert(0, "config", [RECIPE_LABELS.get(c, c) for c in out.index])
+    out = out.reset_index(drop=True)
+    return _md_table(out, ["l"] + ["r"] * (out.shape[1] - 1))
+
+
+@region("recipe-round-a")
+def recipe_round_a() -> str:
+    return _recipe_round(DATA / "recipe_study_roundA.csv")
+
+
+@region("recipe-round-b")
+def recipe_round_b() -> str:
+    return _recipe_round(DATA / "recipe_study_roundB.csv")
+
+
+def _field_ok() -> pd.DataFrame:
+    results = _csv(FIELD)
+    return results[results["status"] == "ok"]
+
+
+def _field_means(ratio: float) -> pd.DataFrame:
+    """Mean accuracy over resamples, dataset × estimator, at one training ratio."""
+    ok = _field_ok()
+    return ok[ok["ratio"] == ratio].pivot_table(
+        index="dataset", columns="estimator", values="accuracy", aggfunc="mean"
+    )
+
+
+def _mean_std(ratio: float, estimator: str) -> pd.Series:
+    ok = _field_ok()
+    cells = ok[(ok["ratio"] == ratio) & (ok["estimator"] == estimator)]
+    grouped = cells.groupby("dataset")["accuracy"]
+    return grouped.mean().map(_f) + " ± " + grouped.std(ddof=1).map(lambda v: _f(v, 3))
+
+
+@region("field-cells")
+def field_cells() -> str:
+    results = _csv(FIELD)
+    ok = results[results["status"] == "ok"]
+    return (
+        f"One `sktdi benchmark` run: {len(results)} cells ({len(ok)} `ok`), "
+        f"{results['dataset'].nunique()} datasets × ratios "
+        f"{', '.join(f'{r:g}' for r in sorted(results['ratio'].unique()))} × "
+        f"{results['resample'].nunique()} resamples (resample 0 is the official split) × "
+        f"estimators {', '.join(sorted(results['estimator'].unique()))}; every estimator saw the "
+        "same training series in the same cell.\n"
+    )
+
+
+@region("field-full")
+def field_full() -> str:
+    means = _field_means(1.0)
+    anchors = _csv(ANCHORS).pivot_table(index="dataset", columns="model", values="accuracy")
+    out = pd.DataFrame(index=means.index)
+    for estimator in [e for e in FIELD_NAMES if e in means.columns]:
+        out[FIELD_NAMES[estimator]] = _mean_std(1.0, estimator)
+    out["default − MiniRocket (pts)"] = (100 * (means["tdi"] - means["minirocket"])).map(_pts)
+    for model in ("ResNet", "InceptionTime"):
+        out[f"{model} (published)"] = anchors[model].reindex(out.index).map(_f) if model in anchors else ""
+    mean_row = {FIELD_NAMES[e]: _f(means[e].mean()) for e in FIELD_NAMES if e in means.columns}
+    mean_row["default − MiniRocket (pts)"] = _pts(100 * (means["tdi"] - means["minirocket"]).mean())
+    out.loc["**mean**"] = pd.Series(mean_row)
+    out = out.fillna("").reset_index().rename(columns={"index": "dataset"})
+    return _md_table(out, ["l"] * out.shape[1])
+
+
+@region("field-small")
+def field_small() -> str:
+    rows = []
+    for ratio in (0.08, 0.16):
+        means = _field_means(ratio)
+        if means.empty:
+            continue
+        row = {"ratio": f"{ratio:g}"}
+        for estimator in [e for e in FIELD_NAMES if e in means.columns]:
+            row[FIELD_NAMES[estimator]] = _f(means[estimator].mean())
+        row["default − MiniRocket (pts)"] = _pts(100 * (means["tdi"] - means["minirocket"]).mean())
+        rows.append(row)
+    return _md_table(pd.DataFrame(rows), None)
+
+
+@region("field-paired")
+def field_paired() -> str:
+    from sktdi.benchmark import wilcoxon_test, wins_ties_losses
+
+    results = _csv(FIELD)
+    lines = []
+    for baseline in [b for b in ("minirocket", "s4d-lin", "tdi-control") if b in set(results["estimator"])]:
+        for label, subset in (("full training sets", results[results["ratio"] == 1.0]),
+                              ("ratios 0.08–0.16", results[results["ratio"] < 1.0])):
+            test = wilcoxon_test(subset, "tdi", baseline, merge_duplicates=False)
+            wtl = wins_ties_losses(subset, "tdi")
+            record = wtl.loc[baseline] if baseline in wtl.index else None
+            counts = ("" if record is None else
+                      f"{int(record.iloc[0])}/{int(record.iloc[1])}/{int(record.iloc[2])}")
+            lines.append({
+                "default vs": FIELD_NAMES.get(baseline, baseline), "cells": label,
+                "pairs": int(test["n_pairs"]), "mean difference (pts)": _pts(100 * test["mean_difference"]),
+                "wins/ties/losses": counts, "Wilcoxon p": _f(test["p_value"], 3),
+            })
+    return _md_table(pd.DataFrame(lines), ["l", "l", "r", "r", "r", "r"])
+
+
+@region("field-fit-times")
+def field_fit_times() -> str:
+    ok = _field_ok()
+    full = ok[ok["ratio"] == 1.0]
+    seconds = full.pivot_table(index="dataset", columns="estimator", values="fit_seconds",
+                               aggfunc="mean")
+    out = pd.DataFrame(index=seconds.index)
+    for estimator in [e for e in FIELD_NAMES if e in seconds.columns]:
+        out[f"{FIELD_NAMES[estimator]} (s)"] = seconds[estimator].map(lambda v: _f(v, 1))
+    out["default ÷ MiniRocket"] = (seconds["tdi"] / seconds["minirocket"]).map(lambda v: _f(v, 1))
+    mean = seconds.mean()
+    out.loc["**mean**"] = {f"{FIELD_NAMES[e]} (s)": _f(mean[e], 1) for e in FIELD_NAMES if e in mean}
+    out.loc["**mean**", "default ÷ MiniRocket"] = _f(mean["tdi"] / mean["minirocket"], 1)
+    out = out.fillna("").reset_index().rename(columns={"index": "dataset"})
+    return _md_table(out, ["l"] + ["r"] * (out.shape[1] - 1))
+
+
+@region("field-targets")
+def field_targets() -> str:
+    full, small = _field_means(1.0), pd.concat([_field_means(0.08), _field_means(0.16)])
+    gap = 100 * (full["tdi"] - full["minirocket"])
+    worst = gap.idxmin()
+    small_gap = 100 * (small["tdi"] - small["minirocket"]).mean()
+    osu = full["tdi"].get("OSULeaf", float("nan"))
+    ok = _field_ok()
+    seconds = ok[ok["ratio"] == 1.0].groupby(["estimator", "dataset"])["fit_seconds"].mean()
+    cost = seconds["tdi"].mean() / seconds["minirocket"].mean()
+    reg = _csv(FIELD_REGRESSION).groupby(["dataset", "estimator"])["r2"].mean().unstack()
+
+    def verdict(met: bool) -> str:
+        return "met" if met else "**missed**"
+
+    rows = [
+        ("full data: mean ≥ MiniRocket − 1 pt", f"{_pts(gap.mean())} pts", verdict(gap.mean() >= -1)),
+        ("full data: no dataset > 3 pts behind", f"worst {worst} {_pts(gap.min())} pts",
+         verdict(gap.min() >= -3)),
+        ("full data: OSULeaf ≥ 0.93", _f(osu), verdict(osu >= 0.93)),
+        ("ratios 0.08–0.16: mean ≥ MiniRocket − 3 pts", f"{_pts(small_gap)} pts",
+         verdict(small_gap >= -3)),
+        ("fit time ≤ 15× MiniRocket (mean, full data)", f"{cost:.1f}×", verdict(cost <= 15)),
+    ]
+    for dataset in reg.index:
+        rows.append((f"{dataset}: SSMRegressor R² ≥ MiniRocket regressor",
+                     f"{_f(reg.loc[dataset, 'tdi'])} vs {_f(reg.loc[dataset, 'minirocket'])}",
+                     verdict(reg.loc[dataset, "tdi"] >= reg.loc[dataset, "minirocket"])))
+    return _md_table(pd.DataFrame(rows, columns=["target", "measured", ""]), ["l", "r", "l"])
+
+
+@region("field-regression")
+def field_regression() -> str:
+    results = _csv(FIELD_REGRESSION)
+    grouped = results.groupby(["dataset", "estimator"])
+    r2 = grouped["r2"].agg(["mean", "std"])
+    seconds = grouped["fit_seconds"].mean()
+    rows = []
+    for (dataset, estimator), row in r2.iterrows():
+        rows.append({"dataset": dataset,
+                     "estimator": FIELD_NAMES.get(estimator, estimator).replace("Classifier", "Regressor"),
+                     "R² (mean ± std)": f"{_f(row['mean'])} ± {_f(row['std'])}",
+                     "fit s": _f(seconds[(dataset, estimator)], 1),
+                     "resamples": int(grouped.size()[(dataset, estimator)])})
+    return _md_table(pd.DataFrame(rows), ["l", "l", "r", "r", "r"])
+
+
+# --------------------------------------------------------------------------------------
 
 
 def regions(path: Path) -> list[tuple[str, str]]:

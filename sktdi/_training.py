@@ -19,9 +19,12 @@ from skorch.callbacks import (
     PrintLog,
     ProgressBar,
 )
-from skorch.dataset import ValidSplit
+from skorch.classifier import NeuralNetClassifier
+from skorch.dataset import ValidSplit, unpack_data
+from skorch.regressor import NeuralNetRegressor
 
-from .ssm import SSM_PARAMETER_NAMES, S4DNetwork
+from .augmentation import augment_batch
+from .ssm import SSM_PARAMETER_NAMES, S4DEnsemble, S4DNetwork
 from .tdi import base_init
 
 PREDICT_BATCH_SIZE = 1024
@@ -87,6 +90,47 @@ class PlainWhenPipedPrintLog(PrintLog):
         return super().format_row({k: v for k, v in row.items() if k != key + "_best"}, key, color)
 
 
+class _SSMNetMixin:
+    """What the estimators add to skorch's nets: augmented training batches and ensembles.
+
+    ``augment`` (a key of :data:`sktdi.augmentation.AUGMENTATIONS`) transforms each training
+    minibatch before the forward pass; validation and prediction batches are left alone. An
+    :class:`~sktdi.ssm.S4DEnsemble` module returns one output per member in training, and the
+    loss is the mean of the members' losses.
+    """
+
+    def __init__(self, *args, augment: str = "none", **kwargs):
+        super().__init__(*args, **kwargs)
+        self.augment = augment
+
+    def train_step_single(self, batch, **fit_params):
+        if self.augment != "none":
+            Xi, yi = unpack_data(batch)
+            if isinstance(Xi, dict):  # {"X": padded series, "lengths": ...}
+                Xi = {**Xi, "X": augment_batch(Xi["X"], self.augment, padded=True)}
+            else:
+                Xi = augment_batch(Xi, self.augment)
+            batch = (Xi, yi)
+        return super().train_step_single(batch, **fit_params)
+
+    def get_loss(self, y_pred, y_true, *args, **kwargs):
+        if y_pred.dim() == 3:  # (B, members, outputs): an ensemble in training mode
+            losses = [
+                super(_SSMNetMixin, self).get_loss(y_pred[:, m], y_true, *args, **kwargs)
+                for m in range(y_pred.shape[1])
+            ]
+            return torch.stack(losses).mean()
+        return super().get_loss(y_pred, y_true, *args, **kwargs)
+
+
+class SSMNetClassifier(_SSMNetMixin, NeuralNetClassifier):
+    """skorch's NeuralNetClassifier with augmentation and ensemble training."""
+
+
+class SSMNetRegressor(_SSMNetMixin, NeuralNetRegressor):
+    """skorch's NeuralNetRegressor with augmentation and ensemble training."""
+
+
 def _stdout_is_tty() -> bool:
     isatty = getattr(sys.stdout, "isatty", None)
     try:
@@ -123,8 +167,15 @@ def build_net(estimator, n_channels: int, n_outputs: int, split_seed: int):
         )
     # the one optimizer-group mechanism: A, B and dt by name, own rate, no weight decay
     ssm_group = {"lr": estimator.ssm_lr, "weight_decay": 0.0}
-    return estimator._net_class(
-        module=S4DNetwork,
+    ensemble = {}
+    if estimator.n_estimators > 1:
+        combine = "probabilities" if estimator._task == "classification" else "mean"
+        ensemble = {"module__n_members": estimator.n_estimators, "module__combine": combine}
+    net_class = SSMNetClassifier if estimator._task == "classification" else SSMNetRegressor
+    return net_class(
+        module=S4DEnsemble if ensemble else S4DNetwork,
+        **ensemble,
+        augment=estimator.augment,
         module__n_channels=n_channels,
         module__n_outputs=n_outputs,
         module__d_model=estimator.d_model,
@@ -133,6 +184,7 @@ def build_net(estimator, n_channels: int, n_outputs: int, split_seed: int):
         module__dropout=estimator.dropout,
         module__prenorm=estimator.prenorm,
         module__pooling=estimator.pooling,
+        module__bidirectional=estimator.bidirectional,
         module__init=base_init(estimator.init),
         module__dt_min=estimator.dt_min,
         module__dt_max=estimator.dt_max,

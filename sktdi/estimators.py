@@ -32,7 +32,8 @@ from ._seeding import random_streams, seeded
 from ._threads import resolve_n_threads, torch_threads
 from ._training import PREDICT_BATCH_SIZE, build_net, resolve_device
 from ._validation import check_lengths, check_state_params, validate_sequences
-from .ssm import INIT_NAMES
+from .augmentation import AUGMENTATIONS
+from .ssm import INIT_NAMES, POOLINGS
 from .tdi import (
     TDI_DEFAULTS,
     TDI_INITS,
@@ -57,7 +58,10 @@ class _BaseSSM(BaseEstimator):
         "d_state": [Interval(Integral, 2, None, closed="left")],
         "dropout": [Interval(Real, 0, 1, closed="left")],
         "prenorm": ["boolean"],
-        "pooling": [StrOptions({"mean", "last"})],
+        "pooling": [StrOptions(set(POOLINGS))],
+        "bidirectional": ["boolean"],
+        "augment": [StrOptions(set(AUGMENTATIONS))],
+        "n_estimators": [Interval(Integral, 1, None, closed="left")],
         "max_epochs": [Interval(Integral, 0, None, closed="left")],
         "batch_size": [Interval(Integral, 1, None, closed="left")],
         "lr": [Interval(Real, 0, None, closed="neither")],
@@ -90,6 +94,9 @@ class _BaseSSM(BaseEstimator):
         dropout=0.1,
         prenorm=False,
         pooling="mean",
+        bidirectional=False,
+        augment="none",
+        n_estimators=1,
         max_epochs=100,
         batch_size=16,
         lr=1e-2,
@@ -123,6 +130,9 @@ class _BaseSSM(BaseEstimator):
         self.dropout = dropout
         self.prenorm = prenorm
         self.pooling = pooling
+        self.bidirectional = bidirectional
+        self.augment = augment
+        self.n_estimators = n_estimators
         self.max_epochs = max_epochs
         self.batch_size = batch_size
         self.lr = lr
@@ -151,7 +161,6 @@ class _BaseSSM(BaseEstimator):
 
     # ---- hooks for the subclasses -------------------------------------------------------
     _task: str
-    _net_class: type
     _criterion: type
 
     def _encode_targets(self, y, *, reset: bool, classes=None):  # pragma: no cover - abstract
@@ -199,9 +208,11 @@ class _BaseSSM(BaseEstimator):
     # ---- the fit: build, TDI, train ------------------------------------------------------
     def _initialize_modes(self, X3, target, seed: int, *, partial: bool, lengths=None):
         """TDI on the freshly built network (its layers hold the base initialization)."""
-        layers = self.net_.module_.ssm_layers
-        if self.tdi_layers == "first":
-            layers = layers[:1]
+        layers = [
+            layer
+            for network in self._networks()
+            for layer in (network.ssm_layers[:1] if self.tdi_layers == "first" else network.ssm_layers)
+        ]
         try:
             plan, self.tdi_reports_ = initialize_layers(
                 layers,
@@ -257,6 +268,11 @@ class _BaseSSM(BaseEstimator):
     def _check_validation_split(self, target) -> None:
         """Hook: a classifier checks that its stratified validation split can be drawn."""
 
+    def _networks(self) -> list:
+        """The trained S4DNetwork, or each member of an ensemble (``n_estimators > 1``)."""
+        module = self.net_.module_
+        return list(getattr(module, "members", [module]))
+
     # ---- public --------------------------------------------------------------------------
     @property
     def history_(self):
@@ -267,7 +283,7 @@ class _BaseSSM(BaseEstimator):
     def frequency_response(self, layer: int = 0, n_freqs: int = 512) -> tuple[np.ndarray, np.ndarray]:
         """(freqs (n_freqs,) in cycles/sample, ``|H|`` (d_model, n_freqs)) of one S4D layer."""
         check_is_fitted(self)
-        ssm = self.net_.module_.ssm_layers[layer]
+        ssm = self._networks()[0].ssm_layers[layer]
         freqs, magnitude = ssm.frequency_response(n_freqs)
         return freqs.cpu().numpy(), magnitude.cpu().numpy()
 
@@ -315,8 +331,22 @@ class SSMClassifier(ClassifierMixin, _BaseSSM):
         Channel dropout in each block.
     prenorm : bool, default=False
         LayerNorm before (True) or after (False) each residual block.
-    pooling : {"mean", "last"}, default="mean"
-        How the sequence of features is reduced before the linear head.
+    pooling : {"mean", "max", "mean-max", "last"}, default="mean"
+        How the sequence of features is reduced before the linear head; "mean-max"
+        concatenates the mean and the maximum over time.
+    bidirectional : bool, default=False
+        Give every S4D layer an anti-causal kernel as well, so each step's features see the
+        whole series (:class:`sktdi.ssm.S4D`); TDI aligns both directions, which share the
+        modes. Off, the network is causal.
+    augment : {"none", "jitter", "scale", "slice", "jitter-scale", "all"}, default="none"
+        Label-preserving transforms of each training minibatch (:mod:`sktdi.augmentation`):
+        Gaussian jitter, a random gain per series and channel, window slicing. Predictions
+        never see them; window slicing is skipped for padded (unequal-length) batches.
+    n_estimators : int, default=1
+        Networks in an ensemble, each with its own initialization (TDI aligns each one's
+        layers from one task statistic), trained side by side on the same minibatches with
+        one loss per network, in one skorch loop; predictions average the networks' class
+        probabilities (the regressor: their outputs). Fit time grows about linearly.
     max_epochs : int, default=100
         Training epochs; 0 fits the initialization only.
     batch_size : int, default=16
@@ -437,12 +467,6 @@ class SSMClassifier(ClassifierMixin, _BaseSSM):
     """
 
     _task = "classification"
-
-    @property
-    def _net_class(self):
-        from skorch import NeuralNetClassifier
-
-        return NeuralNetClassifier
 
     _criterion = torch.nn.CrossEntropyLoss
 
@@ -581,12 +605,6 @@ class SSMRegressor(RegressorMixin, _BaseSSM):
 
     _task = "regression"
     _criterion = torch.nn.MSELoss
-
-    @property
-    def _net_class(self):
-        from skorch import NeuralNetRegressor
-
-        return NeuralNetRegressor
 
     def _n_outputs(self) -> int:
         return len(self.y_mean_)

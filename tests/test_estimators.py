@@ -26,6 +26,11 @@ FAST = dict(d_model=8, n_layers=1, d_state=8, max_epochs=5, batch_size=32, lr=1e
         # scikit-learn's regression check needs R² > 0.5 on a 10-step series whose target is set
         # by one position: full-batch training for 200 epochs gets there (R² ≈ 0.8)
         SSMRegressor(d_model=16, n_layers=2, d_state=8, max_epochs=200, batch_size=256, lr=3e-2),
+        # the ensemble and augmentation paths through the whole suite
+        SSMClassifier(
+            d_model=8, n_layers=1, d_state=8, max_epochs=40, batch_size=32, lr=1e-2,
+            n_estimators=2, augment="jitter-scale",
+        ),
     ]
 )
 def test_sklearn_conformance(estimator, check):
@@ -274,6 +279,48 @@ def test_bad_parameters():
         SSMClassifier(dt_min=1.0, dt_max=0.1).fit(GOOD_X, GOOD_Y)
     with pytest.raises(ValueError, match="max_epochs"):
         SSMClassifier(max_epochs=-1).fit(GOOD_X, GOOD_Y)
+
+
+def test_ensemble_aligns_every_member_and_averages_their_probabilities():
+    X, y = planted(n_per_class=20, length=128, freq=0.4)
+    clf = SSMClassifier(**FAST, n_estimators=3, tdi_reliability=False, random_state=0).fit(X, y)
+    members = clf._networks()
+    assert len(members) == 3 and len(clf.tdi_reports_) == 3  # one TDI statistic, 3 layers
+    for report in clf.tdi_reports_:
+        assert abs(report.peaks[0].freq - 0.4) <= 1 / 128
+    # independent draws: the members are different networks
+    assert not torch.equal(members[0].head.weight, members[1].head.weight)
+    # the ensemble's probabilities are the mean of its members' (float64, as predicted)
+    inputs = torch.as_tensor((X[:, None, :] - clf.input_mean_) / clf.input_scale_)
+    with torch.no_grad():
+        each = [torch.softmax(m.double().eval()(inputs), dim=-1) for m in members]
+    np.testing.assert_allclose(clf.predict_proba(X), torch.stack(each).mean(0).numpy(), atol=1e-6)
+
+
+def test_augmentation_is_seeded_and_acts_in_training_only():
+    X, y = planted(n_per_class=10, length=64)
+    fits = [
+        SSMClassifier(**FAST, augment=augment, random_state=0).fit(X, y)
+        for augment in ("all", "all", "none")
+    ]
+    first, again, plain = (clf.predict_proba(X) for clf in fits)
+    np.testing.assert_array_equal(first, again)  # same random_state, same model
+    assert not np.allclose(first, plain)  # the batches were transformed
+    np.testing.assert_array_equal(fits[0].predict_proba(X), first)  # prediction is not augmented
+
+
+@pytest.mark.parametrize(
+    "params,match",
+    [
+        ({"augment": "mixup"}, "augment"),
+        ({"n_estimators": 0}, "n_estimators"),
+        ({"pooling": "median"}, "pooling"),
+        ({"bidirectional": "yes"}, "bidirectional"),
+    ],
+)
+def test_bad_recipe_parameters(params, match):
+    with pytest.raises(ValueError, match=match):
+        SSMClassifier(**params).fit(GOOD_X, GOOD_Y)
 
 
 def test_gunpoint_accuracy_with_defaults():

@@ -13,6 +13,7 @@ from sktdi.ssm import (
     INIT_NAMES,
     S4D,
     SSM_PARAMETER_NAMES,
+    S4DEnsemble,
     S4DNetwork,
     init_modes,
     ssm_param_groups,
@@ -244,7 +245,7 @@ def test_network_is_deterministic_under_seed():
     assert not torch.equal(other.eval()(X), outputs[0])
 
 
-@pytest.mark.parametrize("pooling", ["mean", "last"])
+@pytest.mark.parametrize("pooling", ["mean", "max", "mean-max", "last"])
 @pytest.mark.parametrize("prenorm", [False, True])
 @pytest.mark.parametrize("dtype,atol", [(torch.float32, 1e-5), (torch.float64, 1e-11)])
 def test_network_streaming_equals_forward(pooling, prenorm, dtype, atol):
@@ -263,10 +264,14 @@ def test_network_streaming_equals_forward(pooling, prenorm, dtype, atol):
     torch.testing.assert_close(out, full, atol=atol, rtol=atol)
 
 
-@pytest.mark.parametrize("pooling", ["mean", "last"])
-def test_lengths_mask_padding(pooling):
+@pytest.mark.parametrize("pooling", ["mean", "max", "mean-max", "last"])
+@pytest.mark.parametrize("bidirectional", [False, True])
+def test_lengths_mask_padding(pooling, bidirectional):
+    # a bidirectional layer would read the padding after a series' end if it were not masked
     torch.manual_seed(0)
-    net = S4DNetwork(1, 2, d_model=8, d_state=8, pooling=pooling).eval()
+    net = S4DNetwork(
+        1, 2, d_model=8, d_state=8, pooling=pooling, bidirectional=bidirectional
+    ).eval()
     short, long_ = torch.randn(1, 1, 10), torch.randn(1, 1, 17)
     padded = torch.cat([torch.nn.functional.pad(short, (0, 7), value=5.0), long_])
     with torch.no_grad():
@@ -387,9 +392,85 @@ def test_layer_step_with_and_without_cached_discretization():
         torch.testing.assert_close(y_a, layer(u)[:, -1], atol=1e-12, rtol=0)
 
 
+def test_bidirectional_layer_matches_explicit_two_sided_sum():
+    # y_l = Σ_{j<=l} K[l-j] u_j + Σ_{j>=l} K_back[j-l] u_j + D u_l, with both kernels from
+    # their own closed form 2·Re Σ_n C_n B̄_n Ā_n^k, computed here mode by mode
+    torch.manual_seed(0)
+    layer = S4D(3, 8, bidirectional=True, dtype=torch.float64)
+    L = 25
+    u = torch.randn(2, L, 3, dtype=torch.float64)
+    with torch.no_grad():
+        m = layer.modes()
+        A_bar = torch.exp(m.A * m.dt.unsqueeze(-1))  # ZOH, (H, N)
+        B_bar = (A_bar - 1) / m.A * m.B  # (H, N)
+        powers = A_bar.unsqueeze(-1) ** torch.arange(L)  # (H, N, L)
+        C_back = torch.view_as_complex(layer.C_backward)
+        K = 2 * ((m.C * B_bar).unsqueeze(-1) * powers).sum(1).real  # (H, L)
+        K_back = 2 * ((C_back * B_bar).unsqueeze(-1) * powers).sum(1).real  # (H, L)
+        expected = layer.D * u
+        for l in range(L):
+            for j in range(L):
+                if j <= l:
+                    expected[:, l] += K[:, l - j] * u[:, j]
+                if j >= l:
+                    expected[:, l] += K_back[:, j - l] * u[:, j]
+        torch.testing.assert_close(layer(u), expected, atol=1e-10, rtol=1e-10)
+        # the backward kernel shares the poles: its spectrum peaks where the forward one does
+        assert torch.equal(layer.kernels(L)[0], layer.kernel(L))
+
+
+def test_bidirectional_sees_the_future_and_cannot_stream():
+    torch.manual_seed(0)
+    causal = S4DNetwork(1, 2, d_model=8, d_state=8).eval()
+    both = S4DNetwork(1, 2, d_model=8, d_state=8, bidirectional=True).eval()
+    X = torch.randn(1, 1, 30)
+    later = X.clone()
+    later[..., 20:] += 1.0  # change only the future of step 10
+    with torch.no_grad():
+        torch.testing.assert_close(  # FFT rounding only
+            causal.sequence_features(X)[:, :10], causal.sequence_features(later)[:, :10]
+        )
+        assert not torch.allclose(both.sequence_features(X)[:, :10], both.sequence_features(later)[:, :10])
+    with pytest.raises(ValueError, match="cannot stream"):
+        both.initial_state(1)
+    with pytest.raises(ValueError, match="cannot stream"):
+        both.ssm_layers[0].step(torch.randn(1, 8), both.ssm_layers[0].initial_state(1))
+
+
+def test_causal_layers_draw_the_same_modes_as_before_bidirectional_existed():
+    # the backward weights are drawn after everything else: a causal layer is unchanged
+    a = S4D(4, 8, generator=torch.Generator().manual_seed(3))
+    b = S4D(4, 8, generator=torch.Generator().manual_seed(3), bidirectional=True)
+    for name, value in a.named_parameters():
+        assert torch.equal(value, dict(b.named_parameters())[name])
+
+
+def test_ensemble_trains_members_apart_and_averages_probabilities():
+    torch.manual_seed(0)
+    ensemble = S4DEnsemble(3, n_channels=1, n_outputs=4, d_model=8, d_state=8)
+    X = torch.randn(5, 1, 20)
+    members = torch.stack([member.eval()(X) for member in ensemble.members], dim=1)
+    ensemble.train()
+    assert ensemble(X).shape == (5, 3, 4)
+    ensemble.eval()
+    with torch.no_grad():
+        probs = torch.softmax(ensemble(X), dim=-1)
+        torch.testing.assert_close(probs, torch.softmax(members, dim=-1).mean(dim=1))
+        regression = S4DEnsemble(2, combine="mean", n_channels=1, n_outputs=1, d_model=4, d_state=4)
+        regression.eval()
+        torch.testing.assert_close(
+            regression(X), torch.stack([m(X) for m in regression.members]).mean(dim=0)
+        )
+    assert len(ensemble.ssm_layers) == 3 * 2
+    with pytest.raises(ValueError, match="combine"):
+        S4DEnsemble(2, combine="vote")
+    with pytest.raises(ValueError, match="n_members"):
+        S4DEnsemble(0)
+
+
 def test_bad_network_arguments():
     with pytest.raises(ValueError, match="pooling"):
-        S4DNetwork(pooling="max")
+        S4DNetwork(pooling="median")
     with pytest.raises(ValueError, match="n_layers"):
         S4DNetwork(n_layers=0)
     with pytest.raises(ValueError, match="dropout"):

@@ -11,7 +11,7 @@ from .layers import (
     ssm_param_groups,
     ssm_parameters,
 )
-from .network import S4DNetwork
+from .network import POOLINGS, S4DEnsemble, S4DNetwork
 
 __all__ = [
     "INIT_NAMES",
@@ -24,6 +24,8 @@ __all__ = [
     "S4D",
     "S4DBlock",
     "S4DNetwork",
+    "S4DEnsemble",
+    "POOLINGS",
     "ChannelDropout",
     "SSM_PARAMETER_NAMES",
     "ssm_parameters",

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 
 import torch
+import torch.nn.functional as F
 from scipy.fft import next_fast_len
 from torch import Tensor
 
@@ -93,12 +94,15 @@ def vandermonde_kernel(log_A_bar: Tensor, CB_bar: Tensor, length: int) -> Tensor
     return 2 * K.reshape(K.shape[0], -1)[:, :length].real  # (H, L)
 
 
-def fft_conv(u: Tensor, K: Tensor) -> Tensor:
-    """Causal convolution y[:, l, h] = Σ_{j<=l} K[h, l-j] u[:, j, h] by FFT.
+def fft_conv(u: Tensor, K: Tensor, K_back: Tensor | None = None) -> Tensor:
+    """Causal convolution y[:, l, h] = Σ_{j<=l} K[h, l-j] u[:, j, h] by FFT, plus with
+    ``K_back`` the anti-causal part Σ_{j>=l} K_back[h, j-l] u[:, j, h].
 
-    u: (B, L, H) real; K: (H, L) real. Returns (B, L, H). Zero-padding to at least 2L makes the
-    circular FFT convolution equal to the linear (causal) one; the padded length is the next
-    size with small prime factors, which the FFT handles fastest.
+    u: (B, L, H) real; K, K_back: (H, L) real. Returns (B, L, H). Zero-padding to n ≥ 2L makes
+    the circular FFT convolution equal to the linear one, and leaves room for the negative
+    lags: K_back[j] sits at position n - j of a single two-sided kernel (j = 0 adds to K[0]),
+    so both directions cost one transform of u, not two. n is the next size with small prime
+    factors, which the FFT handles fastest; the transforms run over the last, contiguous axis.
 
     Examples
     --------
@@ -109,13 +113,18 @@ def fft_conv(u: Tensor, K: Tensor) -> Tensor:
     >>> identity[:, 0] = 1.0
     >>> bool(torch.allclose(fft_conv(u, identity), u, atol=1e-6))
     True
+    >>> bool(torch.allclose(fft_conv(u, identity, identity), 2 * u, atol=1e-6))
+    True
     """
     length = u.shape[-2]
     n_fft = next_fast_len(2 * length, real=True)
-    u_f = torch.fft.rfft(u, n=n_fft, dim=-2)  # (B, n_fft/2+1, H)
-    k_f = torch.fft.rfft(K, n=n_fft, dim=-1).transpose(-1, -2)  # (n_fft/2+1, H)
-    y = torch.fft.irfft(u_f * k_f, n=n_fft, dim=-2)  # (B, n_fft, H)
-    return y[..., :length, :]  # (B, L, H)
+    k = F.pad(K, (0, n_fft - length))  # (H, n_fft): lags 0..L-1
+    if K_back is not None:
+        k = k + F.pad(K_back[:, :1], (0, n_fft - 1))  # (H, n_fft): lag 0
+        k = k + F.pad(K_back[:, 1:].flip(-1), (n_fft - length + 1, 0))  # lags -(L-1)..-1
+    u_f = torch.fft.rfft(u.transpose(-1, -2), n=n_fft)  # (B, H, n_fft/2+1)
+    y = torch.fft.irfft(u_f * torch.fft.rfft(k, n=n_fft), n=n_fft)  # (B, H, n_fft)
+    return y[..., :length].transpose(-1, -2).contiguous()  # (B, L, H)
 
 
 def transfer_function(A_bar: Tensor, CB_bar: Tensor, D: Tensor, freqs: Tensor) -> Tensor:

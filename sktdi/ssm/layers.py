@@ -36,6 +36,12 @@ class S4D(nn.Module):
     discretization : {"zoh", "bilinear"}
     generator : torch.Generator, optional
         Source of randomness for D, C and dt; the global torch RNG when None.
+    bidirectional : bool, default=False
+        Add an anti-causal kernel: y = K * u + K_back ⋆ u + D·u, where K_back runs over the
+        reversed sequence, so every output sees the whole series (a classifier's view). The
+        backward kernel shares the modes (A, B, dt) — hence the poles, and where its frequency
+        response peaks, which is what TDI sets — and has its own output weights
+        ``C_backward``. A bidirectional layer cannot stream (:meth:`step` raises).
     device : torch.device or str, optional
         Where the parameters are created (as for ``nn.Linear``).
     dtype : torch.dtype, optional
@@ -64,6 +70,7 @@ class S4D(nn.Module):
         discretization: str = "zoh",
         generator: torch.Generator | None = None,
         *,
+        bidirectional: bool = False,
         device: torch.device | str | None = None,
         dtype: torch.dtype | None = None,
     ) -> None:
@@ -90,6 +97,13 @@ class S4D(nn.Module):
             init, d_model, d_state, dt_min=dt_min, dt_max=dt_max, generator=generator
         )
         self.set_modes(modes)
+        self.bidirectional = bidirectional
+        if bidirectional:
+            # drawn after the forward modes, so a causal layer's draws are unchanged
+            C_backward = torch.randn(d_model, n_modes, dtype=torch.complex128, generator=generator)
+            self.C_backward = nn.Parameter(torch.empty(d_model, n_modes, 2, **factory))  # (H, N, 2)
+            with torch.no_grad():
+                self.C_backward.copy_(torch.view_as_real(C_backward))
 
     @torch.no_grad()
     def set_modes(self, modes: ModeParams) -> None:
@@ -117,11 +131,15 @@ class S4D(nn.Module):
         C = torch.view_as_complex(self.C)  # (H, N)
         return ModeParams(A=A, B=B, C=C, dt=torch.exp(self.log_dt))
 
+    def _discretized(self) -> tuple[Tensor, Tensor, Tensor]:
+        """(log Ā, Ā, B̄), each complex (H, N): the modes in discrete time, before any C."""
+        m = self.modes()
+        return discretize(m.A, m.B, m.dt, self.discretization)
+
     def discrete(self) -> tuple[Tensor, Tensor, Tensor]:
         """(log Ā, Ā, C·B̄), each complex (H, N): all that the kernel and the recurrence need."""
-        m = self.modes()
-        log_A_bar, A_bar, B_bar = discretize(m.A, m.B, m.dt, self.discretization)
-        return log_A_bar, A_bar, m.C * B_bar
+        log_A_bar, A_bar, B_bar = self._discretized()
+        return log_A_bar, A_bar, torch.view_as_complex(self.C) * B_bar
 
     def step_parameters(self) -> tuple[Tensor, Tensor]:
         """(Ā, C·B̄), each complex (H, N): what :meth:`step` needs, computed once per stream.
@@ -143,14 +161,26 @@ class S4D(nn.Module):
         return A_bar, CB_bar
 
     def kernel(self, length: int) -> Tensor:
-        """Convolution kernel K, real (H, length)."""
+        """Convolution kernel K, real (H, length); the causal one of a bidirectional layer."""
         log_A_bar, _, CB_bar = self.discrete()
         return vandermonde_kernel(log_A_bar, CB_bar, length)
 
+    def kernels(self, length: int) -> tuple[Tensor, Tensor | None]:
+        """(K, K_back): the causal kernel and the anti-causal one (None for a causal layer),
+        each real (H, length), from one discretization. K_back[j] weighs u_{l+j} in y_l."""
+        log_A_bar, _, B_bar = self._discretized()  # (H, N) each
+        if not self.bidirectional:
+            return vandermonde_kernel(log_A_bar, torch.view_as_complex(self.C) * B_bar, length), None
+        C = torch.stack([torch.view_as_complex(self.C), torch.view_as_complex(self.C_backward)])
+        both = vandermonde_kernel(
+            log_A_bar.repeat(2, 1), (C * B_bar).flatten(0, 1), length
+        )  # (2H, L): one batched Vandermonde product for both directions
+        return both[: self.d_model], both[self.d_model :]
+
     def forward(self, u: Tensor) -> Tensor:
         """u: (B, L, H) -> y: (B, L, H), convolution mode."""
-        K = self.kernel(u.shape[-2])  # (H, L)
-        return fft_conv(u, K) + self.D * u  # (B, L, H)
+        K, K_back = self.kernels(u.shape[-2])  # (H, L), (H, L) or None
+        return fft_conv(u, K, K_back) + self.D * u  # (B, L, H)
 
     def initial_state(self, batch_size: int) -> Tensor:
         """Zero state, complex (B, H, N), on the module's device and precision."""
@@ -185,6 +215,11 @@ class S4D(nn.Module):
         ...     bool(torch.allclose(y_k, layer(u)[:, -1], atol=1e-5))
         True
         """
+        if self.bidirectional:
+            raise ValueError(
+                "a bidirectional S4D layer sees the future of the series and cannot stream; "
+                "build it with bidirectional=False for step-by-step (recurrent) inference"
+            )
         A_bar, CB_bar = self.step_parameters() if discrete is None else discrete  # (H, N)
         state = A_bar * state + CB_bar * u_k.unsqueeze(-1)  # (B, H, N)
         y_k = 2 * state.sum(dim=-1).real + self.D * u_k  # (B, H)

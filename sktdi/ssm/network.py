@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import math
+
 import torch
 from torch import Tensor, nn
 
 from .layers import S4D, S4DBlock
 
-POOLINGS = ("mean", "last")
+# "mean-max" concatenates both (the head sees 2·d_model features): the mean summarizes, the
+# max keeps where a short pattern fired, wherever it sits in the series
+POOLINGS = ("mean", "max", "mean-max", "last")
 
 
 class S4DNetwork(nn.Module):
@@ -25,8 +29,11 @@ class S4DNetwork(nn.Module):
         Channel dropout inside each block.
     prenorm : bool
         LayerNorm before (True) or after (False) each block's residual sum.
-    pooling : {"mean", "last"}
-        How the sequence of features becomes one vector.
+    pooling : {"mean", "max", "mean-max", "last"}
+        How the sequence of features becomes one vector ("mean-max": both, concatenated).
+    bidirectional : bool
+        Every S4D layer adds an anti-causal kernel (see :class:`~sktdi.ssm.layers.S4D`): the
+        features at each step see the whole series. Such a network cannot stream.
     init, dt_min, dt_max, discretization
         Passed to every :class:`~sktdi.ssm.layers.S4D` layer.
     device, dtype
@@ -36,8 +43,10 @@ class S4DNetwork(nn.Module):
     Notes
     -----
     ``forward`` takes X of shape (B, C, L) — or (B, L) for univariate series — and optional
-    ``lengths`` (B,) for right-padded batches of unequal length: the SSM is causal, so padding
-    after a series' end never reaches its valid outputs; pooling ignores the padding.
+    ``lengths`` (B,) for right-padded batches of unequal length: the activations at padded
+    steps are zeroed before every block, so padding never reaches a series' valid outputs
+    (a causal layer could not see it anyway; a bidirectional one would), and pooling ignores
+    the padding.
 
     :meth:`initial_state` and :meth:`step` stream a series one sample at a time; the state
     caches each layer's discretization, so create a new state after the parameters change.
@@ -61,6 +70,7 @@ class S4DNetwork(nn.Module):
         dropout: float = 0.0,
         prenorm: bool = False,
         pooling: str = "mean",
+        bidirectional: bool = False,
         init: str = "s4d-lin",
         dt_min: float = 1e-3,
         dt_max: float = 1e-1,
@@ -75,6 +85,7 @@ class S4DNetwork(nn.Module):
         if n_layers < 1:
             raise ValueError(f"n_layers must be >= 1, got {n_layers}")
         self.pooling = pooling
+        self.bidirectional = bidirectional
         factory = {"device": device, "dtype": dtype}
         self.encoder = nn.Linear(n_channels, d_model, **factory)
         self.blocks = nn.ModuleList(
@@ -87,40 +98,61 @@ class S4DNetwork(nn.Module):
                 dt_min=dt_min,
                 dt_max=dt_max,
                 discretization=discretization,
+                bidirectional=bidirectional,
                 **factory,
             )
             for _ in range(n_layers)
         )
-        self.head = nn.Linear(d_model, n_outputs, **factory)
+        pooled = 2 * d_model if pooling == "mean-max" else d_model
+        self.head = nn.Linear(pooled, n_outputs, **factory)
 
     @property
     def ssm_layers(self) -> list[S4D]:
         """The S4D operator of each block, input side first."""
         return [block.ssm for block in self.blocks]
 
-    def sequence_features(self, X: Tensor) -> Tensor:
-        """X: (B, C, L) or (B, L) -> per-step features (B, L, d_model) of the last block."""
+    def sequence_features(self, X: Tensor, lengths: Tensor | None = None) -> Tensor:
+        """X: (B, C, L) or (B, L) -> per-step features (B, L, d_model) of the last block;
+        zero at the padded steps when ``lengths`` (B,) is given."""
         if X.dim() == 2:
             X = X.unsqueeze(1)  # (B, 1, L)
+        mask = None if lengths is None else self._valid_steps(lengths, X.shape[-1], X.dtype)
         x = self.encoder(X.transpose(-1, -2))  # (B, L, H)
         for block in self.blocks:
+            if mask is not None:
+                x = x * mask  # (B, L, H): the encoder's bias and the norms fill the padding
             x = block(x)  # (B, L, H)
-        return x
+        return x if mask is None else x * mask
+
+    @staticmethod
+    def _valid_steps(lengths: Tensor, length: int, dtype: torch.dtype) -> Tensor:
+        """(B,) lengths -> (B, L, 1) mask, 1 at a series' own steps, 0 at its padding."""
+        lengths = lengths.to(dtype=torch.long)  # (B,)
+        steps = torch.arange(length, device=lengths.device)  # (L,)
+        return (steps < lengths.unsqueeze(-1)).to(dtype).unsqueeze(-1)  # (B, L, 1)
 
     def pool(self, x: Tensor, lengths: Tensor | None = None) -> Tensor:
-        """x: (B, L, H) -> (B, H), over the first ``lengths[b]`` steps of each series."""
+        """x: (B, L, H) -> (B, H), or (B, 2H) for "mean-max", over the first ``lengths[b]``
+        steps of each series."""
         if lengths is None:
-            return x.mean(dim=-2) if self.pooling == "mean" else x[:, -1]
-        lengths = lengths.to(device=x.device, dtype=torch.long)  # (B,)
-        if self.pooling == "last":
-            return x[torch.arange(x.shape[0], device=x.device), lengths - 1]  # (B, H)
-        steps = torch.arange(x.shape[-2], device=x.device)  # (L,)
-        mask = (steps < lengths.unsqueeze(-1)).to(x.dtype).unsqueeze(-1)  # (B, L, 1)
-        return (x * mask).sum(dim=-2) / lengths.unsqueeze(-1).to(x.dtype)  # (B, H)
+            mean, peak, last = x.mean(dim=-2), x.amax(dim=-2), x[:, -1]  # (B, H) each
+        else:
+            lengths = lengths.to(device=x.device, dtype=torch.long)  # (B,)
+            mask = self._valid_steps(lengths, x.shape[-2], x.dtype)  # (B, L, 1)
+            mean = (x * mask).sum(dim=-2) / lengths.unsqueeze(-1).to(x.dtype)  # (B, H)
+            peak = x.masked_fill(mask == 0, float("-inf")).amax(dim=-2)  # (B, H)
+            last = x[torch.arange(x.shape[0], device=x.device), lengths - 1]  # (B, H)
+        return self._combine(mean, peak, last)
+
+    def _combine(self, mean: Tensor, peak: Tensor, last: Tensor) -> Tensor:
+        """The pooled vector from the three summaries, each (B, H)."""
+        if self.pooling == "mean-max":
+            return torch.cat([mean, peak], dim=-1)  # (B, 2H)
+        return {"mean": mean, "max": peak, "last": last}[self.pooling]  # (B, H)
 
     def forward(self, X: Tensor, lengths: Tensor | None = None) -> Tensor:
         """X: (B, C, L) or (B, L) -> (B, n_outputs)."""
-        return self.head(self.pool(self.sequence_features(X), lengths))
+        return self.head(self.pool(self.sequence_features(X, lengths), lengths))
 
     def initial_state(self, batch_size: int) -> dict:
         """State for :meth:`step`: each layer's SSM state, its discretization, the pooling sum.
@@ -130,11 +162,19 @@ class S4DNetwork(nn.Module):
         the parameters: after they change (a training step, ``set_modes``, ``.to(...)``) call
         ``initial_state`` again rather than continuing an old state.
         """
-        ref = self.head.weight
+        if self.bidirectional:
+            raise ValueError(
+                "a bidirectional network sees the whole series at every step and cannot "
+                "stream; build it with bidirectional=False for step-by-step inference"
+            )
+        ref = self.blocks[0].mix.weight
         return {
             "ssm": [layer.initial_state(batch_size) for layer in self.ssm_layers],
             "discrete": [layer.step_parameters() for layer in self.ssm_layers],
             "sum": torch.zeros(batch_size, ref.shape[1], dtype=ref.dtype, device=ref.device),
+            "max": torch.full(
+                (batch_size, ref.shape[1]), float("-inf"), dtype=ref.dtype, device=ref.device
+            ),
             "count": 0,
         }
 
@@ -165,7 +205,59 @@ class S4DNetwork(nn.Module):
             x, layer_state = block.step(x, layer_state, discrete)  # (B, H)
             new_ssm.append(layer_state)
         total = state["sum"] + x  # (B, H)
+        peak = torch.maximum(state["max"], x)  # (B, H)
         count = state["count"] + 1
-        pooled = total / count if self.pooling == "mean" else x  # (B, H)
-        new_state = {"ssm": new_ssm, "discrete": state["discrete"], "sum": total, "count": count}
+        pooled = self._combine(total / count, peak, x)  # (B, H) or (B, 2H)
+        new_state = {
+            "ssm": new_ssm, "discrete": state["discrete"], "sum": total, "max": peak, "count": count
+        }
         return self.head(pooled), new_state
+
+
+class S4DEnsemble(nn.Module):
+    """``n_members`` independently initialized :class:`S4DNetwork` s, trained side by side.
+
+    In training mode ``forward`` returns every member's output, (B, n_members, n_outputs),
+    so that each member is fitted to the targets on its own (the loss averages the members'
+    losses; averaging their outputs first would train one wide network, not an ensemble). In
+    eval mode it returns the ensemble's prediction, (B, n_outputs): for
+    ``combine="probabilities"`` the log of the members' mean class probabilities (a valid
+    logit: its softmax is that mean, as InceptionTime averages its five networks), for
+    ``combine="mean"`` the mean output (regression).
+
+    Examples
+    --------
+    >>> import torch
+    >>> from sktdi.ssm import S4DEnsemble
+    >>> ensemble = S4DEnsemble(3, n_channels=2, n_outputs=4, d_model=8, d_state=8)
+    >>> ensemble(torch.randn(5, 2, 16)).shape  # training mode: one output per member
+    torch.Size([5, 3, 4])
+    >>> ensemble.eval()(torch.randn(5, 2, 16)).shape
+    torch.Size([5, 4])
+    """
+
+    COMBINES = ("probabilities", "mean")
+
+    def __init__(self, n_members: int, combine: str = "probabilities", **network_kwargs) -> None:
+        super().__init__()
+        if n_members < 1:
+            raise ValueError(f"n_members must be >= 1, got {n_members}")
+        if combine not in self.COMBINES:
+            raise ValueError(f"combine must be one of {self.COMBINES}, got {combine!r}")
+        self.combine = combine
+        self.members = nn.ModuleList(S4DNetwork(**network_kwargs) for _ in range(n_members))
+
+    @property
+    def ssm_layers(self) -> list[S4D]:
+        """Every member's S4D operators, member by member, input side first."""
+        return [layer for member in self.members for layer in member.ssm_layers]
+
+    def forward(self, X: Tensor, lengths: Tensor | None = None) -> Tensor:
+        """X: (B, C, L) -> (B, n_members, n_outputs) in training, (B, n_outputs) in eval."""
+        outputs = torch.stack([member(X, lengths) for member in self.members], dim=1)  # (B, M, O)
+        if self.training:
+            return outputs
+        if self.combine == "mean":
+            return outputs.mean(dim=1)  # (B, O)
+        log_probs = torch.log_softmax(outputs, dim=-1)  # (B, M, O)
+        return torch.logsumexp(log_probs, dim=1) - math.log(len(self.members))  # (B, O)
