@@ -74,6 +74,8 @@ ROUNDS = {
     # OSULeaf lost 5-8 points to bidirectional in round A: is it the time scales?
     "osuleaf": ["dtmax1", "dt1e-2-1", "bi-meanmax-dtmax1"],
     "B": ["dtmax1", "dtmax1-meanmax", "dtmax1-aug", "bi-meanmax-aug-dtmax1"],
+    # the regressor, on the training splits of the regression datasets (R²)
+    "regression": ["base", "dtmax1-meanmax", "dtmax1", "bi-meanmax-aug"],
 }
 DATASETS = (
     "GunPoint", "ItalyPowerDemand", "ArrowHead", "OSULeaf", "BasicMotions", "JapaneseVowels",
