@@ -387,7 +387,14 @@ RECIPE_LABELS = {
     "bi-meanmax-dropout0.2": "bidirectional, mean+max, dropout 0.2",
     "bi-meanmax-es": "bidirectional, mean+max, early stopping (20% held out)",
     "bi-meanmax-lin": "bidirectional, mean+max, S4D-Lin",
+    "dtmax1": "dt_max 1",
+    "dt1e-2-1": "dt in [1e-2, 1]",
+    "bi-meanmax-dtmax1": "bidirectional, mean+max, dt_max 1",
+    "dtmax1-meanmax": "**mean+max pooling, dt_max 1** (chosen)",
+    "dtmax1-aug": "dt_max 1, all augmentations",
+    "bi-meanmax-aug-dtmax1": "bidirectional, mean+max, all augmentations, dt_max 1",
 }
+RECIPE_CHOSEN = "dtmax1-meanmax"
 FIELD = DATA / "field_results.csv"
 FIELD_REGRESSION = DATA / "field_regression_results.csv"
 ANCHORS = DATA / "published_anchors.csv"
@@ -395,17 +402,18 @@ FIELD_NAMES = {"tdi": "SSMClassifier (default)", "s4d-lin": "S4D-Lin", "tdi-cont
                "minirocket": "MiniRocket"}
 
 
-def _recipe_round(path: Path) -> str:
-    results = _csv(path)
+def _recipe_table(results: pd.DataFrame, sort_by: str = "avg rank") -> str:
     score = results.pivot_table(index="config", columns="dataset", values="score", aggfunc="mean")
     out = pd.DataFrame(index=score.index)
     for dataset in score.columns:
         out[DATASET_SHORT.get(dataset, dataset)] = score[dataset].map(_f)
-    out["mean"] = score.mean(axis=1).map(_f)
+    mean = score.mean(axis=1)
+    out["mean"] = mean.map(_f)
     rank = score.rank(ascending=False).mean(axis=1)
     out["avg rank"] = rank.map(lambda v: _f(v, 2))
     out["fit s"] = results.groupby("config")["fit_seconds"].mean().map(lambda v: _f(v, 1))
-    out = out.loc[rank.sort_values(kind="stable").index]
+    key = rank if sort_by == "avg rank" else -mean  # ascending: best first
+    out = out.loc[key.sort_values(kind="stable").index]
     out.insert(0, "config", [RECIPE_LABELS.get(c, c) for c in out.index])
     out = out.reset_index(drop=True)
     return _md_table(out, ["l"] + ["r"] * (out.shape[1] - 1))
@@ -413,12 +421,28 @@ def _recipe_round(path: Path) -> str:
 
 @region("recipe-round-a")
 def recipe_round_a() -> str:
-    return _recipe_round(DATA / "recipe_study_roundA.csv")
+    return _recipe_table(_csv(DATA / "recipe_study_roundA.csv"))
 
 
-@region("recipe-round-b")
-def recipe_round_b() -> str:
-    return _recipe_round(DATA / "recipe_study_roundB.csv")
+@region("recipe-osuleaf")
+def recipe_osuleaf() -> str:
+    return _recipe_table(_csv(DATA / "recipe_study_osuleaf.csv"))
+
+
+@region("recipe-combined")
+def recipe_combined() -> str:
+    """Rounds A and B together (same folds, same seeds), by mean CV accuracy: the rule."""
+    rounds = [_csv(DATA / f"recipe_study_round{name}.csv") for name in ("A", "B")]
+    both = pd.concat(rounds)
+    return _recipe_table(both, sort_by="mean")
+
+
+@region("recipe-regression")
+def recipe_regression() -> str:
+    chosen = RECIPE_LABELS[RECIPE_CHOSEN]
+    return _recipe_table(_csv(DATA / "recipe_study_regression.csv"), sort_by="mean").replace(
+        chosen, "mean+max pooling, dt_max 1 (the classifier's choice)"
+    )
 
 
 def _field_ok() -> pd.DataFrame:
@@ -460,16 +484,31 @@ def field_full() -> str:
     means = _field_means(1.0)
     anchors = _csv(ANCHORS).pivot_table(index="dataset", columns="model", values="accuracy")
     out = pd.DataFrame(index=means.index)
-    for estimator in [e for e in FIELD_NAMES if e in means.columns]:
+    for estimator in ("tdi", "minirocket"):
         out[FIELD_NAMES[estimator]] = _mean_std(1.0, estimator)
-    out["default − MiniRocket (pts)"] = (100 * (means["tdi"] - means["minirocket"])).map(_pts)
+    gap = 100 * (means["tdi"] - means["minirocket"])
+    out["default − MiniRocket (pts)"] = gap.map(_pts)
     for model in ("ResNet", "InceptionTime"):
-        out[f"{model} (published)"] = anchors[model].reindex(out.index).map(_f) if model in anchors else ""
-    mean_row = {FIELD_NAMES[e]: _f(means[e].mean()) for e in FIELD_NAMES if e in means.columns}
-    mean_row["default − MiniRocket (pts)"] = _pts(100 * (means["tdi"] - means["minirocket"]).mean())
-    out.loc["**mean**"] = pd.Series(mean_row)
+        out[f"{model} (published)"] = anchors[model].reindex(out.index).map(_f)
+    out.loc["**mean**"] = pd.Series({
+        FIELD_NAMES["tdi"]: _f(means["tdi"].mean()),
+        FIELD_NAMES["minirocket"]: _f(means["minirocket"].mean()),
+        "default − MiniRocket (pts)": _pts(gap.mean()),
+    })
     out = out.fillna("").reset_index().rename(columns={"index": "dataset"})
     return _md_table(out, ["l"] * out.shape[1])
+
+
+@region("field-official")
+def field_official() -> str:
+    ok = _field_ok()
+    cells = ok[(ok["ratio"] == 1.0) & (ok["resample"] == 0)]
+    table = cells.pivot_table(index="dataset", columns="estimator", values="accuracy")
+    names = [e for e in FIELD_NAMES if e in table.columns]
+    out = pd.DataFrame({FIELD_NAMES[e]: table[e].map(_f) for e in names})
+    out.loc["**mean**"] = {FIELD_NAMES[e]: _f(table[e].mean()) for e in names}
+    out = out.reset_index().rename(columns={"index": "dataset"})
+    return _md_table(out, ["l"] + ["r"] * len(names))
 
 
 @region("field-small")
@@ -482,7 +521,8 @@ def field_small() -> str:
         row = {"ratio": f"{ratio:g}"}
         for estimator in [e for e in FIELD_NAMES if e in means.columns]:
             row[FIELD_NAMES[estimator]] = _f(means[estimator].mean())
-        row["default − MiniRocket (pts)"] = _pts(100 * (means["tdi"] - means["minirocket"]).mean())
+        gap = 100 * (means["tdi"] - means["minirocket"])
+        row["default − MiniRocket (pts)"] = _pts(gap.mean())
         rows.append(row)
     return _md_table(pd.DataFrame(rows), None)
 
@@ -490,10 +530,12 @@ def field_small() -> str:
 @region("field-paired")
 def field_paired() -> str:
     from sktdi.benchmark import wilcoxon_test, wins_ties_losses
+    from sktdi.benchmark.summary import format_p_value
 
     results = _csv(FIELD)
     lines = []
-    for baseline in [b for b in ("minirocket", "s4d-lin", "tdi-control") if b in set(results["estimator"])]:
+    present = set(results["estimator"])
+    for baseline in [b for b in ("minirocket", "s4d-lin", "tdi-control") if b in present]:
         for label, subset in (("full training sets", results[results["ratio"] == 1.0]),
                               ("ratios 0.08–0.16", results[results["ratio"] < 1.0])):
             test = wilcoxon_test(subset, "tdi", baseline, merge_duplicates=False)
@@ -503,8 +545,9 @@ def field_paired() -> str:
                       f"{int(record.iloc[0])}/{int(record.iloc[1])}/{int(record.iloc[2])}")
             lines.append({
                 "default vs": FIELD_NAMES.get(baseline, baseline), "cells": label,
-                "pairs": int(test["n_pairs"]), "mean difference (pts)": _pts(100 * test["mean_difference"]),
-                "wins/ties/losses": counts, "Wilcoxon p": _f(test["p_value"], 3),
+                "pairs": int(test["n_pairs"]),
+                "mean difference (pts)": _pts(100 * test["mean_difference"]),
+                "wins/ties/losses": counts, "Wilcoxon p": format_p_value(test["p_value"]),
             })
     return _md_table(pd.DataFrame(lines), ["l", "l", "r", "r", "r", "r"])
 
@@ -520,7 +563,9 @@ def field_fit_times() -> str:
         out[f"{FIELD_NAMES[estimator]} (s)"] = seconds[estimator].map(lambda v: _f(v, 1))
     out["default ÷ MiniRocket"] = (seconds["tdi"] / seconds["minirocket"]).map(lambda v: _f(v, 1))
     mean = seconds.mean()
-    out.loc["**mean**"] = {f"{FIELD_NAMES[e]} (s)": _f(mean[e], 1) for e in FIELD_NAMES if e in mean}
+    out.loc["**mean**"] = {
+        f"{FIELD_NAMES[e]} (s)": _f(mean[e], 1) for e in FIELD_NAMES if e in mean
+    }
     out.loc["**mean**", "default ÷ MiniRocket"] = _f(mean["tdi"] / mean["minirocket"], 1)
     out = out.fillna("").reset_index().rename(columns={"index": "dataset"})
     return _md_table(out, ["l"] + ["r"] * (out.shape[1] - 1))
@@ -542,7 +587,8 @@ def field_targets() -> str:
         return "met" if met else "**missed**"
 
     rows = [
-        ("full data: mean ≥ MiniRocket − 1 pt", f"{_pts(gap.mean())} pts", verdict(gap.mean() >= -1)),
+        ("full data: mean ≥ MiniRocket − 1 pt", f"{_pts(gap.mean())} pts",
+         verdict(gap.mean() >= -1)),
         ("full data: no dataset > 3 pts behind", f"worst {worst} {_pts(gap.min())} pts",
          verdict(gap.min() >= -3)),
         ("full data: OSULeaf ≥ 0.93", _f(osu), verdict(osu >= 0.93)),
@@ -566,7 +612,8 @@ def field_regression() -> str:
     rows = []
     for (dataset, estimator), row in r2.iterrows():
         rows.append({"dataset": dataset,
-                     "estimator": FIELD_NAMES.get(estimator, estimator).replace("Classifier", "Regressor"),
+                     "estimator": FIELD_NAMES.get(estimator, estimator).replace(
+                         "Classifier", "Regressor"),
                      "R² (mean ± std)": f"{_f(row['mean'])} ± {_f(row['std'])}",
                      "fit s": _f(seconds[(dataset, estimator)], 1),
                      "resamples": int(grouped.size()[(dataset, estimator)])})

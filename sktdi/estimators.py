@@ -209,11 +209,8 @@ class _BaseSSM(BaseEstimator):
     # ---- the fit: build, TDI, train ------------------------------------------------------
     def _initialize_modes(self, X3, target, seed: int, *, partial: bool, lengths=None):
         """TDI on the freshly built network (its layers hold the base initialization)."""
-        layers = [
-            layer
-            for network in self._networks()
-            for layer in (network.ssm_layers[:1] if self.tdi_layers == "first" else network.ssm_layers)
-        ]
+        depth = 1 if self.tdi_layers == "first" else None
+        layers = [layer for network in self._networks() for layer in network.ssm_layers[:depth]]
         try:
             plan, self.tdi_reports_ = initialize_layers(
                 layers,
@@ -282,7 +279,9 @@ class _BaseSSM(BaseEstimator):
         return self.net_.history
 
     def frequency_response(self, layer: int = 0, n_freqs: int = 512) -> tuple[np.ndarray, np.ndarray]:
-        """(freqs (n_freqs,) in cycles/sample, ``|H|`` (d_model, n_freqs)) of one S4D layer."""
+        """(freqs (n_freqs,) in cycles/sample, ``|H|`` (d_model, n_freqs)) of one S4D layer
+        (of the first network, in an ensemble; a bidirectional layer's causal kernel, whose
+        poles its anti-causal kernel shares)."""
         check_is_fitted(self)
         ssm = self._networks()[0].ssm_layers[layer]
         freqs, magnitude = ssm.frequency_response(n_freqs)
@@ -689,7 +688,9 @@ def _override_defaults(cls, **defaults):
         _BaseSSM.__init__(self, **{**defaults, **params})
 
     __init__.__signature__ = base.replace(
-        parameters=[p.replace(default=defaults.get(p.name, p.default)) for p in base.parameters.values()]
+        parameters=[
+            p.replace(default=defaults.get(p.name, p.default)) for p in base.parameters.values()
+        ]
     )
     __init__.__qualname__ = f"{cls.__name__}.__init__"
     cls.__init__ = __init__

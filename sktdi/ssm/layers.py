@@ -170,7 +170,8 @@ class S4D(nn.Module):
         each real (H, length), from one discretization. K_back[j] weighs u_{l+j} in y_l."""
         log_A_bar, _, B_bar = self._discretized()  # (H, N) each
         if not self.bidirectional:
-            return vandermonde_kernel(log_A_bar, torch.view_as_complex(self.C) * B_bar, length), None
+            CB_bar = torch.view_as_complex(self.C) * B_bar  # (H, N)
+            return vandermonde_kernel(log_A_bar, CB_bar, length), None
         C = torch.stack([torch.view_as_complex(self.C), torch.view_as_complex(self.C_backward)])
         both = vandermonde_kernel(
             log_A_bar.repeat(2, 1), (C * B_bar).flatten(0, 1), length
