@@ -135,19 +135,25 @@ DEFAULTS_LABELS = {
 DATASET_SHORT = {"ItalyPowerDemand": "ItalyPower"}
 
 
-def _cv_round(path: Path) -> pd.DataFrame:
-    """choose_defaults.summarize: mean accuracy per config × dataset, mean, average rank, fit s."""
-    results = _csv(path)
-    acc = results.pivot_table(index="config", columns="dataset", values="accuracy", aggfunc="mean")
+def _cv_round(
+    path_or_results, *, value: str = "accuracy", labels: dict = DEFAULTS_LABELS,
+    sort_by: str = "avg rank",
+) -> pd.DataFrame:
+    """A CV study's table (choose_defaults.py, choose_recipe.py): mean ``value`` per config ×
+    dataset, mean, average rank, fit s; best first by ``sort_by`` ("avg rank" or "mean")."""
+    results = _csv(path_or_results) if isinstance(path_or_results, Path) else path_or_results
+    acc = results.pivot_table(index="config", columns="dataset", values=value, aggfunc="mean")
     out = pd.DataFrame(index=acc.index)
     for dataset in acc.columns:
         out[DATASET_SHORT.get(dataset, dataset)] = acc[dataset].map(_f)
-    out["mean"] = acc.mean(axis=1).map(_f)
+    mean = acc.mean(axis=1)
+    out["mean"] = mean.map(_f)
     rank = acc.rank(ascending=False).mean(axis=1)
     out["avg rank"] = rank.map(lambda v: _f(v, 2))
     out["fit s"] = results.groupby("config")["fit_seconds"].mean().map(lambda v: _f(v, 1))
-    out = out.loc[rank.sort_values(kind="stable").index]
-    out.insert(0, "config", [DEFAULTS_LABELS.get(c, c) for c in out.index])
+    key = rank if sort_by == "avg rank" else -mean  # ascending: best first
+    out = out.loc[key.sort_values(kind="stable").index]
+    out.insert(0, "config", [labels.get(c, c) for c in out.index])
     return out.reset_index(drop=True)
 
 
@@ -402,31 +408,19 @@ FIELD_NAMES = {"tdi": "SSMClassifier (default)", "s4d-lin": "S4D-Lin", "tdi-cont
                "minirocket": "MiniRocket"}
 
 
-def _recipe_table(results: pd.DataFrame, sort_by: str = "avg rank") -> str:
-    score = results.pivot_table(index="config", columns="dataset", values="score", aggfunc="mean")
-    out = pd.DataFrame(index=score.index)
-    for dataset in score.columns:
-        out[DATASET_SHORT.get(dataset, dataset)] = score[dataset].map(_f)
-    mean = score.mean(axis=1)
-    out["mean"] = mean.map(_f)
-    rank = score.rank(ascending=False).mean(axis=1)
-    out["avg rank"] = rank.map(lambda v: _f(v, 2))
-    out["fit s"] = results.groupby("config")["fit_seconds"].mean().map(lambda v: _f(v, 1))
-    key = rank if sort_by == "avg rank" else -mean  # ascending: best first
-    out = out.loc[key.sort_values(kind="stable").index]
-    out.insert(0, "config", [RECIPE_LABELS.get(c, c) for c in out.index])
-    out = out.reset_index(drop=True)
-    return _md_table(out, ["l"] + ["r"] * (out.shape[1] - 1))
+def _recipe_table(results, sort_by: str = "avg rank") -> str:
+    table = _cv_round(results, value="score", labels=RECIPE_LABELS, sort_by=sort_by)
+    return _md_table(table, ["l"] + ["r"] * (table.shape[1] - 1))
 
 
 @region("recipe-round-a")
 def recipe_round_a() -> str:
-    return _recipe_table(_csv(DATA / "recipe_study_roundA.csv"))
+    return _recipe_table(DATA / "recipe_study_roundA.csv")
 
 
 @region("recipe-osuleaf")
 def recipe_osuleaf() -> str:
-    return _recipe_table(_csv(DATA / "recipe_study_osuleaf.csv"))
+    return _recipe_table(DATA / "recipe_study_osuleaf.csv")
 
 
 @region("recipe-combined")
@@ -440,7 +434,7 @@ def recipe_combined() -> str:
 @region("recipe-regression")
 def recipe_regression() -> str:
     chosen = RECIPE_LABELS[RECIPE_CHOSEN]
-    return _recipe_table(_csv(DATA / "recipe_study_regression.csv"), sort_by="mean").replace(
+    return _recipe_table(DATA / "recipe_study_regression.csv", sort_by="mean").replace(
         chosen, "mean+max pooling, dt_max 1 (the classifier's choice)"
     )
 
@@ -450,19 +444,21 @@ def _field_ok() -> pd.DataFrame:
     return results[results["status"] == "ok"]
 
 
+def _field_stats(ratio: float) -> pd.DataFrame:
+    """sktdi's resample mean/std/n per (dataset, estimator) at one training ratio."""
+    from sktdi.benchmark.summary import resample_mean_std
+
+    return resample_mean_std(_csv(FIELD)).xs(ratio, level="ratio")
+
+
 def _field_means(ratio: float) -> pd.DataFrame:
     """Mean accuracy over resamples, dataset × estimator, at one training ratio."""
-    ok = _field_ok()
-    return ok[ok["ratio"] == ratio].pivot_table(
-        index="dataset", columns="estimator", values="accuracy", aggfunc="mean"
-    )
+    return _field_stats(ratio)["mean"].unstack("estimator")
 
 
 def _mean_std(ratio: float, estimator: str) -> pd.Series:
-    ok = _field_ok()
-    cells = ok[(ok["ratio"] == ratio) & (ok["estimator"] == estimator)]
-    grouped = cells.groupby("dataset")["accuracy"]
-    return grouped.mean().map(_f) + " ± " + grouped.std(ddof=1).map(lambda v: _f(v, 3))
+    stats = _field_stats(ratio).xs(estimator, level="estimator")
+    return stats["mean"].map(_f) + " ± " + stats["std"].map(_f)
 
 
 @region("field-cells")
@@ -516,8 +512,6 @@ def field_small() -> str:
     rows = []
     for ratio in (0.08, 0.16):
         means = _field_means(ratio)
-        if means.empty:
-            continue
         row = {"ratio": f"{ratio:g}"}
         for estimator in [e for e in FIELD_NAMES if e in means.columns]:
             row[FIELD_NAMES[estimator]] = _f(means[estimator].mean())

@@ -16,7 +16,6 @@ import time
 import warnings
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 DATASETS = ("Tecator", "Covid3Month")
@@ -24,16 +23,9 @@ ESTIMATORS = ("tdi", "s4d-lin", "minirocket")
 
 
 def split(name: str, resample: int):
-    from sktdi.datasets import load_dataset_split
+    from sktdi.datasets import load_dataset_split, resample_split
 
-    X_train, y_train, X_test, y_test = load_dataset_split(name)
-    if resample == 0:
-        return X_train, y_train, X_test, y_test
-    X = np.concatenate([X_train, X_test])
-    y = np.concatenate([y_train, y_test])
-    order = np.random.default_rng(resample).permutation(len(y))
-    train, test = order[: len(y_train)], order[len(y_train) :]
-    return X[train], y[train], X[test], y[test]
+    return resample_split(*load_dataset_split(name), resample, stratify=False)
 
 
 def build(name: str, seed: int, threads: int):

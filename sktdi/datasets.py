@@ -403,9 +403,13 @@ def concat(a, b):
     return _as_panel(list(a) + list(b))
 
 
-def resample_split(X_train, y_train, X_test, y_test, resample: int):
+def resample_split(X_train, y_train, X_test, y_test, resample: int, *, stratify: bool = True):
     """The field's resampling: resample 0 is the official split; resample r > 0 pools train and
     test and draws a new train set with the same number of series per class (seed r).
+
+    ``stratify=False`` (regression targets, which have no classes): a random permutation of
+    the pooled series (numpy ``default_rng(r)``) whose first ``len(y_train)`` train, in that
+    order, and the rest test.
 
     Examples
     --------
@@ -418,6 +422,10 @@ def resample_split(X_train, y_train, X_test, y_test, resample: int):
         return X_train, y_train, X_test, y_test
     X = concat(X_train, X_test)
     y = np.concatenate([y_train, y_test])
+    if not stratify:
+        order = np.random.default_rng(resample).permutation(len(y))
+        train, test = order[: len(y_train)], order[len(y_train) :]
+        return take(X, train), y[train], take(X, test), y[test]
     rng = np.random.RandomState(resample)
     train = []
     for label in np.unique(y_train):

@@ -252,6 +252,21 @@ def test_resampling_keeps_class_counts_and_official_split():
     assert len(a[1]) + len(a[3]) == len(y_train) + len(y_test)
 
 
+def test_unstratified_resampling_for_regression_targets():
+    from sktdi.datasets import load_dataset_split
+
+    X_train, y_train, X_test, y_test = load_dataset_split("Tecator")
+    a = resample_split(X_train, y_train, X_test, y_test, 1, stratify=False)
+    b = resample_split(X_train, y_train, X_test, y_test, 1, stratify=False)
+    np.testing.assert_array_equal(a[1], b[1])
+    assert len(a[1]) == len(y_train) and len(a[3]) == len(y_test)
+    # every pooled series lands on exactly one side, and the split is a new one
+    pooled = np.sort(np.concatenate([y_train, y_test]))
+    np.testing.assert_array_equal(np.sort(np.concatenate([a[1], a[3]])), pooled)
+    assert not np.array_equal(a[1], y_train)
+    assert resample_split(X_train, y_train, X_test, y_test, 0, stratify=False)[0] is X_train
+
+
 def test_training_subsample_floor_and_determinism():
     y = np.repeat(["a", "b", "c"], [20, 10, 2])
     idx = training_subsample(y, 0.04, min_per_class=1, random_state=0)

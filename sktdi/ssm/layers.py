@@ -168,10 +168,9 @@ class S4D(nn.Module):
     def kernels(self, length: int) -> tuple[Tensor, Tensor | None]:
         """(K, K_back): the causal kernel and the anti-causal one (None for a causal layer),
         each real (H, length), from one discretization. K_back[j] weighs u_{l+j} in y_l."""
-        log_A_bar, _, B_bar = self._discretized()  # (H, N) each
         if not self.bidirectional:
-            CB_bar = torch.view_as_complex(self.C) * B_bar  # (H, N)
-            return vandermonde_kernel(log_A_bar, CB_bar, length), None
+            return self.kernel(length), None
+        log_A_bar, _, B_bar = self._discretized()  # (H, N) each
         C = torch.stack([torch.view_as_complex(self.C), torch.view_as_complex(self.C_backward)])
         both = vandermonde_kernel(
             log_A_bar.repeat(2, 1), (C * B_bar).flatten(0, 1), length
