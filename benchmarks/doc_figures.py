@@ -648,6 +648,313 @@ def stale(pages=None) -> list[str]:
     return out
 
 
+# --------------------------------------------------------------------------------------
+# TDI at every training budget (docs/budgets.md): benchmarks/learning_curves.py's results
+
+BUDGET_ARMS = {
+    "lin": "S4D-Lin",
+    "tiled": "TDI, tiled coverage (before)",
+    "base": "TDI, base coverage, spread 0.5",
+    "gain": "TDI, gain coverage",
+    "tiled-control": "control, tiled",
+    "base-control": "control, base",
+    "gain-control": "control, gain",
+    "base25": "TDI, base coverage, spread 0.25",
+    "gain10": "TDI, gain coverage, spread 0.1",
+    "half": "TDI, tiled, half the channels",
+    "half-control": "control, tiled, half the channels",
+    "base25-control": "control, base, spread 0.25",
+    "tiled-bd": "TDI, tiled, base decays",
+    "tiled-bd-control": "control, tiled, base decays",
+    "tdi": "TDI",
+    "s4d-lin": "S4D-Lin",
+    "s4d-inv": "S4D-Inv",
+    "tdi-control": "TDI control",
+}
+BUDGET_CHOICE = DATA / "learning_curves_choice.csv"
+BUDGET_CHOICE_STUDY = DATA / "learning_curves_choice_study.csv"
+BUDGET_RESULTS = DATA / "learning_curves.csv"
+BUDGET_RESULTS_STUDY = DATA / "learning_curves_study.csv"
+TRAINING_STEP = DATA / "training_step.json"
+
+
+def _budget_means(results: pd.DataFrame) -> pd.DataFrame:
+    """Mean accuracy per (dataset, ratio, budget) × arm: over resamples."""
+    return results.pivot_table(
+        index=["dataset", "ratio", "budget"], columns="arm", values="accuracy", aggfunc="mean"
+    )
+
+
+def _budget_table(
+    results: pd.DataFrame, arms: list[str], reference: str, leads: list[str], labels: dict
+):
+    """Rows = budgets (datasets averaged after resamples), a column per arm, then each of
+    ``leads`` minus ``reference`` in points and, over several datasets, the worst dataset's
+    difference."""
+    means = _budget_means(results)
+    by_budget = means.groupby(level="budget").mean()
+    out = pd.DataFrame({"epochs": by_budget.index.astype(int)})
+    for arm in arms:
+        if arm in by_budget:
+            out[labels[arm]] = by_budget[arm].map(_f).to_numpy()
+    several = means.index.get_level_values("dataset").nunique() > 1
+    for arm in leads:
+        if arm not in means:
+            continue
+        gap = 100 * (means[arm] - means[reference])
+        name = f"{labels[arm]} − {labels[reference]}"
+        out[name] = gap.groupby(level="budget").mean().map(_pts).to_numpy()
+        if several:
+            out[f"worst dataset ({labels[arm]})"] = (
+                gap.groupby(level="budget").min().map(_pts).to_numpy()
+            )
+    return out
+
+
+# short names for the choice tables (the page's list says what each family is)
+CHOICE_LABELS = {
+    "lin": "S4D-Lin",
+    "tiled": "tiled",
+    "base": "base",
+    "gain": "gain",
+    "tiled-bd": "tiled+decays",
+    "tiled-control": "ctrl tiled",
+    "base-control": "ctrl base",
+    "gain-control": "ctrl gain",
+}
+
+
+@region("budget-choice-pixel")
+def budget_choice_pixel() -> str:
+    results = _csv(BUDGET_CHOICE)
+    arms = [
+        "lin", "tiled", "base", "gain", "tiled-bd", "tiled-control", "base-control",
+        "gain-control",
+    ]
+    table = _budget_table(
+        results, arms, "lin", ["tiled", "base", "gain", "tiled-bd"], CHOICE_LABELS
+    )
+    cells = results[results["arm"].isin(arms)].groupby(["arm", "budget"])["resample"].nunique()
+    short = [
+        f"{BUDGET_ARMS[a]} at {int(b)} epochs ({n})"
+        for (a, b), n in cells.items()
+        if n < cells.max()
+    ]
+    note = (
+        f"\nMean validation accuracy over {cells.max()} resamples"
+        + (f" (fewer: {', '.join(short)})" if short else "")
+        + f"; {int(results['n_fit'].iloc[0])} training series fitted, "
+        f"{int(results['n_eval'].iloc[0])} other series of the training split scored. A "
+        "blank: the arm was not run at that budget (the controls only up to 20 epochs).\n"
+    )
+    return _md_table(table, align=["r"] * len(table.columns)) + note
+
+
+@region("budget-choice-study")
+def budget_choice_study() -> str:
+    results = _csv(BUDGET_CHOICE_STUDY)
+    arms = ["lin", "tiled", "base", "gain"]
+    table = _budget_table(results, arms, "lin", arms[1:], CHOICE_LABELS)
+    datasets = ", ".join(sorted(results["dataset"].unique()))
+    n = results.groupby("arm")["resample"].nunique().min()
+    return (
+        _md_table(table, align=["r"] * len(table.columns))
+        + f"\nMean over the datasets ({datasets}) of the mean validation accuracy over {n} "
+        "resamples; \"worst dataset\" is the arm's largest loss to S4D-Lin on one dataset.\n"
+    )
+
+
+@region("budget-choice-resamples")
+def budget_choice_resamples() -> str:
+    """Per resample at the longest budget: how much of a gap is one draw of 144 series."""
+    results = _csv(BUDGET_CHOICE)
+    longest = results["budget"].max()
+    arms = ["lin", "tiled", "base", "gain", "tiled-bd"]
+    at = results[(results["budget"] == longest) & results["arm"].isin(arms)]
+    table = at.pivot_table(index="resample", columns="arm", values="accuracy")
+    table = table[[a for a in arms if a in table]]
+    out = pd.DataFrame({"resample": table.index})
+    for arm in table.columns:
+        out[CHOICE_LABELS[arm]] = table[arm].map(_f).to_numpy()
+    out["tiled − S4D-Lin"] = (100 * (table["tiled"] - table["lin"])).map(_pts).to_numpy()
+    stopped = results.groupby("arm")["resample"].nunique()
+    stopped = stopped[stopped < stopped.max()]
+    partial = results[results["arm"].isin(stopped.index)]
+    notes = [
+        f"{BUDGET_ARMS[r.arm]}: {r.accuracy:.3f} at {int(r.budget)} epochs, "
+        f"resample {int(r.resample)}"
+        for r in partial[partial["budget"] == longest].itertuples()
+    ]
+    return (
+        f"Validation accuracy at {int(longest)} epochs, per resample (a blank: not run).\n\n"
+        + _md_table(out, align=["r"] * len(out.columns))
+        + "\nArms stopped before their other resamples (so left out of the choice): "
+        + "; ".join(notes)
+        + ".\n"
+    )
+
+
+def _budget_gap(results: pd.DataFrame, arm: str, reference: str) -> pd.Series:
+    """Mean over datasets of the mean-over-resamples gap ``arm − reference`` (points), by
+    (ratio, budget)."""
+    means = _budget_means(results)
+    gap = 100 * (means[arm] - means[reference])
+    return gap.groupby(level=["ratio", "budget"]).mean()
+
+
+@region("budget-targets")
+def budget_targets() -> str:
+    rows = []
+    long_gap = _budget_gap(_final_results(BUDGET_RESULTS), "tdi", "s4d-lin")
+    for ratio, gaps in long_gap.groupby(level="ratio"):
+        gaps = gaps.droplevel("ratio")
+        worst = gaps.idxmin()
+        rows.append([
+            f"pixel-digits, ratio {ratio:g}: TDI − S4D-Lin ≥ −0.5 pts at every budget",
+            f"worst {_pts(gaps.min())} pts at {int(worst)} epochs",
+            "met" if gaps.min() >= -0.5 else "**missed**",
+        ])
+        early = gaps[gaps.index <= 5]
+        rows.append([
+            f"pixel-digits, ratio {ratio:g}: TDI − S4D-Lin ≥ +5 pts at ≤ 5 epochs",
+            ", ".join(f"{_pts(v)} at {int(b)}" for b, v in early.items()),
+            "met" if early.min() >= 5 else "**missed**",
+        ])
+    study = _final_results(BUDGET_RESULTS_STUDY)
+    gaps = _budget_gap(study, "tdi", "s4d-lin").droplevel("ratio")
+    worst = gaps.idxmin()
+    rows.append([
+        "study datasets (mean), ratio 0.16: TDI − S4D-Lin ≥ −0.5 pts at every budget",
+        f"worst {_pts(gaps.min())} pts at {int(worst)} epochs",
+        "met" if gaps.min() >= -0.5 else "**missed**",
+    ])
+    step = _training_step()
+    epoch, layer = step["epoch"]["ratio"], step["layer"]["layer"]["ratio"]
+    rows.append([
+        "estimator epoch ≤ 1.05 × a plain torch loop", f"{epoch:.3f}×",
+        "met" if epoch <= 1.05 else "**missed**",
+    ])
+    rows.append([
+        "S4D layer step ≤ 0.7 × before (16, 64, 64, 1024)", f"{layer:.2f}×",
+        "met" if layer <= 0.7 else "**missed**",
+    ])
+    table = pd.DataFrame(rows, columns=["target", "measured", ""])
+    return _md_table(table, align=["l", "l", "l"])
+
+
+def _final_results(path: Path) -> pd.DataFrame:
+    results = _csv(path)
+    return results
+
+
+@region("budget-results")
+def budget_results() -> str:
+    results = _final_results(BUDGET_RESULTS)
+    parts = []
+    for ratio, subset in results.groupby("ratio"):
+        table = _budget_table(
+            subset, ["tdi", "s4d-lin", "s4d-inv", "tdi-control"], "s4d-lin", ["tdi"], BUDGET_ARMS
+        )
+        control = _budget_table(subset, [], "tdi-control", ["tdi"], BUDGET_ARMS)
+        table[control.columns[-1]] = control[control.columns[-1]]
+        n_fit = int(subset["n_fit"].iloc[0])
+        n = subset["resample"].nunique()
+        parts.append(
+            f"**Training ratio {ratio:g}** ({n_fit} series, {n} resamples, the whole test "
+            f"split scored)\n\n" + _md_table(table, align=["r"] * len(table.columns))
+        )
+    return "\n\n".join(parts) + "\n"
+
+
+@region("budget-results-study")
+def budget_results_study() -> str:
+    results = _final_results(BUDGET_RESULTS_STUDY)
+    table = _budget_table(
+        results, ["tdi", "s4d-lin", "s4d-inv", "tdi-control"], "s4d-lin", ["tdi"], BUDGET_ARMS
+    )
+    datasets = ", ".join(sorted(results["dataset"].unique()))
+    n = results["resample"].nunique()
+    ratio = ", ".join(f"{r:g}" for r in sorted(results["ratio"].unique()))
+    return (
+        _md_table(table, align=["r"] * len(table.columns))
+        + f"\nMean test accuracy over the datasets ({datasets}), training ratio {ratio}, "
+        f"{n} resamples each; \"worst dataset\" is TDI's largest loss to S4D-Lin on one "
+        "dataset.\n"
+    )
+
+
+def _training_step() -> dict:
+    import json
+
+    return json.loads(TRAINING_STEP.read_text())
+
+
+@region("training-step")
+def training_step() -> str:
+    step = _training_step()
+    layer, epoch = step["layer"], step["epoch"]
+    shape = layer["shape"]
+    rows = []
+    for part, what in (
+        ("layer", "S4D layer"),
+        ("block", "S4D block (layer, GELU, GLU mixing, LayerNorm)"),
+    ):
+        m = layer[part]
+        rows.append([
+            what,
+            f"{m['baseline_ms']:.1f} ms",
+            f"{m['code_only_ms']:.1f} ms ({m['code_only_ratio']:.2f}×)",
+            f"{m['current_ms']:.1f} ms (**{m['ratio']:.2f}×**)",
+        ])
+    table = pd.DataFrame(
+        rows,
+        columns=[
+            f"forward + backward, batch {shape['batch']}, d_model {shape['d_model']}, "
+            f"d_state {shape['d_state']}, length {shape['length']}",
+            f"before ({layer['baseline']})",
+            "now, code alone",
+            "now, as a fit trains it",
+        ],
+    )
+    return (
+        _md_table(table, align=["l", "r", "r", "r"])
+        + f"\nMedian over {layer['rounds']} alternating rounds, {layer['threads']} threads; "
+        "\"code alone\" runs the new code in a process left at glibc's malloc defaults (as the "
+        "baseline ran), \"as a fit trains it\" with freed memory kept (below).\n\n"
+        + f"One epoch of `SSMClassifier.fit` ({epoch['series']} pixel-digits series, "
+        f"{epoch['steps_per_epoch']} steps of 16, one layer, d_model 64): "
+        f"**{epoch['estimator_epoch_s']:.2f} s**, against {epoch['plain_loop_epoch_s']:.2f} s "
+        f"for a plain torch loop doing the same work: **{epoch['ratio']:.3f}×** (median of "
+        f"{epoch['epochs_timed']} epochs, {epoch['threads']} threads, both in one process).\n"
+    )
+
+
+def draw_learning_curves() -> None:
+    """docs/images/learning_curves.png: the long-sequence task's curves against epochs and
+    against training time, from the committed results (the same plotting function users
+    call)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from sktdi.plotting import plot_learning_curves
+
+    results = _csv(BUDGET_RESULTS)
+    ratios = sorted(results["ratio"].unique())
+    fig, axes = plt.subplots(len(ratios), 2, figsize=(10, 3.6 * len(ratios)), squeeze=False)
+    for row, ratio in zip(axes, ratios):
+        subset = results[results["ratio"] == ratio]
+        for ax, x in zip(row, ("budget", "seconds")):
+            plot_learning_curves(subset, x=x, ax=ax)
+            ax.set_title(f"pixel-digits, training ratio {ratio:g}")
+            ax.set_ylabel("test accuracy")
+    fig.tight_layout()
+    fig.savefig(DOCS / "images" / "learning_curves.png", dpi=110)
+    plt.close(fig)
+    print("drew docs/images/learning_curves.png")
+
+
 def draw_default_benchmark_figures() -> None:
     """The two figures ``sktdi benchmark`` saves, drawn from the committed default run (the
     same functions the command calls), so the page shows them as a user sees them."""
@@ -671,6 +978,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     if args.figures:
         draw_default_benchmark_figures()
+        draw_learning_curves()
     if args.check:
         bad = stale()
         for line in bad:

@@ -321,19 +321,59 @@ def _digits_split():
     return X_train, y_train, X_test, y_test
 
 
+def pixel_digits(size: int = 32) -> tuple[np.ndarray, np.ndarray]:
+    """scikit-learn's 8×8 digits upsampled (bilinear) to ``size``×``size`` and read row by
+    row: (1797, 1, size²) sequences, string labels. The long-sequence task: at the default
+    size, length 1024, where a class is told by structure 32 samples (a row) apart and more.
+
+    Examples
+    --------
+    >>> from sktdi.datasets import pixel_digits
+    >>> X, y = pixel_digits()
+    >>> X.shape, y[:3].tolist()
+    ((1797, 1, 1024), ['0', '1', '2'])
+    """
+    from scipy.ndimage import zoom
+    from sklearn.datasets import load_digits
+
+    if size < 8:
+        raise ValueError(f"size must be at least 8 (the images are 8×8), got {size}")
+    images, y = load_digits(return_X_y=True)
+    images = images.reshape(-1, 8, 8)
+    # order=1: bilinear, no overshoot; grid_mode maps the pixel areas, not the centers
+    big = zoom(images, (1, size / 8, size / 8), order=1, grid_mode=True, mode="nearest")
+    return big.reshape(len(y), 1, size * size).astype(np.float64), y.astype(str)
+
+
+def _pixel_digits_split():
+    """The pixel-sequence digits with the same stratified half/half split as "digits"."""
+    from sklearn.model_selection import train_test_split
+
+    X, y = pixel_digits()
+    X_train, X_test, y_train, y_test = train_test_split(
+        X, y, test_size=0.5, stratify=y, random_state=0
+    )
+    return X_train, y_train, X_test, y_test
+
+
 def _planted_split():
     X_train, y_train = planted_frequency_task(100, random_state=0)
     X_test, y_test = planted_frequency_task(100, random_state=1)
     return X_train, y_train, X_test, y_test
 
 
-EXTRA_DATASETS = {"digits": _digits_split, "planted": _planted_split}
+EXTRA_DATASETS = {
+    "digits": _digits_split,
+    "pixel-digits": _pixel_digits_split,
+    "planted": _planted_split,
+}
 
 
 def load_dataset_split(name: str, data_dir: str | Path | None = None):
     """(X_train, y_train, X_test, y_test) for a UCR/UEA name, or one of the extra datasets:
-    "digits" (scikit-learn's load_digits as length-64 sequences) and "planted" (the synthetic
-    planted-frequency task, 100 series per class in each split).
+    "digits" (scikit-learn's load_digits as length-64 sequences), "pixel-digits" (the same
+    images upsampled to 32×32 and read as length-1024 sequences, :func:`pixel_digits`) and
+    "planted" (the synthetic planted-frequency task, 100 series per class in each split).
 
     Examples
     --------

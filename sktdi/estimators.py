@@ -27,6 +27,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
+from ._memory import keep_freed_memory
 from ._inference import INFERENCE_DTYPES, check_inference_device, inference_module, predict_outputs
 from ._inputs import fit_standardization, network_input
 from ._seeding import random_streams, seeded
@@ -113,6 +114,9 @@ class _BaseSSM(BaseEstimator):
         tdi_refine_steps=TDI_DEFAULTS.refine_steps,
         tdi_reliability=TDI_DEFAULTS.reliability,
         tdi_spectrum=TDI_DEFAULTS.spectrum,
+        tdi_channel_share=TDI_DEFAULTS.channel_share,
+        tdi_coverage=TDI_DEFAULTS.coverage,
+        tdi_decay=TDI_DEFAULTS.decay,
         tdi_layers="first",
         dt_min=1e-3,
         dt_max=1.0,
@@ -149,6 +153,9 @@ class _BaseSSM(BaseEstimator):
         self.tdi_refine_steps = tdi_refine_steps
         self.tdi_reliability = tdi_reliability
         self.tdi_spectrum = tdi_spectrum
+        self.tdi_channel_share = tdi_channel_share
+        self.tdi_coverage = tdi_coverage
+        self.tdi_decay = tdi_decay
         self.tdi_layers = tdi_layers
         self.dt_min = dt_min
         self.dt_max = dt_max
@@ -255,6 +262,8 @@ class _BaseSSM(BaseEstimator):
                 self._initialize_modes(X3, target, streams.tdi, partial=partial, lengths=lengths)
                 self.n_epochs_ = 0
             if n_epochs > 0:
+                if str(self.net_.device).startswith("cpu"):
+                    keep_freed_memory()  # a CPU step's page faults are a third of its time
                 inputs = network_input(X3, self.input_mean_, self.input_scale_, lengths)
                 if lengths is not None:
                     inputs = {"X": inputs, "lengths": lengths}  # skorch unpacks it into forward
@@ -296,6 +305,7 @@ class _BaseSSM(BaseEstimator):
             modules[self.inference_dtype] = inference_module(
                 self.net_.module_, self.inference_dtype
             )
+        keep_freed_memory()  # inference runs on the CPU
         inputs = network_input(X3, self.input_mean_, self.input_scale_, lengths, np.float64)
         with torch_threads(resolve_n_threads(self.n_threads)):
             return predict_outputs(
@@ -388,6 +398,19 @@ class SSMClassifier(ClassifierMixin, _BaseSSM):
         dataset. Every channel is aligned and no reliability is measured; it works even with
         one series per class, where nothing can be estimated. With a named init it has no
         effect, and ``fit`` warns.
+    tdi_channel_share : float in [0, 1], default=1.0
+        The largest share of the aligned layers' channels that TDI aligns; the others keep
+        the base initialization (s4d-lin). ``tdi_reliability`` shrinks it further.
+    tdi_coverage : {"tiled", "base", "gain"}, default="tiled"
+        What keeps the network seeing the whole band besides the statistic's peaks:
+        "tiled" spreads a ``tdi_spread`` share of each channel's modes evenly over the band;
+        "base" keeps that share as the base initialization's (s4d-lin) own modes, with their
+        long memories; "gain" moves no mode at all — every pole stays s4d-lin's and only the
+        modes' gains follow the statistic (see :func:`sktdi.tdi.peak_init_modes`).
+    tdi_decay : {"band", "base"}, default="band"
+        Where the modes' decays come from: their peak's band or the tiling ("band": narrow
+        peaks give long, narrowband memories) or the base modes they replace ("base": only
+        the frequencies move, s4d-lin's spread of time scales stays).
     tdi_layers : {"all", "first"}, default="first"
         Which S4D layers TDI initializes. Deeper layers see features, not the raw series, so
         the input's statistic describes them less well (cross-validation agreed, see

@@ -187,6 +187,66 @@ def plot_error_curves(sizes, errors: dict, *, ax=None, ylabel: str = "test MSE /
     return ax
 
 
+def plot_learning_curves(
+    results,
+    *,
+    x: str = "budget",
+    by: str = "arm",
+    metric: str = "accuracy",
+    ax=None,
+    labels: dict | None = None,
+):
+    """Accuracy against the training budget, one line (mean ± 1 sample std over resamples)
+    per initialization — what each budget's own fit reaches.
+
+    ``results``: a DataFrame with one row per fit, columns ``by`` (the line), ``budget``
+    (epochs), ``metric`` and ``train_seconds`` (as ``benchmarks/learning_curves.py`` writes).
+    ``x="budget"`` puts the epochs on a log axis; ``x="seconds"`` places each budget at its
+    mean training time, so the lines compare wall-clock cost as well. ``labels`` renames
+    lines (default :func:`estimator_label`).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import pandas as pd
+    >>> from sktdi.plotting import plot_learning_curves
+    >>> results = pd.DataFrame({
+    ...     "arm": ["tdi", "tdi", "s4d-lin", "s4d-lin"], "budget": [2, 10, 2, 10],
+    ...     "accuracy": [0.5, 0.9, 0.3, 0.9], "train_seconds": [1.0, 5.0, 1.0, 5.0]})
+    >>> ax = plot_learning_curves(results)
+    >>> [text.get_text() for text in ax.get_legend().get_texts()], ax.get_xscale()
+    (['TDI', 'S4D-Lin'], 'log')
+    """
+    if x not in ("budget", "seconds"):
+        raise ValueError(f"x must be 'budget' or 'seconds', got {x!r}")
+    missing = {by, "budget", metric, "train_seconds"} - set(results.columns)
+    if missing:
+        raise ValueError(f"results lack the column(s) {sorted(missing)}")
+    ax = _axes(ax, figsize=(5, 3.5))
+    names = list(dict.fromkeys(results[by]))
+    for name in estimator_order(names):
+        rows = results[results[by] == name]
+        grouped = rows.groupby("budget")
+        mean, std = grouped[metric].mean(), grouped[metric].std(ddof=1).fillna(0.0)
+        where = mean.index if x == "budget" else grouped["train_seconds"].mean()
+        label = (labels or {}).get(name, estimator_label(name))
+        color = f"C{_color_index(name)}" if name in _COLORS else None
+        ax.errorbar(
+            where, mean, yerr=std, marker="o", ms=4, lw=1.3, capsize=2, elinewidth=0.9,
+            label=label, color=color,
+        )
+    xlabel = "training budget (epochs, one fit each)" if x == "budget" else "training time (s)"
+    ax.set(xscale="log", xlabel=xlabel, ylabel=metric)
+    ax.grid(alpha=0.3)
+    ax.legend()
+    return ax
+
+
 def _ratio_tick_labels(results, dataset: str, ratios) -> list[str]:
     """"0.04\n1/class" per ratio: the ratio and the training series per class behind it."""
     from .benchmark.summary import per_class_label, training_size

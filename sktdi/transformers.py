@@ -93,6 +93,19 @@ class SpectralAlignmentTransformer(TransformerMixin, BaseEstimator):
         A statistic to align to instead of estimating one from (X, y): domain knowledge
         (:meth:`sktdi.tdi.TaskSpectrum.from_frequencies`) or a larger, related dataset.
         With a named init it has no effect, and ``fit`` warns.
+    tdi_channel_share : float in [0, 1], default=1.0
+        The largest share of the aligned layers' channels that TDI aligns; the others keep
+        the base initialization (s4d-lin). ``tdi_reliability`` shrinks it further.
+    tdi_coverage : {"tiled", "base", "gain"}, default="tiled"
+        What keeps the network seeing the whole band besides the statistic's peaks:
+        "tiled" spreads a ``tdi_spread`` share of each channel's modes evenly over the band;
+        "base" keeps that share as the base initialization's (s4d-lin) own modes, with their
+        long memories; "gain" moves no mode at all — every pole stays s4d-lin's and only the
+        modes' gains follow the statistic (see :func:`sktdi.tdi.peak_init_modes`).
+    tdi_decay : {"band", "base"}, default="band"
+        Where the modes' decays come from: their peak's band or the tiling ("band": narrow
+        peaks give long, narrowband memories) or the base modes they replace ("base": only
+        the frequencies move, s4d-lin's spread of time scales stays).
     dt_min, dt_max : float, default=1e-3, 1e-1
         Range of the filters' log-uniform step sizes.
     batch_size : int, default=256
@@ -169,6 +182,9 @@ class SpectralAlignmentTransformer(TransformerMixin, BaseEstimator):
         tdi_refine_steps=TDI_DEFAULTS.refine_steps,
         tdi_reliability=TDI_DEFAULTS.reliability,
         tdi_spectrum=TDI_DEFAULTS.spectrum,
+        tdi_channel_share=TDI_DEFAULTS.channel_share,
+        tdi_coverage=TDI_DEFAULTS.coverage,
+        tdi_decay=TDI_DEFAULTS.decay,
         dt_min=1e-3,
         dt_max=1e-1,
         batch_size=256,
@@ -186,6 +202,9 @@ class SpectralAlignmentTransformer(TransformerMixin, BaseEstimator):
         self.tdi_refine_steps = tdi_refine_steps
         self.tdi_reliability = tdi_reliability
         self.tdi_spectrum = tdi_spectrum
+        self.tdi_channel_share = tdi_channel_share
+        self.tdi_coverage = tdi_coverage
+        self.tdi_decay = tdi_decay
         self.dt_min = dt_min
         self.dt_max = dt_max
         self.batch_size = batch_size

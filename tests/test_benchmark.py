@@ -336,3 +336,28 @@ def test_paired_difference_figure_shows_the_mean_and_t_interval(tmp_path):
     )
     assert 0.0 in [line.get_ydata()[0] for line in ax.lines if len(line.get_ydata()) == 2]
     assert [t.get_text().split("\n")[0] for t in ax.get_xticklabels()] == ["0.1", "1"]
+
+
+def test_plot_learning_curves_against_epochs_and_seconds():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import pandas as pd
+
+    from sktdi.plotting import plot_learning_curves
+
+    results = pd.DataFrame({
+        "arm": ["tdi", "tdi", "s4d-lin", "s4d-lin", "tdi"],
+        "budget": [2, 10, 2, 10, 2],
+        "accuracy": [0.5, 0.9, 0.3, 0.9, 0.7],
+        "train_seconds": [1.0, 5.0, 2.0, 8.0, 3.0],
+    })
+    ax = plot_learning_curves(results, x="seconds")
+    tdi = ax.get_lines()[0]
+    # budget 2 of TDI: mean of two fits (0.5, 0.7) at their mean time (1 s, 3 s)
+    assert list(tdi.get_xdata()) == [2.0, 5.0] and list(tdi.get_ydata()) == [0.6, 0.9]
+    assert ax.get_xlabel() == "training time (s)"
+    with pytest.raises(ValueError, match="x must be"):
+        plot_learning_curves(results, x="steps")
+    with pytest.raises(ValueError, match="train_seconds"):
+        plot_learning_curves(results.drop(columns="train_seconds"))

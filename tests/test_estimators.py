@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pickle
+import sys
 import warnings
 
 import joblib
@@ -711,3 +712,24 @@ def test_validation_split_errors_name_validation_fraction():
         SSMClassifier(**FAST, validation_fraction=0.02).fit(X, y)
     with pytest.raises(ValueError, match=r"validation_fraction=0.99 leaves 0 of 20 series"):
         SSMClassifier(**FAST, validation_fraction=0.99).fit(X, y)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's mallopt is Linux-only")
+@pytest.mark.parametrize("setting,expected", [(None, "True"), ("0", "False")])
+def test_keep_freed_memory_applies_once_and_can_be_turned_off(setting, expected):
+    """Run in a fresh interpreter: the thresholds are process state, set once."""
+    import os
+    import subprocess
+
+    env = {k: v for k, v in os.environ.items() if k != "SKTDI_KEEP_FREED_MEMORY"}
+    if setting is not None:
+        env["SKTDI_KEEP_FREED_MEMORY"] = setting
+    code = (
+        "import platform; from sktdi._memory import keep_freed_memory as k; "
+        "glibc = platform.libc_ver()[0] == 'glibc'; "
+        "print(k() if glibc else " + expected + ", k() == k())"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    ).stdout.split()
+    assert out == [expected, "True"]

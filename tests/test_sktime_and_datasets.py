@@ -297,3 +297,27 @@ def test_extra_datasets_digits_and_planted():
     assert X.shape == (20, 1, 32) and sorted(set(y)) == ["0", "1", "2", "3"]
     X_train, y_train, X_test, y_test = load_dataset_split("planted")
     assert X_train.shape == (400, 1, 128) and not np.allclose(X_train, X_test)
+
+
+def test_pixel_digits_are_the_images_upsampled_bilinearly_and_read_by_rows():
+    """Checked against torch's bilinear interpolation (an independent implementation)."""
+    import torch
+    from sklearn.datasets import load_digits
+
+    from sktdi.datasets import load_dataset_split, pixel_digits
+
+    X, y = pixel_digits()
+    assert X.shape == (1797, 1, 1024) and X.dtype == np.float64
+    images = torch.tensor(load_digits().images[:20])[:, None]  # (20, 1, 8, 8)
+    expected = torch.nn.functional.interpolate(
+        images, size=(32, 32), mode="bilinear", align_corners=False
+    )
+    np.testing.assert_allclose(X[:20, 0], expected.reshape(20, 1024).numpy(), atol=1e-12)
+    assert pixel_digits(16)[0].shape == (1797, 1, 256)
+    with pytest.raises(ValueError, match="at least 8"):
+        pixel_digits(4)
+    X_train, y_train, X_test, y_test = load_dataset_split("pixel-digits")
+    assert X_train.shape == (898, 1, 1024) and X_test.shape == (899, 1, 1024)
+    # the same stratified half/half split as "digits": the same images, upsampled
+    digits_train = load_dataset_split("digits")[1]
+    assert (y_train == digits_train).all()

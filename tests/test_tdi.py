@@ -302,6 +302,87 @@ def test_spread_share(spread):
         peak_init_modes(spectrum, base_modes(4, 32), spread=1.5)
 
 
+def test_gain_coverage_keeps_every_pole_and_tilts_gains_toward_the_peak():
+    """coverage="gain": A, C and dt are the base's; |B| alone follows the statistic, so the
+    modes resonating near the planted frequency gain relative to the others, and the layer's
+    energy is the base's."""
+    from sktdi.tdi import kernel_energy
+    from sktdi.tdi import mode_frequencies
+
+    X, y = planted_classification([0.2])
+    spectrum = fisher_log_power(X, y)
+    base = base_modes(16, 64, seed=2)
+    modes, report = peak_init_modes(spectrum, base, coverage="gain")
+    for name in ("A", "C", "dt"):
+        value = getattr(modes, name)
+        torch.testing.assert_close(value, getattr(base, name).to(value.dtype))
+    gain = (modes.B.abs() / base.B.abs()).numpy()  # (H, N)
+    where = mode_frequencies(base.A.to(torch.complex128), base.dt.double()).numpy()
+    near, far = np.abs(where - 0.2) < 0.01, np.abs(where - 0.2) > 0.1
+    assert near.any() and far.any()
+    assert gain[near].mean() > 2 * gain[far].mean()
+    np.testing.assert_allclose(
+        kernel_energy(modes).mean().item(), kernel_energy(base).mean().item(), rtol=1e-8
+    )
+    assert report.n_aligned_modes == 0 and "gain" in str(report)
+
+
+def test_base_coverage_keeps_the_base_modes_on_the_spread_share():
+    """coverage="base": per channel the spread share of the modes are the base's own poles
+    (its first ones), the rest sit on the peak; C and dt stay."""
+    X, y = planted_classification([0.3])
+    spectrum = fisher_log_power(X, y)
+    base = base_modes(8, 32, seed=1)  # 16 modes per channel
+    modes, report = peak_init_modes(spectrum, base, spread=0.5, coverage="base")
+    assert report.n_spread_modes == 8 and report.n_aligned_modes == 8
+    torch.testing.assert_close(modes.A[:, 8:], base.A[:, :8].to(modes.A.dtype))
+    freqs = modes.A[:, :8].imag * modes.dt.unsqueeze(-1) / (2 * np.pi)  # aligned modes
+    assert bool((freqs - 0.3).abs().max() < 0.05)
+    assert torch.equal(modes.C, base.C.to(modes.C.dtype))
+    assert torch.equal(modes.dt, base.dt.double())
+    with pytest.raises(ValueError, match="coverage"):
+        peak_init_modes(spectrum, base, coverage="everywhere")
+
+
+def test_base_decay_moves_only_the_frequencies():
+    """decay="base": every mode keeps the base's decay Re(A)·dt; the aligned frequencies are
+    those of the default decay="band" (same generator)."""
+    X, y = planted_classification([0.3])
+    spectrum = fisher_log_power(X, y)
+    base = base_modes(8, 32, seed=3)
+    band, _ = peak_init_modes(spectrum, base, generator=torch.Generator().manual_seed(1))
+    kept, _ = peak_init_modes(
+        spectrum, base, decay="base", generator=torch.Generator().manual_seed(1)
+    )
+    dt = base.dt.double().unsqueeze(-1)
+    torch.testing.assert_close(kept.A.real * dt, base.A.real.double() * dt)
+    torch.testing.assert_close(kept.A.imag, band.A.imag)
+    assert not torch.allclose(band.A.real, kept.A.real)
+    with pytest.raises(ValueError, match="decay"):
+        peak_init_modes(spectrum, base, decay="short")
+
+
+def test_channel_share_option_caps_the_aligned_channels():
+    """tdi_channel_share caps the share of aligned channels; reliability multiplies it."""
+    from sktdi.tdi import TDIOptions, plan_initialization
+
+    X, y = planted_classification([0.2])
+    full = plan_initialization(
+        X, y, init="tdi", task="classification", options=TDIOptions(), random_state=0
+    )
+    half = plan_initialization(
+        X, y, init="tdi", task="classification", options=TDIOptions(channel_share=0.5),
+        random_state=0,
+    )
+    assert half.channel_share == pytest.approx(0.5 * full.channel_share)
+    assert "tdi_channel_share 0.5" in half.reason
+    layer = S4D(16, 16, init="s4d-lin")
+    before = layer.imag_A.detach().clone()
+    report = align_layer(layer, fisher_log_power(X, y), channel_share=0.0)
+    assert report.n_aligned_channels == 0
+    assert torch.equal(layer.imag_A.detach(), before)  # left as built, bit for bit
+
+
 def test_refinement_lowers_alignment_loss_and_is_bounded():
     X, y = planted_classification(PLANTED)
     spectrum = fisher_log_power(X, y)

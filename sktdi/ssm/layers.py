@@ -180,7 +180,7 @@ class S4D(nn.Module):
     def forward(self, u: Tensor) -> Tensor:
         """u: (B, L, H) -> y: (B, L, H), convolution mode."""
         K, K_back = self.kernels(u.shape[-2])  # (H, L), (H, L) or None
-        return fft_conv(u, K, K_back) + self.D * u  # (B, L, H)
+        return fft_conv(u, K, K_back, D=self.D)  # (B, L, H)
 
     def initial_state(self, batch_size: int) -> Tensor:
         """Zero state, complex (B, H, N), on the module's device and precision."""

@@ -3,8 +3,10 @@
 A discrete mode Ā = exp(−w + iω) resonates at ω rad/sample (f = ω/2π cycles/sample) with
 half-width ≈ w. TDI chooses (ω, w) per mode in discrete time and converts back to the
 continuous parameters with the layer's step: A = (−w + iω)/dt. Since ω ≤ π by construction,
-Im(A)·dt ≤ π and no mode aliases, whatever dt is; dt keeps the default log-uniform draw, so the
-training dynamics of the continuous parameters stay those of the default init.
+Im(A)·dt ≤ π and no mode TDI places aliases, whatever dt is (the base modes that
+``coverage="base"`` and ``"gain"`` keep are the base's, aliases included); dt keeps the default
+log-uniform draw, so the training dynamics of the continuous parameters stay those of the
+default init.
 
 TDI starts from the layer's own modes (built once, with the base initialization
 :data:`sktdi.tdi.BASE_INIT`): it keeps their C and dt, replaces A and B on the channels it
@@ -237,6 +239,103 @@ def kernel_energy(modes: ModeParams, discretization: str = "zoh") -> torch.Tenso
     return response.abs().pow(2).mean(dim=-1)
 
 
+# how TDI keeps the model from being blind where the statistic is flat (``tdi_coverage``)
+COVERAGES = ("tiled", "base", "gain")
+# where an aligned mode's decay comes from (``tdi_decay``)
+DECAYS = ("band", "base")
+
+
+def _mode_energy(
+    A: torch.Tensor, B: torch.Tensor, dt: torch.Tensor, discretization: str, length: int
+) -> torch.Tensor:
+    """Kernel energy Σ_{l<L} |2·Re(C B̄ Ā^l)|² of each mode for E|C|² = 1,
+    ≈ 2|B̄|²(1 − |Ā|^{2L}) / (1 − |Ā|²): over the sequence's length, so a slowly decaying mode is not counted for
+    the samples it never sees. (H, N)."""
+    _, A_bar, B_bar = discretize(A, B, dt, discretization)  # (H, N) each
+    decay = A_bar.abs() ** 2  # (H, N): |Ā|² per step
+    length = max(int(length), 1)
+    per_step = torch.where(
+        decay < 1 - 1e-12, (1 - decay**length) / (1 - decay), torch.full_like(decay, length)
+    )  # (H, N): Σ_{l<L} |Ā|^{2l}
+    return 2 * B_bar.abs() ** 2 * per_step
+
+
+def mode_frequencies(
+    A: torch.Tensor, dt: torch.Tensor, discretization: str = "zoh"
+) -> torch.Tensor:
+    """Where each mode resonates, in cycles/sample on [0, 0.5]: the angle of its discrete
+    pole Ā (under zoh, Im(A)·dt folded back into the band: a mode with Im(A)·dt > π
+    aliases). (H, N).
+
+    Examples
+    --------
+    >>> import math, torch
+    >>> from sktdi.tdi import mode_frequencies
+    >>> A = torch.tensor([[-0.5 + 0.5j * math.pi, -0.5 + 1.5j * math.pi]])
+    >>> mode_frequencies(A, torch.tensor([1.0]))  # 0.25 and 0.75 -> aliased to 0.25
+    tensor([[0.2500, 0.2500]])
+    """
+    _, A_bar, _ = discretize(A, torch.ones_like(A), dt, discretization)  # (H, N)
+    return torch.angle(A_bar).abs() / (2 * math.pi)  # (H, N)
+
+
+def _match_gain(modes: ModeParams, base: ModeParams, discretization: str) -> ModeParams:
+    """``modes`` with every B scaled so the layer's mean kernel energy is ``base``'s (same C
+    and dt): TDI redistributes the energy over frequency, it adds none."""
+    reference = ModeParams(
+        A=base.A.to(torch.complex128), B=base.B.to(torch.complex128), C=modes.C, dt=modes.dt
+    )
+    scale = torch.sqrt(
+        kernel_energy(reference, discretization).mean() / kernel_energy(modes, discretization).mean()
+    )  # scalar
+    return ModeParams(A=modes.A, B=modes.B * scale, C=modes.C, dt=modes.dt)
+
+
+def _gain_init_modes(
+    spectrum: TaskSpectrum,
+    base: ModeParams,
+    *,
+    spread: float,
+    max_peaks: int,
+    min_prominence: float,
+    discretization: str,
+    match_gain: bool,
+) -> tuple[ModeParams, TDIReport]:
+    """``coverage="gain"``: base's poles, each mode's energy scaled by the alignment target's
+    density (relative to uniform) at the frequency the mode resonates at.
+
+    The target mixes the statistic's excess with a uniform share ``spread``, so no mode's
+    energy falls below ``spread`` × its base value; a mode on a peak gains. A, C and dt stay
+    the base's — so ``decay`` has nothing to act on — and only |B| changes (then the
+    layer's total energy is matched to the base's).
+    """
+    A = base.A.to(torch.complex128)  # (H, N)
+    C = base.C.to(torch.complex128)  # (H, N)
+    dt = base.dt.to(torch.float64)  # (H,)
+    density = alignment_target(spectrum, spread) * len(spectrum.freqs)  # (F,): 1 = uniform
+    where = mode_frequencies(A, dt, discretization).numpy()  # (H, N)
+    tilt = np.interp(where, np.asarray(spectrum.freqs, dtype=np.float64), density)  # (H, N)
+    B = base.B.to(torch.complex128) * torch.sqrt(torch.as_tensor(tilt))  # (H, N)
+    modes = ModeParams(A=A, B=B, C=C, dt=dt)
+    if match_gain:
+        modes = _match_gain(modes, base, discretization)
+    n_modes = A.shape[1]
+    report = TDIReport(
+        kind=spectrum.kind,
+        peaks=find_spectral_peaks(spectrum, max_peaks=max_peaks, min_prominence=min_prominence),
+        modes_per_channel=n_modes,
+        n_aligned_modes=0,
+        n_spread_modes=n_modes,
+        gain_reference="base modes" if match_gain else None,
+        notes=[
+            "coverage='gain': every mode keeps its base pole; gains follow the statistic "
+            f"(max gain x{float(np.sqrt(tilt.max())):.2f}, min x{float(np.sqrt(tilt.min())):.2f} "
+            "before matching the layer's energy)"
+        ],
+    )
+    return modes, report
+
+
 def peak_init_modes(
     spectrum: TaskSpectrum,
     base: ModeParams,
@@ -246,6 +345,8 @@ def peak_init_modes(
     min_prominence: float = 0.1,
     discretization: str = "zoh",
     match_gain: bool = True,
+    coverage: str = "tiled",
+    decay: str = "band",
     generator: torch.Generator | None = None,
 ) -> tuple[ModeParams, TDIReport]:
     """Peak initialization: S4D modes whose frequency response covers the task's peaks.
@@ -259,6 +360,19 @@ def peak_init_modes(
     (``|H|²`` then follows :func:`alignment_target`); with ``match_gain`` all B are finally
     scaled so the layer's total kernel energy equals that of ``base``. Deterministic given
     ``generator`` (the jitter of the frequencies within a band).
+
+    ``coverage`` says what keeps the model from being blind off the peaks (see
+    :data:`COVERAGES`): "tiled" (above), "base" — the ``spread`` share of each channel's
+    modes are ``base``'s own modes, unchanged (its multi-scale coverage of the band, with
+    its long memories), and only the rest move to the peaks — or "gain" — no mode moves:
+    every pole stays ``base``'s, and each mode's gain follows :func:`alignment_target` at
+    the frequency it resonates at.
+
+    ``decay`` (see :data:`DECAYS`): "band" gives a peak's modes the decay of its band
+    (half-width / modes on it, at least 1/L: narrow peaks make long, narrowband memories);
+    "base" keeps every mode's own decay ``Re(A)·dt`` from ``base`` — only the frequencies
+    move to the peaks, and the base's spread of time scales (s4d-lin: one per channel,
+    log-uniform over the dt range) stays.
 
     Returns (ModeParams, TDIReport) — the report's L_spec fields are filled by
     :func:`align_layer`.
@@ -278,8 +392,22 @@ def peak_init_modes(
     """
     if not 0 <= spread <= 1:
         raise ValueError(f"spread must be in [0, 1], got {spread}")
+    if coverage not in COVERAGES:
+        raise ValueError(f"coverage must be one of {COVERAGES}, got {coverage!r}")
+    if decay not in DECAYS:
+        raise ValueError(f"decay must be one of {DECAYS}, got {decay!r}")
     if generator is None:
         generator = torch.Generator().manual_seed(0)
+    if coverage == "gain":
+        return _gain_init_modes(
+            spectrum,
+            base,
+            spread=spread,
+            max_peaks=max_peaks,
+            min_prominence=min_prominence,
+            discretization=discretization,
+            match_gain=match_gain,
+        )
     d_model, n_modes = base.A.shape
     C = base.C.to(torch.complex128)  # (H, N)
     dt = base.dt.to(torch.float64)  # (H,)
@@ -299,6 +427,8 @@ def peak_init_modes(
     omega, w = _discrete_targets(
         peaks, [p.n_modes for p in peaks], n_spread, d_model, spectrum.length, generator
     )
+    if decay == "base":
+        w = (-base.A.real.to(torch.float64) * dt.unsqueeze(-1)).clamp(max=math.pi / 2)  # (H, N)
     A = torch.complex(-w, omega) / dt.unsqueeze(-1)  # (H, N)
     # energy per mode: the aligned modes share (1 - spread) of the kernel energy, the spread
     # modes the rest, equally within each group — so |H|² follows the alignment target. A mode's
@@ -309,16 +439,21 @@ def peak_init_modes(
     share[n_aligned:] = (spread if n_aligned else 1.0) / max(n_spread, 1)
     _, A_bar, B_bar_unit = discretize(A, torch.ones_like(A), dt, discretization)  # (H, N) each
     B = (torch.sqrt(share * (1 - A_bar.abs() ** 2) / 2) / B_bar_unit.abs()).to(torch.complex128)
+    if coverage == "base" and n_spread and n_aligned:
+        # the spread share keeps the base's own modes — its first ones: for s4d-lin the
+        # lowest frequencies — scaled as a group to hold the spread share of the channel's
+        # energy (measured over the sequence's length), as the tiled modes would
+        kept = slice(n_aligned, None)
+        base_A = base.A.to(torch.complex128)[:, :n_spread]  # (H, S)
+        base_B = base.B.to(torch.complex128)[:, :n_spread]  # (H, S)
+        A = torch.cat([A[:, :n_aligned], base_A], dim=1)  # (H, N)
+        energy = _mode_energy(base_A, base_B, dt, discretization, spectrum.length)  # (H, S)
+        scale = torch.sqrt(spread / energy.sum(dim=1, keepdim=True).clamp_min(1e-300))  # (H, 1)
+        B = torch.cat([B[:, :n_aligned], base_B * scale], dim=1)  # (H, N)
+        notes.append(f"{n_spread} base mode(s) kept per channel ({kept.start}..{n_modes - 1})")
     modes = ModeParams(A=A, B=B, C=C, dt=dt)
     if match_gain:
-        reference = ModeParams(
-            A=base.A.to(torch.complex128), B=base.B.to(torch.complex128), C=C, dt=dt
-        )
-        scale = torch.sqrt(
-            kernel_energy(reference, discretization).mean()
-            / kernel_energy(modes, discretization).mean()
-        )
-        modes = ModeParams(A=A, B=B * scale, C=C, dt=dt)
+        modes = _match_gain(modes, base, discretization)
     report = TDIReport(
         kind=spectrum.kind,
         peaks=peaks,
@@ -438,6 +573,8 @@ def align_layer(
     refine_lr: float = 1e-2,
     refine_max_seconds: float = 10.0,
     channel_share: float = 1.0,
+    coverage: str = "tiled",
+    decay: str = "band",
     generator: torch.Generator | None = None,
 ) -> TDIReport:
     """TDI for one S4D layer, in place: peak init from the layer's own modes, then optional
@@ -472,6 +609,8 @@ def align_layer(
         min_prominence=min_prominence,
         discretization=layer.discretization,
         match_gain=match_gain,
+        coverage=coverage,
+        decay=decay,
         generator=generator,
     )
     freqs, target = _alignment_tensors(layer, spectrum, spread)
@@ -493,7 +632,10 @@ def align_layer(
             f"{channel_share:.2f}); the others keep the base initialization"
         )
     report.n_aligned_channels = n_aligned
-    layer.set_modes(modes)
+    if n_aligned > 0:
+        # with no channel to align the layer is left as built, bit for bit (a round trip
+        # through the float64 parameterization would round the base modes)
+        layer.set_modes(modes)
     if refine_steps > 0:
         before, after, done, seconds = refine_modes(
             layer,

@@ -22,11 +22,11 @@ from numbers import Integral, Real
 import numpy as np
 import torch
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import Interval, RealNotInt
+from sklearn.utils._param_validation import Interval, RealNotInt, StrOptions
 
 from .._sampling import subsample_indices
 from .._validation import as_sequences, check_lengths
-from .align import TDIReport, align_layer, find_spectral_peaks
+from .align import COVERAGES, DECAYS, TDIReport, align_layer, find_spectral_peaks
 from .reliability import _split_half_reliability
 from .spectra import TaskSpectrum, _task_spectrum, _task_target
 
@@ -69,6 +69,16 @@ class TDIOptions:
         Align only a share of the channels equal to the statistic's split-half reliability.
     spectrum : TaskSpectrum or None
         A statistic to align to instead of estimating one.
+    channel_share : float
+        The largest share of each layer's channels TDI aligns (the rest keep the base
+        initialization); the reliability shrinkage multiplies it.
+    coverage : {"tiled", "base", "gain"}
+        What keeps the model seeing the whole band: the spread modes tile it ("tiled"),
+        the spread modes are the base initialization's own ("base"), or every mode keeps
+        its base pole and only the gains follow the statistic ("gain").
+    decay : {"band", "base"}
+        The modes' decays: from their peak's band or the tiling ("band"), or the base
+        modes' own ("base": only the frequencies move).
 
     Examples
     --------
@@ -84,6 +94,9 @@ class TDIOptions:
     refine_steps: int = 0
     reliability: bool = True
     spectrum: TaskSpectrum | None = None
+    channel_share: float = 1.0
+    coverage: str = "tiled"
+    decay: str = "band"
 
     @classmethod
     def from_params(cls, estimator) -> TDIOptions:
@@ -106,6 +119,9 @@ TDI_PARAMETER_CONSTRAINTS: dict = {
     "tdi_refine_steps": [Interval(Integral, 0, None, closed="left")],
     "tdi_reliability": ["boolean"],
     "tdi_spectrum": [None, TaskSpectrum],
+    "tdi_channel_share": [Interval(Real, 0, 1, closed="both")],
+    "tdi_coverage": [StrOptions(set(COVERAGES))],
+    "tdi_decay": [StrOptions(set(DECAYS))],
 }
 assert set(TDI_PARAMETER_CONSTRAINTS) == {f"tdi_{f.name}" for f in fields(TDIOptions)}
 
@@ -325,6 +341,12 @@ def _plan_initialization(
         plan.chosen = "tdi-control"
         spectrum = control_spectrum(spectrum, rng)
     plan.spectrum = spectrum
+    if options.channel_share < 1:
+        plan.channel_share *= options.channel_share
+        scope = (
+            f"{plan.channel_share:.0%} of the channels "
+            f"(tdi_channel_share {options.channel_share:g})"
+        )
     if not plan.reason:
         plan.reason = f"{plan.chosen} on {scope}"
     return plan
@@ -379,6 +401,8 @@ def initialize_layers(
             max_peaks=options.max_peaks,
             refine_steps=options.refine_steps,
             channel_share=plan.channel_share,
+            coverage=options.coverage,
+            decay=options.decay,
             generator=generator,
         )
         for layer in layers
