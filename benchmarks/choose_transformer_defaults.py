@@ -11,6 +11,8 @@ never touched.
         128f-8b-spread0.5 128f-8b-lin --out docs/data/transformer_defaults_round2.csv
     python benchmarks/choose_transformer_defaults.py --configs 128f-8b-rel rel-dstate32 \
         rel-dstate64 rel-dtmax0.5 --out docs/data/transformer_defaults_round3.csv
+    python benchmarks/choose_transformer_defaults.py --configs rel rel-lin rel-diff rel-mr \
+        rel-mr-diff rel-mr-diff-lin --out docs/data/transformer_defaults_round4.csv
 
 Writes docs/data/transformer_defaults.csv and prints mean accuracy per configuration and
 protocol, and the average rank over (dataset, protocol) cells.
@@ -50,6 +52,20 @@ CONFIGS = {
     "rel-dstate32": {"n_filters": 128, "n_biases": 8, "tdi_reliability": True, "d_state": 32},
     "rel-dstate64": {"n_filters": 128, "n_biases": 8, "tdi_reliability": True, "d_state": 64},
     "rel-dtmax0.5": {"n_filters": 128, "n_biases": 8, "tdi_reliability": True, "dt_max": 0.5},
+    # round 4 (issue 15): MultiRocket's poolings and the first difference, each with the
+    # S4D-Lin bank beside it so the table shows what the alignment adds
+    "rel": {"n_filters": 128, "n_biases": 8, "tdi_reliability": True},
+    "rel-lin": {"n_filters": 128, "n_biases": 8, "init": "s4d-lin"},
+    "rel-diff": {"n_filters": 128, "n_biases": 8, "tdi_reliability": True, "difference": True},
+    "rel-mr": {"n_filters": 128, "n_biases": 8, "tdi_reliability": True, "features": "multirocket"},
+    "rel-mr-diff": {
+        "n_filters": 128, "n_biases": 8, "tdi_reliability": True, "features": "multirocket",
+        "difference": True,
+    },
+    "rel-mr-diff-lin": {
+        "n_filters": 128, "n_biases": 8, "init": "s4d-lin", "features": "multirocket",
+        "difference": True,
+    },
 }
 DATASETS = ("GunPoint", "ItalyPowerDemand", "ArrowHead", "OSULeaf", "digits", "planted")
 

@@ -239,7 +239,36 @@ TRANSFORMER_LABELS = {
     "rel-dstate32": "chosen, d_state 32",
     "rel-dstate64": "chosen, d_state 64",
     "rel-dtmax0.5": "chosen, dt_max 0.5",
+    "rel": "the defaults (mean/std/max/min + PPV)",
+    "rel-lin": "the defaults' features, S4D-Lin bank",
+    "rel-diff": "defaults + first difference",
+    "rel-mr": "MultiRocket poolings",
+    "rel-mr-diff": "MultiRocket poolings + first difference",
+    "rel-mr-diff-lin": "MultiRocket poolings + first difference, S4D-Lin bank",
 }
+
+
+@region("transformer-features")
+def transformer_features() -> str:
+    """Round 4: the feature families, per protocol and per dataset (mean over protocols)."""
+    results = _csv(DATA / "transformer_defaults_round4.csv")
+    acc = results.pivot_table(
+        index="config", columns=["protocol", "dataset"], values="accuracy", aggfunc="mean"
+    )
+    by_protocol = acc.T.groupby(level="protocol").mean().T
+    by_dataset = acc.T.groupby(level="dataset").mean().T
+    rows = []
+    for config in results["config"].unique():
+        row = {"features": TRANSFORMER_LABELS.get(config, config)}
+        for protocol in ["cv", "ratio 0.08", "ratio 0.16"]:
+            row[protocol.replace("ratio ", "")] = _f(by_protocol.loc[config, protocol])
+        for dataset in sorted(by_dataset.columns):
+            row[DATASET_SHORT.get(dataset, dataset)] = _f(by_dataset.loc[config, dataset])
+        row["mean"] = _f(by_dataset.loc[config].mean())
+        row["fit s"] = _f(results[results["config"] == config]["fit_seconds"].mean(), 2)
+        rows.append(row)
+    table = pd.DataFrame(rows)
+    return _md_table(table, ["l"] + ["r"] * (table.shape[1] - 1))
 
 
 @region("transformer-defaults")

@@ -26,6 +26,8 @@ from .tdi import (
 )
 
 STATISTICS = ("mean", "std", "max", "min")  # then one proportion of positive values per bias
+# features="multirocket": MultiRocket's four poolings of (filtered − bias), per bias
+MULTIROCKET_POOLINGS = ("ppv", "mpv", "mipv", "lspv")
 # the PPV biases are quantiles of the bank's outputs on a fixed-size random sample of the
 # training series (a fitted value must not depend on batch_size, a memory setting)
 BIAS_ROWS = 256
@@ -40,6 +42,44 @@ def infer_task(y) -> str:
     if kind in ("continuous", "continuous-multioutput"):
         return "regression"
     raise ValueError(f"cannot infer the task from y of type {kind!r}; set task explicitly")
+
+
+def multirocket_pooling(filtered: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
+    """MultiRocket's four poolings of z = filtered − bias over time: (..., L) -> (..., 4).
+
+    - PPV, the proportion of positive values: #{t: z_t > 0} / L;
+    - MPV, the mean of the positive values (0 when there are none);
+    - MIPV, the mean index of the positive values, as a fraction of L − 1 (−1 when none);
+    - LSPV, the longest stretch of consecutive positive values, as a fraction of L.
+
+    Indices and stretches are fractions of the length (MultiRocket counts samples) so that a
+    feature means the same at every length. ``bias`` broadcasts against ``filtered[..., 0]``.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from sktdi.transformers import multirocket_pooling
+    >>> multirocket_pooling(torch.tensor([1.0, 3.0, -1.0, 2.0, 2.0]), torch.tensor(0.0))
+    tensor([0.8000, 2.0000, 0.5000, 0.4000])
+    """
+    length = filtered.shape[-1]
+    z = filtered - bias.unsqueeze(-1)  # (..., L)
+    positive = z > 0  # (..., L)
+    count = positive.sum(dim=-1)  # (...,)
+    some = count > 0  # (...,)
+    steps = torch.arange(length, device=z.device)  # (L,)
+    ppv = count.to(z.dtype) / length  # (...,)
+    mpv = torch.where(positive, z, 0.0).sum(dim=-1) / count.clamp_min(1)  # (...,)
+    index_sum = torch.where(positive, steps.to(z.dtype), 0.0).sum(dim=-1)  # (...,)
+    mipv = torch.where(
+        some, index_sum / count.clamp_min(1) / max(length - 1, 1), torch.full_like(ppv, -1.0)
+    )  # (...,)
+    # the run of positives ending at t is t minus the last non-positive index at or before it
+    last_break = torch.cummax(
+        torch.where(positive, torch.full_like(steps, -1), steps), dim=-1
+    ).values  # (..., L)
+    lspv = (steps - last_break).amax(dim=-1).to(z.dtype) / length  # (...,)
+    return torch.stack([ppv, mpv, mipv, lspv], dim=-1)  # (..., 4)
 
 
 class SpectralAlignmentTransformer(TransformerMixin, BaseEstimator):
@@ -64,15 +104,27 @@ class SpectralAlignmentTransformer(TransformerMixin, BaseEstimator):
         "tdi" aligns the bank with the task and needs ``y``; "auto" does so only when the
         statistic is reliable; "tdi-control" aligns to randomly moved peaks (a control); a
         named initialization ignores ``y`` (for comparison).
-    features : {"stats", "sequence"}, default="stats"
+    features : {"stats", "multirocket", "sequence"}, default="stats"
         "stats": per channel and filter, the mean, standard deviation, maximum and minimum of
         the filtered sequence and, for each of ``n_biases`` biases, the proportion of time
         steps where it exceeds the bias (MiniRocket's PPV): n_channels · n_filters ·
-        (4 + n_biases) features. "sequence": Φ(u) flattened (n_channels · n_filters · length
-        features).
+        (4 + n_biases) features per representation (the series, and by default its first
+        difference: ``difference``). "multirocket": per channel, filter and bias, MultiRocket's
+        four poolings of z = filtered − bias (:func:`multirocket_pooling`): n_channels ·
+        n_filters · 4 · n_biases features. "sequence": Φ(u) flattened (n_channels ·
+        n_filters · length features).
     n_biases : int, default=8
-        PPV thresholds per filter for ``features="stats"``: quantiles (j + ½) / n_biases of
-        the filter's output on the training series, set in ``fit``; 0 = none.
+        Thresholds per filter for ``features="stats"`` and ``"multirocket"``: quantiles
+        (j + ½) / n_biases of the filter's output on the training series, set in ``fit``;
+        0 = none ("stats" only).
+    difference : bool or "auto", default="auto"
+        Also filter the first difference of each series (as MultiRocket does) and append its
+        features, with its own biases, after those of the series itself. The bank is the
+        same: differencing multiplies every series' power at a frequency by the same factor,
+        which the Fisher statistic's between/within ratio of log-powers cancels. "auto": for
+        the pooled features ("stats", "multirocket"), not for ``features="sequence"`` (the
+        kernel's feature map), where True is an error. (Cross-validation on training splits
+        chose it: ``docs/tdi.md``, round 4.)
     task : {"auto", "classification", "regression"}, default="auto"
         Which statistic TDI uses; "auto" infers it from ``y``.
     tdi_subsample : int, float or None, default=None
@@ -124,7 +176,9 @@ class SpectralAlignmentTransformer(TransformerMixin, BaseEstimator):
     layer_ : sktdi.ssm.S4D
         The filter bank (float64, D = 0).
     biases_ : ndarray of shape (n_channels, n_filters, n_biases)
-        The PPV thresholds.
+        The PPV (and MultiRocket pooling) thresholds.
+    difference_biases_ : ndarray of shape (n_channels, n_filters, n_biases)
+        The thresholds for the first difference (when its features are appended).
     n_features_in_ : int
         Length of the series for 2-D input, number of channels for 3-D input.
     n_channels_, n_timepoints_ : int
@@ -157,8 +211,9 @@ class SpectralAlignmentTransformer(TransformerMixin, BaseEstimator):
         "n_filters": [Interval(Integral, 1, None, closed="left")],
         "d_state": [Interval(Integral, 2, None, closed="left")],
         "init": [StrOptions({*TDI_INITS, *INIT_NAMES})],
-        "features": [StrOptions({"stats", "sequence"})],
+        "features": [StrOptions({"stats", "multirocket", "sequence"})],
         "n_biases": [Interval(Integral, 0, None, closed="left")],
+        "difference": ["boolean", StrOptions({"auto"})],
         "task": [StrOptions({"auto", "classification", "regression"})],
         **TDI_PARAMETER_CONSTRAINTS,
         "dt_min": [Interval(Real, 0, None, closed="neither")],
@@ -175,6 +230,7 @@ class SpectralAlignmentTransformer(TransformerMixin, BaseEstimator):
         init="tdi",
         features="stats",
         n_biases=8,
+        difference="auto",
         task="auto",
         tdi_subsample=TDI_DEFAULTS.subsample,
         tdi_spread=TDI_DEFAULTS.spread,
@@ -195,6 +251,7 @@ class SpectralAlignmentTransformer(TransformerMixin, BaseEstimator):
         self.init = init
         self.features = features
         self.n_biases = n_biases
+        self.difference = difference
         self.task = task
         self.tdi_subsample = tdi_subsample
         self.tdi_spread = tdi_spread
@@ -226,6 +283,15 @@ class SpectralAlignmentTransformer(TransformerMixin, BaseEstimator):
         self : object
         """
         check_state_params(self.d_state, self.dt_min, self.dt_max)
+        if self.features == "sequence" and self._difference():
+            raise ValueError(
+                "difference=True appends pooled features of the first difference; it needs "
+                "features='stats' or 'multirocket', not 'sequence'"
+            )
+        if self.features == "multirocket" and self.n_biases == 0:
+            raise ValueError(
+                "features='multirocket' pools at fitted biases: n_biases must be at least 1"
+            )
         warn_if_spectrum_ignored(self.init, self.tdi_spectrum, stacklevel=3)
         needs_y = self._needs_y()
         if needs_y:
@@ -266,13 +332,30 @@ class SpectralAlignmentTransformer(TransformerMixin, BaseEstimator):
         with torch.no_grad():
             self.layer_.D.zero_()  # a pure filter bank: no skip connection
         self.layer_.requires_grad_(False)
-        self.biases_ = self._fit_biases(X, np.random.RandomState(seeds[2]))
+        if self._difference() and X.shape[-1] < 2:
+            raise ValueError(
+                f"difference=True needs series of at least 2 time steps; got "
+                f"{X.shape[-1]} feature(s) (time steps)"
+            )
+        bias_rng = np.random.RandomState(seeds[2])
+        self.biases_ = self._fit_biases(X, bias_rng)
+        if self._difference():  # drawn after the series' own: those stay as without it
+            self.difference_biases_ = self._fit_biases(np.diff(X, axis=-1), bias_rng)
         if self.features == "stats":
             per_filter = len(STATISTICS) + self.n_biases
+        elif self.features == "multirocket":
+            per_filter = len(MULTIROCKET_POOLINGS) * self.n_biases
         else:
             per_filter = X.shape[-1]
-        self._n_features_out = X.shape[1] * self.n_filters * per_filter
+        n_representations = 2 if self._difference() else 1
+        self._n_features_out = n_representations * X.shape[1] * self.n_filters * per_filter
         return self
+
+    def _difference(self) -> bool:
+        """Whether the first difference's features are appended (``difference`` resolved)."""
+        if self.difference == "auto":
+            return self.features != "sequence"
+        return bool(self.difference)
 
     def _needs_y(self) -> bool:
         return self.init in TDI_INITS and self.tdi_spectrum is None
@@ -291,7 +374,7 @@ class SpectralAlignmentTransformer(TransformerMixin, BaseEstimator):
         """PPV thresholds (n_channels, n_filters, n_biases): quantiles of each filter's output
         on (a sample of) the training series."""
         n, n_channels, length = X.shape
-        if self.features != "stats" or self.n_biases == 0:
+        if self.features == "sequence" or self.n_biases == 0:
             return np.zeros((n_channels, self.n_filters, 0))
         rows = np.sort(rng.choice(n, size=min(n, BIAS_ROWS), replace=False))
         filtered = torch.cat(list(self._filter(X[rows])))  # (m, C, H, L)
@@ -315,13 +398,28 @@ class SpectralAlignmentTransformer(TransformerMixin, BaseEstimator):
         """
         check_is_fitted(self)
         X, _ = validate_sequences(self, X, reset=False)
+        features = self._features(X, self.biases_)
+        if self._difference():
+            difference = self._features(np.diff(X, axis=-1), self.difference_biases_)
+            features = np.concatenate([features, difference], axis=1)
+        return features
+
+    def _features(self, X: np.ndarray, biases: np.ndarray) -> np.ndarray:
+        """The features of one representation of the series (n, C, L) at its biases."""
         length = X.shape[-1]
-        biases = torch.from_numpy(self.biases_)  # (C, H, Q)
+        biases = torch.from_numpy(biases)  # (C, H, Q)
         out = []
         for filtered in self._filter(X):  # (b, C, H, L)
             b = filtered.shape[0]
             if self.features == "sequence":
                 out.append((filtered / math.sqrt(length)).reshape(b, -1))
+                continue
+            if self.features == "multirocket":
+                pooled = [
+                    multirocket_pooling(filtered, biases[None, :, :, j])
+                    for j in range(biases.shape[-1])
+                ]  # each (b, C, H, 4), one bias at a time to bound memory
+                out.append(torch.stack(pooled, dim=-2).reshape(b, -1))  # (b, C·H·Q·4)
                 continue
             stats = [
                 filtered.mean(dim=-1),
@@ -336,15 +434,20 @@ class SpectralAlignmentTransformer(TransformerMixin, BaseEstimator):
         return torch.cat(out).numpy()
 
     def get_feature_names_out(self, input_features=None):
-        """Names "c{channel}_f{filter}_{statistic}" or "c{channel}_f{filter}_t{step}"."""
+        """Names "c{channel}_f{filter}_{statistic}" or "c{channel}_f{filter}_t{step}"; the
+        first difference's features (``difference=True``) follow, prefixed "diff_"."""
         check_is_fitted(self)
         if self.features == "stats":
             last = list(STATISTICS) + [f"ppv{j}" for j in range(self.n_biases)]
+        elif self.features == "multirocket":
+            last = [f"{p}{j}" for j in range(self.n_biases) for p in MULTIROCKET_POOLINGS]
         else:
             last = [f"t{k}" for k in range(self.n_timepoints_)]
+        prefixes = ["", "diff_"] if self._difference() else [""]
         return np.asarray(
             [
-                f"c{c}_f{h}_{s}"
+                f"{prefix}c{c}_f{h}_{s}"
+                for prefix in prefixes
                 for c in range(self.n_channels_)
                 for h in range(self.n_filters)
                 for s in last

@@ -30,6 +30,11 @@ CONFIGS = [
     SpectralAlignmentTransformer(
         n_filters=3, d_state=4, tdi_spectrum=TaskSpectrum.from_frequencies([0.2]), random_state=0
     ),
+    # MultiRocket's poolings of the series and of its first difference
+    SpectralAlignmentTransformer(
+        n_filters=3, d_state=4, features="multirocket", n_biases=2, difference=True,
+        random_state=0,
+    ),
 ]
 
 
@@ -71,10 +76,16 @@ def test_grid_search_over_init_in_pipeline():
 def test_features_shapes_and_names():
     X, y = planted(n_per_class=5, length=40, channels=3)
     bank = SpectralAlignmentTransformer(n_filters=6, d_state=8, n_biases=4, random_state=0)
-    Z = bank.fit(X, y).transform(X)
-    assert Z.shape == (10, 3 * 6 * 8) and Z.dtype == np.float64
+    both = bank.fit(X, y).transform(X)  # the series' features, then its first difference's
+    assert both.shape == (10, 2 * 3 * 6 * 8) and both.dtype == np.float64
     names = bank.get_feature_names_out()
-    assert len(names) == Z.shape[1] and names[0] == "c0_f0_mean" and names[-1] == "c2_f5_ppv3"
+    assert len(names) == both.shape[1] and names[0] == "c0_f0_mean"
+    assert names[3 * 6 * 8 - 1] == "c2_f5_ppv3" and names[-1] == "diff_c2_f5_ppv3"
+    Z = both[:, : 3 * 6 * 8]
+    plain = SpectralAlignmentTransformer(
+        n_filters=6, d_state=8, n_biases=4, difference=False, random_state=0
+    )
+    np.testing.assert_array_equal(plain.fit(X, y).transform(X), Z)
     assert bank.n_features_in_ == 3 and bank.n_channels_ == 3 and bank.n_timepoints_ == 40
     seq = SpectralAlignmentTransformer(n_filters=6, d_state=8, features="sequence", random_state=0)
     Phi = seq.fit(X, y).transform(X)
@@ -89,7 +100,7 @@ def test_features_shapes_and_names():
     assert np.all(np.diff(bank.biases_, axis=-1) >= 0) and np.all(np.diff(ppv, axis=-1) <= 0)
     np.testing.assert_allclose(ppv.mean(axis=(0, 1, 2)), [0.875, 0.625, 0.375, 0.125], atol=0.02)
     none = SpectralAlignmentTransformer(n_filters=6, d_state=8, n_biases=0, random_state=0)
-    assert none.fit(X, y).transform(X).shape == (10, 3 * 6 * 4)
+    assert none.fit(X, y).transform(X).shape == (10, 2 * 3 * 6 * 4)
 
 
 def test_sequence_features_are_the_normalized_convolution():
@@ -192,7 +203,7 @@ def test_given_spectrum_aligns_without_labels():
     spectrum = TaskSpectrum.from_frequencies([0.35])
     transformer = SpectralAlignmentTransformer(n_filters=8, tdi_spectrum=spectrum, random_state=0)
     features = transformer.fit_transform(X)
-    assert features.shape == (len(X), 8 * (4 + 8))
+    assert features.shape == (len(X), 2 * 8 * (4 + 8))
     assert transformer.init_report_["reason"].startswith("tdi on the given spectrum")
     freqs, magnitude = transformer.frequency_response()
     assert abs(freqs[np.argmax(magnitude.mean(axis=0))] - 0.35) < 0.03
@@ -229,3 +240,80 @@ def test_given_spectrum_with_named_init_warns():
         SpectralAlignmentTransformer(
             n_filters=4, init="s4d-lin", tdi_spectrum=TaskSpectrum.from_frequencies([0.2])
         ).fit(X, y)
+
+
+def _numpy_multirocket(z: np.ndarray) -> list[float]:
+    """PPV, MPV, MIPV, LSPV of one sequence z (already minus its bias), by plain loops."""
+    positive = [t for t, v in enumerate(z) if v > 0]
+    if not positive:
+        return [0.0, 0.0, -1.0, 0.0]
+    longest = run = 0
+    for v in z:
+        run = run + 1 if v > 0 else 0
+        longest = max(longest, run)
+    return [
+        len(positive) / len(z),
+        float(np.mean([z[t] for t in positive])),
+        float(np.mean(positive)) / (len(z) - 1),
+        longest / len(z),
+    ]
+
+
+def test_multirocket_pooling_matches_plain_loops():
+    import torch
+
+    from sktdi.transformers import multirocket_pooling
+
+    rng = np.random.default_rng(0)
+    filtered = rng.normal(size=(3, 2, 40))
+    filtered[0, 0] = -1.0  # no positive value at all
+    bias = rng.normal(scale=0.5, size=(3, 2))
+    pooled = multirocket_pooling(torch.from_numpy(filtered), torch.from_numpy(bias)).numpy()
+    for i in range(3):
+        for j in range(2):
+            expected = _numpy_multirocket(filtered[i, j] - bias[i, j])
+            np.testing.assert_allclose(pooled[i, j], expected, atol=1e-12)
+
+
+def test_multirocket_and_difference_features_from_the_filtered_sequences():
+    """Each feature recomputed from the bank's own filtered sequences ("sequence" features)
+    and the fitted biases, raw series first, then the first difference."""
+    X, y = planted(n_per_class=4, length=30)
+    params = dict(n_filters=2, d_state=4, n_biases=2, random_state=0)
+    bank = SpectralAlignmentTransformer(features="multirocket", difference=True, **params)
+    F = bank.fit(X, y).transform(X)
+    assert F.shape == (8, 2 * 2 * 2 * 4) and len(bank.get_feature_names_out()) == F.shape[1]
+    assert bank.get_feature_names_out()[16] == "diff_c0_f0_ppv0"
+    K = bank.layer_.kernel(30).numpy()
+    for part, (series, biases) in enumerate(
+        [(X, bank.biases_), (np.diff(X, axis=-1), bank.difference_biases_)]
+    ):
+        length = series.shape[-1]
+        for h in range(2):
+            filtered = np.convolve(series[1], K[h])[:length]
+            for q in range(2):
+                expected = _numpy_multirocket(filtered - biases[0, h, q])
+                start = part * 16 + h * 8 + q * 4
+                np.testing.assert_allclose(F[1, start : start + 4], expected, atol=1e-9)
+    # the series' own biases do not move when the difference is added
+    plain = SpectralAlignmentTransformer(features="multirocket", difference=False, **params)
+    plain.fit(X, y)
+    np.testing.assert_array_equal(plain.biases_, bank.biases_)
+    np.testing.assert_allclose(plain.transform(X), F[:, :16])
+
+
+@pytest.mark.parametrize(
+    "params,match",
+    [
+        (dict(features="sequence", difference=True), "difference=True"),
+        (dict(features="multirocket", n_biases=0), "n_biases must be at least 1"),
+    ],
+)
+def test_bad_feature_settings_say_what_to_change(params, match):
+    X, y = planted(n_per_class=3, length=20)
+    with pytest.raises(ValueError, match=match):
+        SpectralAlignmentTransformer(n_filters=2, d_state=4, **params).fit(X, y)
+    with pytest.raises(ValueError, match="at least 2 time steps"):
+        SpectralAlignmentTransformer(
+            n_filters=2, d_state=4, init="s4d-lin", difference=True
+        ).fit(np.ones((4, 1)))
