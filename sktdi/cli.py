@@ -44,8 +44,8 @@ def _benchmark_parser(sub) -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--datasets", nargs="+", default=list(DEFAULT_DATASETS), metavar="NAME",
-        help="classification datasets: shipped with sktime, in --data-dir, or the synthetic "
-        "'digits' and 'planted'",
+        help="classification datasets: shipped with sktime, in --data-dir, or the built "
+        "'digits', 'pixel-digits' (length 1024) and 'planted'",
     )
     p.add_argument(
         "--data-dir", help="local UCR/UEA archive folder (default: sktime's shipped data)"

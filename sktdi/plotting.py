@@ -16,6 +16,7 @@ ESTIMATOR_LABELS = {
     "auto": "Auto (TDI or S4D-Lin)",
     "tdi-control": "TDI control",
     "tdi+ridge": "TDI + ridge",
+    "s4d-lin+ridge": "S4D-Lin + ridge",
     "minirocket": "MiniRocket",
     "1nn-euclidean": "1-NN (Euclidean)",
     "1nn-dtw": "1-NN (DTW)",
@@ -356,7 +357,7 @@ def plot_accuracy_vs_ratio(
 
 
 _COLORS = ["tdi", "s4d-lin", "minirocket", "1nn-euclidean", "s4d-inv", "auto", "tdi-control",
-           "tdi+ridge", "1nn-dtw"]
+           "tdi+ridge", "1nn-dtw", "s4d-lin+ridge"]
 
 
 def _color_index(estimator: str) -> int:

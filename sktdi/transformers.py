@@ -435,7 +435,7 @@ class SpectralAlignmentTransformer(TransformerMixin, BaseEstimator):
 
     def get_feature_names_out(self, input_features=None):
         """Names "c{channel}_f{filter}_{statistic}" or "c{channel}_f{filter}_t{step}"; the
-        first difference's features (``difference=True``) follow, prefixed "diff_"."""
+        first difference's features (with ``difference``) follow, prefixed ``diff_``."""
         check_is_fitted(self)
         if self.features == "stats":
             last = list(STATISTICS) + [f"ppv{j}" for j in range(self.n_biases)]

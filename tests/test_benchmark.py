@@ -361,3 +361,16 @@ def test_plot_learning_curves_against_epochs_and_seconds():
         plot_learning_curves(results, x="steps")
     with pytest.raises(ValueError, match="train_seconds"):
         plot_learning_curves(results.drop(columns="train_seconds"))
+
+
+def test_ridge_arms_differ_by_the_bank_alone():
+    """tdi+ridge and s4d-lin+ridge build the same pipeline around a TDI and an S4D-Lin bank."""
+    from sktdi.benchmark import available
+
+    tdi = ESTIMATORS["tdi+ridge"][0](3, {})
+    lin = ESTIMATORS["s4d-lin+ridge"][0](3, {})
+    assert available("s4d-lin+ridge")
+    tdi_params, lin_params = tdi[0].get_params(), lin[0].get_params()
+    assert tdi_params.pop("init") == "tdi" and lin_params.pop("init") == "s4d-lin"
+    assert tdi_params == lin_params and tdi_params["random_state"] == 3
+    assert [type(step).__name__ for step in lin] == [type(step).__name__ for step in tdi]

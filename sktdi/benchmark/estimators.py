@@ -23,19 +23,25 @@ def _ssm(**params) -> Callable:
     return build
 
 
-def _transformer_ridge(seed: int, overrides: dict):
-    import numpy as np
-    from sklearn.linear_model import RidgeClassifierCV
-    from sklearn.pipeline import make_pipeline
-    from sklearn.preprocessing import StandardScaler
+def _transformer_ridge(**params) -> Callable:
+    """transformer → StandardScaler → RidgeClassifierCV, the transformer built with
+    ``params`` (the same features for every bank, so arms differ by the bank alone)."""
 
-    from ..transformers import SpectralAlignmentTransformer
+    def build(seed: int, overrides: dict):
+        import numpy as np
+        from sklearn.linear_model import RidgeClassifierCV
+        from sklearn.pipeline import make_pipeline
+        from sklearn.preprocessing import StandardScaler
 
-    return make_pipeline(
-        SpectralAlignmentTransformer(random_state=seed),
-        StandardScaler(),
-        RidgeClassifierCV(alphas=np.logspace(-3, 3, 10)),
-    )
+        from ..transformers import SpectralAlignmentTransformer
+
+        return make_pipeline(
+            SpectralAlignmentTransformer(random_state=seed, **params),
+            StandardScaler(),
+            RidgeClassifierCV(alphas=np.logspace(-3, 3, 10)),
+        )
+
+    return build
 
 
 def _minirocket(seed: int, overrides: dict):
@@ -64,7 +70,8 @@ ESTIMATORS: dict[str, tuple[Callable, str, str | None]] = {
     "s4d-inv": (_ssm(init="s4d-inv"), "ssm", None),
     "auto": (_ssm(init="auto"), "ssm", None),
     "tdi-control": (_ssm(init="tdi-control"), "ssm", None),
-    "tdi+ridge": (_transformer_ridge, "panel", None),
+    "tdi+ridge": (_transformer_ridge(), "panel", None),
+    "s4d-lin+ridge": (_transformer_ridge(init="s4d-lin"), "panel", None),
     "minirocket": (_minirocket, "panel", "numba"),
     "1nn-euclidean": (_nn_euclidean, "flat", None),
     "1nn-dtw": (_nn_dtw, "panel", "numba"),
