@@ -834,7 +834,7 @@ def _budget_gap(results: pd.DataFrame, arm: str, reference: str) -> pd.Series:
 @region("budget-targets")
 def budget_targets() -> str:
     rows = []
-    long_gap = _budget_gap(_final_results(BUDGET_RESULTS), "tdi", "s4d-lin")
+    long_gap = _budget_gap(_csv(BUDGET_RESULTS), "tdi", "s4d-lin")
     for ratio, gaps in long_gap.groupby(level="ratio"):
         gaps = gaps.droplevel("ratio")
         worst = gaps.idxmin()
@@ -849,7 +849,7 @@ def budget_targets() -> str:
             ", ".join(f"{_pts(v)} at {int(b)}" for b, v in early.items()),
             "met" if early.min() >= 5 else "**missed**",
         ])
-    study = _final_results(BUDGET_RESULTS_STUDY)
+    study = _csv(BUDGET_RESULTS_STUDY)
     gaps = _budget_gap(study, "tdi", "s4d-lin").droplevel("ratio")
     worst = gaps.idxmin()
     rows.append([
@@ -871,14 +871,9 @@ def budget_targets() -> str:
     return _md_table(table, align=["l", "l", "l"])
 
 
-def _final_results(path: Path) -> pd.DataFrame:
-    results = _csv(path)
-    return results
-
-
 @region("budget-results")
 def budget_results() -> str:
-    results = _final_results(BUDGET_RESULTS)
+    results = _csv(BUDGET_RESULTS)
     parts = []
     for ratio, subset in results.groupby("ratio"):
         table = _budget_table(
@@ -897,7 +892,7 @@ def budget_results() -> str:
 
 @region("budget-results-study")
 def budget_results_study() -> str:
-    results = _final_results(BUDGET_RESULTS_STUDY)
+    results = _csv(BUDGET_RESULTS_STUDY)
     table = _budget_table(
         results, ["tdi", "s4d-lin", "s4d-inv", "tdi-control"], "s4d-lin", ["tdi"], BUDGET_ARMS
     )
