@@ -953,6 +953,49 @@ def training_step() -> str:
     )
 
 
+PREDICT_MEMORY = DATA / "predict_memory.json"
+
+
+@region("predict-memory")
+def predict_memory() -> str:
+    """docs/gpu.md: ``predict``'s peak memory and throughput on long inputs (CPU), from
+    benchmarks/bench_predict_memory.py's results."""
+    import json
+
+    result = json.loads(PREDICT_MEMORY.read_text())
+    runs = result["runs"]
+    rows = [
+        [
+            f"{r['n_series']:,}",
+            f"{r['input_mib']:.0f} MiB",
+            f"{r['peak_increase_mib']:.0f} MiB",
+            f"{r['predict_s']:.0f} s",
+            f"{r['series_per_s']:.0f}",
+        ]
+        for r in runs
+    ]
+    table = pd.DataFrame(
+        rows,
+        columns=[
+            f"series of length {runs[0]['length']}",
+            f"X ({runs[0]['input_dtype']})",
+            "peak memory of `predict` (above the process before the call)",
+            "time",
+            "series/s",
+        ],
+    )
+    model = result["model"]
+    load = max(r.get("load_average_after", 0.0) for r in runs)
+    return (
+        _md_table(table, align=["r"] * 5)
+        + f"\n`predict` of an {model['estimator']}, {runs[0]['inference_dtype']} inference, "
+        f"batches of {runs[0]['predict_batch_size']} series, {runs[0]['torch_threads']} CPU "
+        f"threads of a {result['machine']['cpu_count']}-core machine (its 1-minute load "
+        f"average up to {load:.1f} from other work), each size in a fresh process; peak: the "
+        f"kernel's resident high-water mark. `benchmarks/bench_predict_memory.py`.\n"
+    )
+
+
 def draw_learning_curves() -> None:
     """docs/images/learning_curves.png: the long-sequence task's curves against epochs and
     against training time, from the committed results (the same plotting function users
@@ -989,6 +1032,307 @@ def draw_default_benchmark_figures() -> None:
     plot_accuracy_vs_ratio(results, images / "default_benchmark.png")
     plot_paired_difference(results, images / "default_benchmark_paired.png")
     print("drew docs/images/default_benchmark.png and default_benchmark_paired.png")
+
+# --------------------------------------------------------------------------------------
+# the kernel regime (docs/kernel_regime.md): SpectralRidgeClassifier against MiniRocket
+
+KERNEL_REGIME = DATA / "kernel_regime" / "results.csv"
+KERNEL_CHOICE_ROUNDS = {5: "transformer_defaults_round5", 6: "transformer_defaults_round6"}
+KERNEL_CHOICE_LABELS = {
+    "ridge": "bank (the transformer's earlier defaults, dt 0.001–0.1)",
+    "ridge-lin": "bank, S4D-Lin",
+    "ridge-scales": "two banks of 64: dt 0.001–0.1 and 0.1–1",
+    "ridge-local": "local bank: dt 0.01–1",
+    "local-lin": "local bank, S4D-Lin",
+    "wide": "bank with dt 0.001–1",
+    "minirocket": "MiniRocket alone (sktime's RocketClassifier)",
+    "ridge+minirocket": "bank + MiniRocket",
+    "ridge-lin+minirocket": "bank + MiniRocket, S4D-Lin",
+    "local+minirocket": "local bank + MiniRocket",
+    "local-lin+minirocket": "local bank + MiniRocket, S4D-Lin",
+    "wide+minirocket": "bank with dt 0.001–1 + MiniRocket",
+    "filtered-minirocket": "MiniRocket on the series and 8 TDI-filtered copies",
+}
+#: the benchmark arms of the kernel-regime run, in table order
+KERNEL_ARMS = {
+    "tdi+ridge+minirocket": "TDI + MiniRocket",
+    "s4d-lin+ridge+minirocket": "S4D-Lin + MiniRocket",
+    "tdi+ridge": "TDI bank",
+    "s4d-lin+ridge": "S4D-Lin bank",
+    "minirocket-ridge": "MiniRocket",
+}
+#: MiniRocket as sktime's RocketClassifier: official splits only, for its clock
+KERNEL_WRAPPED = "minirocket"
+
+
+@region("kernel-choice")
+def kernel_choice() -> str:
+    """Rounds 5 and 6 of the training-split study: whole models, per protocol and dataset."""
+    rows = []
+    for number, name in KERNEL_CHOICE_ROUNDS.items():
+        results = _csv(DATA / f"{name}.csv")
+        acc = results.pivot_table(
+            index="config", columns=["protocol", "dataset"], values="accuracy", aggfunc="mean"
+        )
+        by_protocol = acc.T.groupby(level="protocol").mean().T
+        by_dataset = acc.T.groupby(level="dataset").mean().T
+        for config in results["config"].unique():
+            row = {"round": number, "model": KERNEL_CHOICE_LABELS.get(config, config)}
+            for protocol in ["cv", "ratio 0.08", "ratio 0.16"]:
+                row[protocol.replace("ratio ", "")] = _f(by_protocol.loc[config, protocol])
+            for dataset in sorted(by_dataset.columns):
+                row[DATASET_SHORT.get(dataset, dataset)] = _f(by_dataset.loc[config, dataset])
+            row["mean"] = _f(by_dataset.loc[config].mean())
+            cells = results[results["config"] == config]
+            row["fit s"] = _f(cells["fit_seconds"].mean(), 2)
+            row["predict s"] = _f(cells["predict_seconds"].mean(), 2)
+            rows.append(row)
+    table = pd.DataFrame(rows)
+    return _md_table(table, ["r", "l"] + ["r"] * (table.shape[1] - 2))
+
+
+def _kernel_ok(wrapped: bool = False) -> pd.DataFrame:
+    """The ``ok`` cells of the run; RocketClassifier's only with ``wrapped``."""
+    results = _csv(KERNEL_REGIME)
+    ok = results[results["status"] == "ok"]
+    return ok if wrapped else ok[ok["estimator"] != KERNEL_WRAPPED]
+
+
+def _kernel_means() -> pd.DataFrame:
+    """Mean accuracy over resamples: (dataset, ratio) × arm."""
+    return _kernel_ok().pivot_table(
+        index=["dataset", "ratio"], columns="estimator", values="accuracy", aggfunc="mean"
+    )
+
+
+@region("kernel-cells")
+def kernel_cells() -> str:
+    results = _csv(KERNEL_REGIME)
+    ok = results[results["status"] == "ok"]
+    wrapped = ok["estimator"] == KERNEL_WRAPPED
+    paired = ok[ok["resample"] == 0].pivot_table(
+        index=["dataset", "ratio"], columns="estimator", values="accuracy"
+    )[[KERNEL_WRAPPED, "minirocket-ridge"]].dropna()
+    agree = int((paired[KERNEL_WRAPPED] == paired["minirocket-ridge"]).sum())
+    return (
+        f"One `sktdi benchmark` run (`benchmarks/run_kernel_regime.sh`): {len(results)} cells "
+        f"({len(ok)} `ok`), {results['dataset'].nunique()} datasets × ratios "
+        f"{', '.join(f'{r:g}' for r in sorted(results['ratio'].unique()))} × "
+        f"{results['resample'].nunique()} resamples (resample 0 is the official split) × "
+        f"{len(KERNEL_ARMS)} models ({', '.join(KERNEL_ARMS.values())}), plus sktime's "
+        f"RocketClassifier on the official splits ({int(wrapped.sum())} cells); every model "
+        "saw the same training series in the same cell, and the test split is scored whole. "
+        "RocketClassifier and MiniRocket's bare transform + ridge head agree on "
+        f"{agree} of {len(paired)} of those cells.\n"
+    )
+
+
+@region("kernel-means")
+def kernel_means() -> str:
+    """Mean accuracy per ratio (datasets averaged after resamples), each arm."""
+    means = _kernel_means()
+    arms = [a for a in KERNEL_ARMS if a in means.columns]
+    by_ratio = means.groupby(level="ratio").mean()
+    rows = []
+    for ratio, row in by_ratio.iterrows():
+        out = {"ratio": f"{ratio:g}"}
+        out.update({KERNEL_ARMS[a]: _f(row[a]) for a in arms})
+        out["TDI + MiniRocket − MiniRocket"] = _pts(
+            100 * (row["tdi+ridge+minirocket"] - row["minirocket-ridge"])
+        )
+        rows.append(out)
+    overall = means.mean()
+    out = {"ratio": "**all**"}
+    out.update({KERNEL_ARMS[a]: _f(overall[a]) for a in arms})
+    out["TDI + MiniRocket − MiniRocket"] = _pts(
+        100 * (overall["tdi+ridge+minirocket"] - overall["minirocket-ridge"])
+    )
+    rows.append(out)
+    table = pd.DataFrame(rows)
+    return _md_table(table, ["l"] + ["r"] * (table.shape[1] - 1))
+
+
+def _kernel_gap_table(arm: str, reference: str) -> str:
+    """Points ``arm − reference`` per dataset (rows) and ratio (columns)."""
+    means = _kernel_means()
+    gap = (100 * (means[arm] - means[reference])).unstack("ratio")
+    out = gap.apply(lambda column: column.map(_pts))
+    out.columns = [f"{r:g}" for r in gap.columns]
+    out["mean"] = gap.mean(axis=1).map(_pts)
+    out.loc["**mean**"] = [*gap.mean().map(_pts), _pts(gap.to_numpy().mean())]
+    out = out.reset_index().rename(columns={"index": "dataset"})
+    return _md_table(out, ["l"] + ["r"] * (out.shape[1] - 1))
+
+
+@region("kernel-vs-minirocket")
+def kernel_vs_minirocket() -> str:
+    return _kernel_gap_table("tdi+ridge+minirocket", "minirocket-ridge")
+
+
+@region("kernel-bank-vs-minirocket")
+def kernel_bank_vs_minirocket() -> str:
+    return _kernel_gap_table("tdi+ridge", "minirocket-ridge")
+
+
+@region("kernel-alignment")
+def kernel_alignment() -> str:
+    """What the alignment adds: the TDI bank − the S4D-Lin bank with the same features."""
+    means = _kernel_means()
+    rows = []
+    for dataset, frame in means.groupby(level="dataset"):
+        small = frame[frame.index.get_level_values("ratio") <= 0.16]
+        row = {"dataset": dataset}
+        for arm, lin, label in (("tdi+ridge", "s4d-lin+ridge", "bank"),
+                                ("tdi+ridge+minirocket", "s4d-lin+ridge+minirocket",
+                                 "with MiniRocket")):
+            row[f"{label}: ratios ≤ 0.16"] = _pts(100 * (small[arm] - small[lin]).mean())
+            row[f"{label}: all ratios"] = _pts(100 * (frame[arm] - frame[lin]).mean())
+            row[f"{label}: worst cell"] = _pts(100 * (frame[arm] - frame[lin]).min())
+        rows.append(row)
+    table = pd.DataFrame(rows)
+    return _md_table(table, ["l"] + ["r"] * (table.shape[1] - 1))
+
+
+@region("kernel-paired")
+def kernel_paired() -> str:
+    from sktdi.benchmark import wilcoxon_test, wins_ties_losses
+    from sktdi.benchmark.summary import format_p_value
+
+    results = _csv(KERNEL_REGIME)
+    lines = []
+    pairs = [("tdi+ridge+minirocket", "minirocket-ridge"), ("tdi+ridge", "minirocket-ridge"),
+             ("tdi+ridge+minirocket", "s4d-lin+ridge+minirocket"),
+             ("tdi+ridge", "s4d-lin+ridge")]
+    for a, b in pairs:
+        for label, subset in (("all ratios", results),
+                              ("ratios ≤ 0.08", results[results["ratio"] <= 0.08])):
+            # a training set repeated at a larger ratio (the per-class floor) is one pair
+            test = wilcoxon_test(subset, a, b)
+            record = wins_ties_losses(subset, a).loc[b]
+            lines.append({
+                "model": KERNEL_ARMS[a], "vs": KERNEL_ARMS[b], "cells": label,
+                "pairs": int(test["n_pairs"]),
+                "mean difference (pts)": _pts(100 * test["mean_difference"]),
+                "wins/ties/losses": "/".join(str(int(v)) for v in record.iloc[:3]),
+                "Wilcoxon p": format_p_value(test["p_value"]),
+            })
+    return _md_table(pd.DataFrame(lines), ["l", "l", "l", "r", "r", "r", "r"])
+
+
+def _kernel_seconds() -> tuple[pd.Series, pd.Series]:
+    """Mean fit + predict seconds per model: over every cell, and over the official splits
+    (resample 0, where RocketClassifier also ran)."""
+    ok = _kernel_ok(wrapped=True).assign(total=lambda f: f["fit_seconds"] + f["predict_seconds"])
+    official = ok[ok["resample"] == 0].groupby("estimator")["total"].mean()
+    return ok.groupby("estimator")["total"].mean(), official
+
+
+@region("kernel-timing")
+def kernel_timing() -> str:
+    """Seconds per cell (fit; predict on the whole test split), and fit + predict against
+    MiniRocket bare (every cell) and wrapped as RocketClassifier (official splits)."""
+    ok = _kernel_ok(wrapped=True)
+    seconds = ok.groupby("estimator")[["fit_seconds", "predict_seconds"]].mean()
+    total, official = _kernel_seconds()
+    names = {**KERNEL_ARMS, KERNEL_WRAPPED: "MiniRocket as sktime's RocketClassifier"}
+    rows = []
+    for arm in [a for a in names if a in seconds.index]:
+        every_cell = arm != KERNEL_WRAPPED
+        rows.append({
+            "model": names[arm],
+            "fit s": _f(seconds.loc[arm, "fit_seconds"], 2),
+            "predict s": _f(seconds.loc[arm, "predict_seconds"], 2),
+            "fit + predict s": _f(total[arm], 2),
+            "÷ MiniRocket": _f(total[arm] / total["minirocket-ridge"], 1) if every_cell else "",
+            "official splits: fit + predict s": _f(official[arm], 2),
+            "÷ RocketClassifier": _f(official[arm] / official[KERNEL_WRAPPED], 2),
+        })
+    return _md_table(pd.DataFrame(rows), ["l"] + ["r"] * 6)
+
+
+@region("kernel-targets")
+def kernel_targets() -> str:
+    means = _kernel_means()
+    arm = "tdi+ridge+minirocket"
+    gap = 100 * (means[arm].mean() - means["minirocket-ridge"].mean())
+    small = means[means.index.get_level_values("ratio") <= 0.08]
+    ahead = (small[arm] - small["minirocket-ridge"]).groupby(level="dataset").mean() > 0
+    total, official = _kernel_seconds()
+
+    def verdict(met: bool) -> str:
+        return "met" if met else "**missed**"
+
+    rows = [
+        ("mean accuracy ≥ MiniRocket's over all cells", f"{_pts(gap)} pts", verdict(gap >= 0)),
+        ("ahead of MiniRocket at ratios ≤ 0.08 on ≥ half the datasets",
+         f"{int(ahead.sum())} of {len(ahead)} ({', '.join(ahead[ahead].index) or 'none'})",
+         verdict(ahead.sum() >= len(ahead) / 2)),
+    ]
+    for bank, lin, label in (("tdi+ridge", "s4d-lin+ridge", "bank"),
+                             (arm, "s4d-lin+ridge+minirocket", "bank + MiniRocket")):
+        small16 = means[means.index.get_level_values("ratio") <= 0.16]
+        lead = 100 * (small16[bank] - small16[lin]).groupby(level="dataset").mean()
+        reliable = lead.reindex(["planted", "digits"])
+        rows.append((f"{label}: TDI − S4D-Lin ≥ +2 pts at ratios ≤ 0.16 on planted, digits",
+                     ", ".join(f"{d} {_pts(v)}" for d, v in reliable.items()),
+                     verdict(bool((reliable >= 2).all()))))
+        per_dataset = 100 * (means[bank] - means[lin]).groupby(level="dataset").mean()
+        worst = per_dataset.idxmin()
+        rows.append((f"{label}: TDI never > 1 pt below S4D-Lin on a dataset",
+                     f"worst {worst} {_pts(per_dataset.min())}",
+                     verdict(per_dataset.min() >= -1)))
+    for seconds, reference, label in (
+        (official, KERNEL_WRAPPED, "MiniRocket as sktime's RocketClassifier (official splits)"),
+        (total, "minirocket-ridge", "MiniRocket's transform + ridge head (every cell)"),
+    ):
+        ratio = seconds[arm] / seconds[reference]
+        rows.append((f"fit + predict ≤ 2× {label}", f"{ratio:.2f}×", verdict(ratio <= 2)))
+    return _md_table(pd.DataFrame(rows, columns=["target", "measured", ""]), ["l", "r", "l"])
+
+
+#: (what was added, results file, with it, without it): pairs of training-split configs
+KERNEL_FAMILIES = [
+    ("first difference", "transformer_defaults_round4", "rel-diff", "rel"),
+    ("MultiRocket's four poolings", "transformer_defaults_round4", "rel-mr", "rel"),
+    ("local bank (dt 0.01–1)", "transformer_defaults_round5", "ridge-local", "ridge"),
+    ("two banks (dt 0.001–0.1 and 0.1–1)", "transformer_defaults_round5", "ridge-scales",
+     "ridge"),
+    ("MiniRocket beside the bank", "transformer_defaults_round5", "ridge+minirocket", "ridge"),
+    ("the bank beside MiniRocket", "transformer_defaults_round5", "ridge+minirocket",
+     "minirocket"),
+    ("TDI-filtered copies as MiniRocket's input", "transformer_defaults_round5",
+     "filtered-minirocket", "minirocket"),
+    ("the alignment (TDI vs S4D-Lin bank)", "transformer_defaults_round5", "ridge",
+     "ridge-lin"),
+    ("the alignment, with MiniRocket", "transformer_defaults_round5", "ridge+minirocket",
+     "ridge-lin+minirocket"),
+    ("the alignment, local bank", "transformer_defaults_round6", "ridge-local", "local-lin"),
+]
+
+
+@region("kernel-families")
+def kernel_families() -> str:
+    """What each feature family added on the training splits: accuracy with − without, in
+    points, per protocol, and the datasets where it helped and hurt most."""
+    rows = []
+    for label, name, with_it, without in KERNEL_FAMILIES:
+        results = _csv(DATA / f"{name}.csv")
+        acc = results.pivot_table(
+            index=["protocol", "dataset"], columns="config", values="accuracy", aggfunc="mean"
+        )
+        gain = 100 * (acc[with_it] - acc[without])
+        by_protocol = gain.groupby(level="protocol").mean()
+        by_dataset = gain.groupby(level="dataset").mean()
+        row = {"added": label, "round": name.rsplit("round", 1)[-1]}
+        for protocol in ["cv", "ratio 0.08", "ratio 0.16"]:
+            row[protocol.replace("ratio ", "")] = _pts(by_protocol[protocol])
+        row["mean"] = _pts(gain.mean())
+        row["most help"] = f"{by_dataset.idxmax()} {_pts(by_dataset.max())}"
+        row["most harm"] = f"{by_dataset.idxmin()} {_pts(by_dataset.min())}"
+        rows.append(row)
+    table = pd.DataFrame(rows)
+    return _md_table(table, ["l", "r", "r", "r", "r", "r", "l", "l"])
+
 
 
 def main(argv=None) -> int:

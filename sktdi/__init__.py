@@ -14,9 +14,20 @@ _LAZY = {
     "SSMClassifier": ".estimators",
     "SSMRegressor": ".estimators",
     "SpectralAlignmentTransformer": ".transformers",
+    "load": ".persistence",
+    "SpectralRidgeClassifier": ".ridge",
+    "SpectralRidgeRegressor": ".ridge",
 }
 
-__all__ = ["SSMClassifier", "SSMRegressor", "SpectralAlignmentTransformer", "__version__"]
+__all__ = [
+    "SSMClassifier",
+    "SSMRegressor",
+    "SpectralAlignmentTransformer",
+    "SpectralRidgeClassifier",
+    "SpectralRidgeRegressor",
+    "load",
+    "__version__",
+]
 
 
 __getattr__, __dir__ = lazy_attributes(__name__, _LAZY, globals())

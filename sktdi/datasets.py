@@ -387,8 +387,11 @@ def load_dataset_split(name: str, data_dir: str | Path | None = None):
     return load_ucr_split(name, data_dir)
 
 
-def pad_sequences(X) -> tuple[np.ndarray, np.ndarray]:
+def pad_sequences(X, length: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Right-pad a list of series with zeros: (X (n, C, L_max), lengths (n,)).
+
+    ``length`` pads to at least that many time steps, so that two panels (a training and a
+    test split) can share one length.
 
     Each series is (n_channels, length_i), or (length_i,) for a univariate one; all must have
     the same channel count. An equal-length ndarray passes through with its lengths.
@@ -403,9 +406,15 @@ def pad_sequences(X) -> tuple[np.ndarray, np.ndarray]:
     >>> X, lengths = pad_sequences([[1.0, 2.0], [1.0, 2.0, 3.0]])  # 1-D: univariate
     >>> X.shape, lengths.tolist()
     ((2, 1, 3), [2, 3])
+    >>> pad_sequences(np.ones((2, 1, 3)), length=4)[0][0]
+    array([[1., 1., 1., 0.]])
     """
     if isinstance(X, np.ndarray) and X.dtype != object:
-        return X, np.full(X.shape[0], X.shape[-1])
+        lengths = np.full(X.shape[0], X.shape[-1])
+        extra = max(0, (length or 0) - X.shape[-1])
+        if extra:
+            X = np.pad(X, [(0, 0)] * (X.ndim - 1) + [(0, extra)])
+        return X, lengths
     if len(X) == 0:
         raise ValueError("pad_sequences got no series")
     # 1-D series are univariate: without this, X[0].shape[0] would be read as a channel count
@@ -423,7 +432,7 @@ def pad_sequences(X) -> tuple[np.ndarray, np.ndarray]:
             f"only evens out lengths"
         )
     lengths = np.array([s.shape[-1] for s in series])
-    out = np.zeros((len(series), series[0].shape[0], lengths.max()))
+    out = np.zeros((len(series), series[0].shape[0], max(lengths.max(), length or 0)))
     for i, s in enumerate(series):
         out[i, :, : s.shape[-1]] = s
     return out, lengths

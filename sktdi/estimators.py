@@ -32,8 +32,9 @@ from ._inference import INFERENCE_DTYPES, check_inference_device, inference_modu
 from ._inputs import fit_standardization, network_input
 from ._seeding import random_streams, seeded
 from ._threads import resolve_n_threads, torch_threads
-from ._training import PREDICT_BATCH_SIZE, build_net, resolve_device
+from ._training import build_net, resolve_device
 from ._validation import check_lengths, check_state_params, validate_sequences
+from .persistence import SaveMixin
 from .augmentation import AUGMENTATIONS
 from .ssm import INIT_NAMES, POOLINGS
 from .tdi import (
@@ -50,7 +51,7 @@ from .tdi import (
 MIN_LENGTH = 2  # a single time step is a tabular feature, not a sequence
 
 
-class _BaseSSM(BaseEstimator):
+class _BaseSSM(SaveMixin, BaseEstimator):
     """Parameters and the order of the fit's steps, shared by the classifier and regressor."""
 
     _parameter_constraints: dict = {
@@ -305,12 +306,24 @@ class _BaseSSM(BaseEstimator):
             modules[self.inference_dtype] = inference_module(
                 self.net_.module_, self.inference_dtype
             )
-        keep_freed_memory()  # inference runs on the CPU
-        inputs = network_input(X3, self.input_mean_, self.input_scale_, lengths, np.float64)
-        with torch_threads(resolve_n_threads(self.n_threads)):
-            return predict_outputs(
-                modules[self.inference_dtype], inputs, lengths, batch_size=PREDICT_BATCH_SIZE
+        keep_freed_memory()  # the batches are prepared on the CPU
+
+        def prepare(batch, batch_lengths):
+            # standardized batch by batch: a float64 copy of the whole X would grow with n
+            return network_input(
+                batch, self.input_mean_, self.input_scale_, batch_lengths, np.float64
             )
+
+        with torch_threads(resolve_n_threads(self.n_threads)):
+            return predict_outputs(modules[self.inference_dtype], X3, lengths, prepare=prepare)
+
+    def __getstate__(self):
+        # the inference copies are a cache, rebuilt at the next prediction; pickled, they would
+        # hold tensors on the training device, and a model predicted with on CUDA would fail to
+        # unpickle on a CPU-only machine (skorch maps only its own net's tensors to the CPU)
+        state = dict(super().__getstate__())  # a copy: object's may be the live __dict__
+        state.pop("_inference_modules", None)
+        return state
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -17,7 +17,10 @@ ESTIMATOR_LABELS = {
     "tdi-control": "TDI control",
     "tdi+ridge": "TDI + ridge",
     "s4d-lin+ridge": "S4D-Lin + ridge",
+    "tdi+ridge+minirocket": "TDI + MiniRocket + ridge",
+    "s4d-lin+ridge+minirocket": "S4D-Lin + MiniRocket + ridge",
     "minirocket": "MiniRocket",
+    "minirocket-ridge": "MiniRocket (transform + ridge)",
     "1nn-euclidean": "1-NN (Euclidean)",
     "1nn-dtw": "1-NN (DTW)",
 }
@@ -357,7 +360,8 @@ def plot_accuracy_vs_ratio(
 
 
 _COLORS = ["tdi", "s4d-lin", "minirocket", "1nn-euclidean", "s4d-inv", "auto", "tdi-control",
-           "tdi+ridge", "1nn-dtw", "s4d-lin+ridge"]
+           "tdi+ridge", "1nn-dtw", "s4d-lin+ridge", "tdi+ridge+minirocket",
+           "s4d-lin+ridge+minirocket", "minirocket-ridge"]
 
 
 def _color_index(estimator: str) -> int:

@@ -364,13 +364,24 @@ def test_plot_learning_curves_against_epochs_and_seconds():
 
 
 def test_ridge_arms_differ_by_the_bank_alone():
-    """tdi+ridge and s4d-lin+ridge build the same pipeline around a TDI and an S4D-Lin bank."""
+    """tdi+ridge and s4d-lin+ridge (and their +minirocket arms) build the same model around a
+    TDI and an S4D-Lin bank."""
     from sktdi.benchmark import available
 
-    tdi = ESTIMATORS["tdi+ridge"][0](3, {})
-    lin = ESTIMATORS["s4d-lin+ridge"][0](3, {})
-    assert available("s4d-lin+ridge")
-    tdi_params, lin_params = tdi[0].get_params(), lin[0].get_params()
-    assert tdi_params.pop("init") == "tdi" and lin_params.pop("init") == "s4d-lin"
-    assert tdi_params == lin_params and tdi_params["random_state"] == 3
-    assert [type(step).__name__ for step in lin] == [type(step).__name__ for step in tdi]
+    for suffix in ("", "+minirocket"):
+        tdi = ESTIMATORS["tdi+ridge" + suffix][0](3, {})
+        lin = ESTIMATORS["s4d-lin+ridge" + suffix][0](3, {})
+        assert available("s4d-lin+ridge")
+        tdi_params, lin_params = tdi.get_params(), lin.get_params()
+        assert tdi_params.pop("init") == "tdi" and lin_params.pop("init") == "s4d-lin"
+        assert tdi_params == lin_params and tdi_params["random_state"] == 3
+        assert type(tdi) is type(lin)
+        assert tdi_params["rocket"] == ("minirocket" if suffix else None)
+
+
+def test_unequal_length_splits_are_padded_to_one_length():
+    """JapaneseVowels' splits have different longest series: both are padded to the longer,
+    so models fitted on one length (the transformer, flattened 1-NN) read the test split."""
+    row = run_cell(Cell("JapaneseVowels", 0.04, 0, "tdi+ridge"))
+    assert row["status"] == "ok", row["error"]
+    assert row["accuracy"] > 0.5

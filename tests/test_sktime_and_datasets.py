@@ -29,7 +29,10 @@ def test_sktime_check_estimator(cls):
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        results = check_estimator(cls, raise_exceptions=False)
+        # the tag lists sktime's file test, whose sktime.base.load unpickles: save(path)
+        # writes the safe sktdi format instead (tests/test_persistence.py)
+        skipped = cls.get_class_tag("tests:skip_by_name")
+        results = check_estimator(cls, raise_exceptions=False, tests_to_exclude=skipped)
     failed = {name: result for name, result in results.items() if result != "PASSED"}
     assert not failed, failed
     assert len(results) > 100

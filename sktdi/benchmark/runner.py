@@ -100,17 +100,28 @@ def _split(cell: Cell):
     return resample_split(X_train, y_train, X_test, y_test, cell.resample)
 
 
-def _inputs(kind: str, X):
-    """(args, kwargs) for fit/predict: SSM models get lengths, baselines a padded array."""
+def _inputs(kind: str, X, length: int):
+    """(args, kwargs) for fit/predict: SSM models get lengths, baselines a padded array.
+
+    Both splits are padded to the same ``length``: a model fitted on one length (the
+    transformer's features, a flattened 1-NN) cannot read another.
+    """
     from ..datasets import pad_sequences
 
-    padded, lengths = pad_sequences(X)
+    padded, lengths = pad_sequences(X, length)
     if kind == "ssm":
         equal = np.all(lengths == padded.shape[-1])
         return (padded,), ({} if equal else {"lengths": lengths})
     if kind == "flat":
         return (padded.reshape(len(padded), -1),), {}
     return (padded,), {}
+
+
+def _longest(X) -> int:
+    """The most time steps of any series in a panel (ndarray or list of series)."""
+    if isinstance(X, np.ndarray) and X.dtype != object:
+        return X.shape[-1]
+    return max(np.shape(s)[-1] for s in X)
 
 
 def worker_threads(n_jobs: int) -> int:
@@ -189,9 +200,10 @@ def _run_cell(cell: Cell) -> dict:
         X_train, y_train = take(X_train, idx), y_train[idx]
         build, kind, _ = ESTIMATORS[cell.estimator]
         model = build(cell.resample, cell.params)
+        length = max(_longest(X_train), _longest(X_test))
         (train_args, train_kwargs), (test_args, test_kwargs) = (
-            _inputs(kind, X_train),
-            _inputs(kind, X_test),
+            _inputs(kind, X_train, length),
+            _inputs(kind, X_test, length),
         )
         _warm_up(cell.estimator, model, train_args, y_train, train_kwargs)
         start = time.perf_counter()

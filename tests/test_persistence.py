@@ -1,0 +1,530 @@
+"""est.save(path) / sktdi.load(path): exact round trips, device mapping, and refusal of every
+file that is not an intact sktdi archive (never a half-loaded model, never code execution)."""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import io
+import json
+import math
+import pickle
+import warnings
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+from sklearn.exceptions import NotFittedError
+from sklearn.preprocessing import LabelEncoder, MinMaxScaler
+
+import sktdi
+from sktdi import SpectralAlignmentTransformer, SSMClassifier, SSMRegressor
+from sktdi.tdi import TaskSpectrum
+
+# on the CPU everywhere, so that round trips compare bit for bit (a GPU's own test is below)
+FAST = dict(
+    d_model=4, n_layers=1, d_state=4, max_epochs=2, batch_size=8, random_state=0, device="cpu"
+)
+BANK = dict(n_filters=4, d_state=4, random_state=0)
+
+
+def planted(n_per_class=10, length=24, labels=("calm", "ringing"), n_channels=None, seed=0):
+    rng = np.random.default_rng(seed)
+    y = np.repeat(np.asarray(labels), n_per_class)
+    shape = (len(y), length) if n_channels is None else (len(y), n_channels, length)
+    X = rng.normal(size=shape)
+    X[y == labels[1]] += np.sin(2 * np.pi * 0.3 * np.arange(length))
+    return X, y
+
+
+def quietly_fit(estimator, X, y=None, **kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # tiny data: TDI's and skorch's warnings are expected
+        return estimator.fit(X, y, **kwargs)
+
+
+def round_trip(estimator, tmp_path, name="model.sktdi"):
+    path = tmp_path / name
+    estimator.save(path)
+    return sktdi.load(path)
+
+
+# ---- exact equality of fitted state -------------------------------------------------------
+
+
+def assert_same(a, b, where="estimator"):
+    """Same types, dtypes, shapes and values, all the way down."""
+    assert type(a) is type(b), f"{where}: {type(a)} != {type(b)}"
+    if isinstance(a, np.ndarray):
+        assert (a.dtype, a.shape) == (b.dtype, b.shape), where
+        np.testing.assert_array_equal(a, b, err_msg=where)
+    elif isinstance(a, torch.Tensor):
+        assert (a.dtype, a.shape) == (b.dtype, b.shape), where
+        assert torch.equal(a.cpu(), b.cpu()), where
+    elif dataclasses.is_dataclass(a):
+        for field in dataclasses.fields(a):
+            assert_same(getattr(a, field.name), getattr(b, field.name), f"{where}.{field.name}")
+    elif isinstance(a, dict):
+        assert list(a) == list(b), where
+        for key in a:
+            assert_same(a[key], b[key], f"{where}[{key!r}]")
+    elif isinstance(a, (list, tuple)):
+        assert len(a) == len(b), where
+        for i, (x, y) in enumerate(zip(a, b)):
+            assert_same(x, y, f"{where}[{i}]")
+    elif isinstance(a, float) and math.isnan(a):
+        assert math.isnan(b), where
+    elif isinstance(a, LabelEncoder):
+        assert_same(a.classes_, b.classes_, f"{where}.classes_")
+    elif isinstance(a, torch.nn.Module):
+        assert_same(a.state_dict(), b.state_dict(), f"{where}.state_dict()")
+        assert a.training == b.training, where
+    elif hasattr(a, "module_"):  # a skorch net: its state (callbacks start afresh each fit)
+        assert_same(a.module_, b.module_, f"{where}.module_")
+        assert_same(a.optimizer_.state_dict(), b.optimizer_.state_dict(), f"{where}.optimizer_")
+        assert_same(a.history.to_list(), b.history.to_list(), f"{where}.history")
+        assert_same(
+            getattr(a, "classes_inferred_", None), getattr(b, "classes_inferred_", None), where
+        )
+        assert a.device == b.device, where
+        splits = [getattr(net.train_split, "__dict__", None) for net in (a, b)]
+        assert splits[0] == splits[1], f"{where}.train_split"
+    elif hasattr(a, "get_params"):
+        assert_same_estimator(a, b, where)
+    else:
+        assert a == b, f"{where}: {a!r} != {b!r}"
+
+
+def assert_same_estimator(a, b, where="estimator"):
+    assert type(a) is type(b), where
+    assert_same(a.get_params(deep=False), b.get_params(deep=False), f"{where}.get_params()")
+    fitted = {k: v for k, v in vars(a).items() if k != "_inference_modules"}
+    assert set(fitted) == {k for k in vars(b) if k != "_inference_modules"}, where
+    for name, value in fitted.items():
+        if name not in a.get_params(deep=False):
+            assert_same(value, vars(b)[name], f"{where}.{name}")
+
+
+# ---- round trips --------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def classifier():
+    X, y = planted(n_channels=2)
+    return quietly_fit(SSMClassifier(**FAST), X, y), X, y
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {},
+        # an ensemble, a bidirectional layer and a validation split (its seed is rebuilt)
+        dict(n_estimators=2, bidirectional=True, validation_fraction=0.25, init="auto"),
+    ],
+    ids=["default", "ensemble-validation"],
+)
+def test_classifier_round_trip_is_exact(params, tmp_path):
+    X, y = planted(n_channels=2)
+    clf = quietly_fit(SSMClassifier(**FAST, **params), X, y)
+    loaded = round_trip(clf, tmp_path)
+    assert_same_estimator(clf, loaded)
+    np.testing.assert_array_equal(loaded.predict(X), clf.predict(X))
+    np.testing.assert_array_equal(loaded.predict_proba(X), clf.predict_proba(X))
+    np.testing.assert_array_equal(loaded.decision_function(X), clf.decision_function(X))
+    assert loaded.score(X, y) == clf.score(X, y)
+    assert loaded.classes_.dtype == clf.classes_.dtype and loaded.history_ == clf.history_
+
+
+def test_regressor_round_trip_is_exact_multi_output_and_lengths(tmp_path):
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(16, 20))
+    Y = np.stack([X[:, -4:].mean(axis=1), X[:, :4].std(axis=1)], axis=1)
+    lengths = rng.integers(10, 21, size=16)
+    reg = quietly_fit(SSMRegressor(**FAST), X, Y, lengths=lengths)
+    loaded = round_trip(reg, tmp_path)
+    assert_same_estimator(reg, loaded)
+    np.testing.assert_array_equal(
+        loaded.predict(X, lengths=lengths), reg.predict(X, lengths=lengths)
+    )
+    np.testing.assert_array_equal(loaded.frequency_response()[1], reg.frequency_response()[1])
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        dict(features="stats"),
+        dict(features="multirocket", n_biases=2),
+        dict(features="sequence", init="s4d-lin"),
+        # a given spectrum: a TaskSpectrum among the parameters
+        dict(tdi_spectrum=TaskSpectrum.from_frequencies([0.3], n_bins=17)),
+    ],
+    ids=["stats", "multirocket", "sequence", "given-spectrum"],
+)
+def test_transformer_round_trip_is_exact(params, tmp_path):
+    X, y = planted()
+    bank = quietly_fit(SpectralAlignmentTransformer(**BANK, **params), X, y)
+    loaded = round_trip(bank, tmp_path)
+    assert_same_estimator(bank, loaded)
+    np.testing.assert_array_equal(loaded.transform(X), bank.transform(X))
+    np.testing.assert_array_equal(loaded.get_feature_names_out(), bank.get_feature_names_out())
+    assert loaded.get_feature_names_out().dtype == object
+
+
+def test_loaded_classifier_keeps_training_as_the_original(classifier, tmp_path):
+    # the optimizer state round-trips: one more epoch gives the same weights
+    clf, X, y = classifier
+    loaded = round_trip(clf, tmp_path)
+    original = pickle.loads(pickle.dumps(clf))  # the fixture stays as it is
+    for model in (original, loaded):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            model.partial_fit(X, y)
+    assert_same(loaded.net_.module_.state_dict(), original.net_.module_.state_dict())
+    np.testing.assert_array_equal(loaded.predict_proba(X), original.predict_proba(X))
+
+
+def test_feature_names_labels_and_pickle_of_a_loaded_model(tmp_path):
+    pd = pytest.importorskip("pandas")
+    X, y = planted(labels=(3, 7))
+    frame = pd.DataFrame(X, columns=[f"t{i}" for i in range(X.shape[1])])
+    clf = quietly_fit(SSMClassifier(**FAST), frame, y.astype(np.int32))
+    loaded = round_trip(clf, tmp_path)
+    assert loaded.classes_.dtype == np.int32
+    assert_same(loaded.feature_names_in_, clf.feature_names_in_)
+    np.testing.assert_array_equal(loaded.predict(frame), clf.predict(frame))
+    # a loaded model pickles as any other
+    np.testing.assert_array_equal(
+        pickle.loads(pickle.dumps(loaded)).predict(frame), clf.predict(frame)
+    )
+
+
+def test_save_accepts_str_and_pathlike_and_is_deterministic(classifier, tmp_path):
+    clf, X, _ = classifier
+    clf.save(str(tmp_path / "a.sktdi"))
+    clf.save(tmp_path / "b.sktdi")
+    assert (tmp_path / "a.sktdi").read_bytes() == (tmp_path / "b.sktdi").read_bytes()
+    np.testing.assert_array_equal(sktdi.load(str(tmp_path / "b.sktdi")).predict(X), clf.predict(X))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.sktdi", "b.sktdi"]  # no temp files
+
+
+def test_sktime_adapters_round_trip(tmp_path):
+    pytest.importorskip("sktime")
+    pd = pytest.importorskip("pandas")
+    from sktime.base import load as sktime_load
+
+    from sktdi.sktime import SktimeSSMClassifier, SktimeSSMRegressor
+
+    X, y = planted(n_channels=2)
+    rng = np.random.default_rng(0)
+    # a df-list of unequal lengths: sktime records dtype kinds, the estimator pads and masks
+    frames = [pd.DataFrame(X[i, :, : 16 + i % 5].T) for i in range(len(X))]
+    clf = quietly_fit(SktimeSSMClassifier(**FAST), frames, y)
+    loaded = round_trip(clf, tmp_path, "clf.sktdi")
+    assert_same_estimator(clf, loaded)
+    np.testing.assert_array_equal(loaded.predict(frames), clf.predict(frames))
+    np.testing.assert_array_equal(loaded.predict_proba(frames), clf.predict_proba(frames))
+    # in memory, through sktime's own loader: the bytes are the sktdi archive
+    kind, data = clf.save()
+    assert kind is SktimeSSMClassifier and data[:2] == b"PK"
+    np.testing.assert_array_equal(sktime_load((kind, data)).predict(frames), clf.predict(frames))
+    # sktime's pickle formats stay available
+    assert sktime_load(clf.save(serialization_format="pickle")).predict(frames).shape == (20,)
+
+    target = rng.normal(size=len(X))
+    reg = quietly_fit(SktimeSSMRegressor(**FAST), X, target)
+    loaded = round_trip(reg, tmp_path, "reg.sktdi")
+    assert_same_estimator(reg, loaded)
+    np.testing.assert_array_equal(loaded.predict(X), reg.predict(X))
+
+
+# ---- what cannot be saved -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: SSMClassifier(),
+        lambda: SSMRegressor(),
+        lambda: SpectralAlignmentTransformer(),
+        lambda: pytest.importorskip("sktdi.sktime").SktimeSSMClassifier(),
+        lambda: pytest.importorskip("sktdi.sktime").SktimeSSMRegressor(),
+    ],
+    ids=["classifier", "regressor", "transformer", "sktime-classifier", "sktime-regressor"],
+)
+def test_unfitted_estimator_cannot_be_saved(make, tmp_path):
+    with pytest.raises(NotFittedError):
+        make().save(tmp_path / "model.sktdi")
+    assert not (tmp_path / "model.sktdi").exists()
+
+
+def test_values_without_a_safe_encoding_are_named(tmp_path):
+    X, _ = planted()
+    bank = SpectralAlignmentTransformer(**{**BANK, "random_state": np.random.RandomState(0)})
+    bank = quietly_fit(bank.set_params(init="s4d-lin"), X)
+    with pytest.raises(ValueError, match="parameter 'random_state' .* RandomState"):
+        bank.save(tmp_path / "bank.sktdi")
+    bank.set_params(random_state=0)
+    bank.__dict__["tdi_spectrum"] = MinMaxScaler()  # an estimator object as a parameter
+    with pytest.raises(ValueError, match="parameter 'tdi_spectrum' .* MinMaxScaler"):
+        bank.save(tmp_path / "bank.sktdi")
+    bank.__dict__["tdi_spectrum"] = None
+    bank.callback_ = {"hook": print}  # a callable, nested in a fitted attribute
+    with pytest.raises(ValueError, match=r"attribute 'callback_' .* \(at hook\)"):
+        bank.save(tmp_path / "bank.sktdi")
+    assert not (tmp_path / "bank.sktdi").exists()
+
+
+def test_subclasses_and_changed_architectures_are_refused(classifier, tmp_path):
+    clf, _, _ = classifier
+
+    class MyClassifier(SSMClassifier):
+        pass
+
+    mine = MyClassifier()
+    mine.__dict__.update({k: v for k, v in vars(clf).items() if k not in clf.get_params()})
+    with pytest.raises(TypeError, match="MyClassifier cannot be saved"):
+        mine.save(tmp_path / "m.sktdi")
+    changed = pickle.loads(pickle.dumps(clf)).set_params(d_model=6)
+    with pytest.raises(ValueError, match="changed since fit: the network's d_model"):
+        changed.save(tmp_path / "m.sktdi")
+
+
+# ---- devices and versions -----------------------------------------------------------------
+
+
+def rewrite(source: Path, target: Path, *, metadata=None, members=None, checksums=True):
+    """A copy of the archive ``source`` with its metadata edited by ``metadata(dict)`` and
+    members replaced by ``members`` ({name: bytes}); checksums recomputed unless told not to."""
+    with zipfile.ZipFile(source) as archive:
+        contents = {name: archive.read(name) for name in archive.namelist()}
+    contents.update(members or {})
+    meta = json.loads(contents["metadata.json"])
+    if checksums:
+        for name, entry in meta["members"].items():
+            data = contents[name]
+            entry.update(sha256=hashlib.sha256(data).hexdigest(), size=len(data))
+    if metadata is not None:
+        metadata(meta)
+    contents["metadata.json"] = json.dumps(meta).encode()
+    with zipfile.ZipFile(target, "w") as archive:
+        for name, data in contents.items():
+            archive.writestr(name, data)
+    return target
+
+
+@pytest.fixture(scope="module")
+def saved(classifier, tmp_path_factory):
+    clf, X, y = classifier
+    path = tmp_path_factory.mktemp("saved") / "clf.sktdi"
+    clf.save(path)
+    return path, clf, X
+
+
+def test_a_model_saved_on_cuda_loads_on_the_cpu(saved, tmp_path, monkeypatch):
+    path, clf, X = saved
+
+    def on_cuda(meta):  # as the same model trained with device="cuda:1" writes it
+        meta["estimator"]["params"]["device"] = "cuda:1"
+        meta["estimator"]["attributes"]["net_"]["device"] = "cuda:1"
+
+    cuda_file = rewrite(path, tmp_path / "cuda.sktdi", metadata=on_cuda)
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)  # as on a CPU-only machine
+    with pytest.warns(UserWarning, match="device='cuda:1', which is not available here"):
+        loaded = sktdi.load(cuda_file)
+    assert loaded.device == "cpu" and str(loaded.net_.device) == "cpu"
+    assert next(loaded.net_.module_.parameters()).device.type == "cpu"
+    np.testing.assert_array_equal(loaded.predict_proba(X), clf.predict_proba(X))
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")
+def test_a_model_trained_on_cuda_loads_on_cuda_and_on_the_cpu(tmp_path, monkeypatch):
+    X, y = planted()
+    clf = quietly_fit(SSMClassifier(**{**FAST, "device": "cuda"}), X, y)
+    clf.save(tmp_path / "gpu.sktdi")
+    expected = clf.predict_proba(X)
+    on_gpu = sktdi.load(tmp_path / "gpu.sktdi")
+    assert next(on_gpu.net_.module_.parameters()).is_cuda
+    np.testing.assert_array_equal(on_gpu.predict_proba(X), expected)
+    if torch.cuda.device_count() < 2:  # a card this machine lacks
+        path = rewrite(
+            tmp_path / "gpu.sktdi", tmp_path / "gpu1.sktdi",
+            metadata=set_in(["estimator", "params", "device"], "cuda:1"),
+        )
+        with pytest.warns(UserWarning, match="device='cuda:1', which is not available"):
+            assert sktdi.load(path).device == "cpu"
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    with pytest.warns(UserWarning, match="not available here"):
+        on_cpu = sktdi.load(tmp_path / "gpu.sktdi")
+    assert on_cpu.device == "cpu" and not next(on_cpu.net_.module_.parameters()).is_cuda
+    np.testing.assert_allclose(on_cpu.predict_proba(X), expected, rtol=0, atol=1e-6)
+
+
+def test_other_sktdi_and_torch_versions_warn_but_load(saved, tmp_path):
+    path, clf, X = saved
+
+    def older(meta):
+        meta["sktdi_version"], meta["torch_version"] = "0.0.1", "1.13.0+cu117"
+
+    old_file = rewrite(path, tmp_path / "old.sktdi", metadata=older)
+    with pytest.warns(UserWarning) as records:
+        loaded = sktdi.load(old_file)
+    messages = " ".join(str(record.message) for record in records)
+    assert "sktdi '0.0.1'" in messages and "torch '1.13.0+cu117'" in messages
+    np.testing.assert_array_equal(loaded.predict(X), clf.predict(X))
+
+
+def test_the_same_versions_load_silently(saved):
+    path, _, _ = saved
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        sktdi.load(path)
+
+
+# ---- files that are refused ---------------------------------------------------------------
+
+
+def set_in(keys, value):
+    def edit(meta):
+        target = meta
+        for key in keys[:-1]:
+            target = target[key]
+        target[keys[-1]] = value
+
+    return edit
+
+
+@pytest.mark.parametrize(
+    "edit, match",
+    [
+        (set_in(["format_version"], 2), "format version 2 .* upgrade sktdi"),
+        (set_in(["format"], "something-else"), "not an sktdi model file"),
+        (set_in(["estimator", "class"], "os.system"), "class 'os.system', which is not one"),
+        (
+            set_in(["estimator", "attributes", "_label_encoder", "class"], "subprocess.Popen"),
+            "unknown class 'subprocess.Popen'",
+        ),
+        (set_in(["estimator", "attributes", "__class__"], 1), "invalid attribute name"),
+        (set_in(["estimator", "params", "no_such_parameter"], 1), "malformed metadata"),
+        (set_in(["estimator", "attributes", "classes_", "__sktdi_type__"], "eval"), "unknown"),
+        (set_in(["estimator", "attributes", "input_mean_", "shape"], [3]), "altered"),
+        (
+            set_in(["estimator", "attributes", "net_", "module_kwargs", "d_model"], 8),
+            "does not match",
+        ),
+    ],
+    ids=[
+        "newer-format", "other-format", "top-class", "nested-class", "dunder", "parameter",
+        "value-type", "array-shape", "architecture",
+    ],
+)
+def test_altered_metadata_is_refused(saved, tmp_path, edit, match):
+    path, _, _ = saved
+    with pytest.raises(ValueError, match=match):
+        sktdi.load(rewrite(path, tmp_path / "altered.sktdi", metadata=edit))
+
+
+def test_truncated_and_corrupted_files_are_refused(saved, tmp_path):
+    path, _, _ = saved
+    data = path.read_bytes()
+    for cut in (len(data) // 2, len(data) - 10, 100):
+        (tmp_path / "cut.sktdi").write_bytes(data[:cut])
+        with pytest.raises(ValueError):
+            sktdi.load(tmp_path / "cut.sktdi")
+    # one byte of the weights flipped, inside a valid zip: the checksum catches it
+    with zipfile.ZipFile(path) as archive:
+        tensors = bytearray(archive.read("tensors.safetensors"))
+    tensors[-1] ^= 0xFF
+    flipped = rewrite(
+        path, tmp_path / "flip.sktdi", members={"tensors.safetensors": bytes(tensors)},
+        checksums=False,
+    )
+    with pytest.raises(ValueError, match="SHA-256 checksum of tensors.safetensors"):
+        sktdi.load(flipped)
+
+
+def test_tensors_that_do_not_fit_are_refused_even_with_valid_checksums(saved, tmp_path):
+    from safetensors.torch import load as load_tensors
+    from safetensors.torch import save as save_tensors
+
+    path, _, _ = saved
+    with zipfile.ZipFile(path) as archive:
+        tensors = load_tensors(archive.read("tensors.safetensors"))
+    head = next(key for key in tensors if key.endswith("module/head.weight"))
+    cases = {
+        "wrong shape": ({**tensors, head: torch.zeros(3, 3)}, "the network's is"),
+        "wrong dtype": ({**tensors, head: tensors[head].double()}, "the network's is"),
+        "missing": ({k: v for k, v in tensors.items() if k != head}, "missing from the tensor"),
+        "extra": ({**tensors, "extra": torch.zeros(1)}, "does not refer to"),
+    }
+    for name, (altered, match) in cases.items():
+        target = rewrite(
+            path, tmp_path / "t.sktdi", members={"tensors.safetensors": save_tensors(altered)}
+        )
+        with pytest.raises(ValueError, match=match):
+            sktdi.load(target)
+
+
+def test_foreign_files_are_refused(classifier, tmp_path):
+    clf, _, _ = classifier
+    (tmp_path / "model.pkl").write_bytes(pickle.dumps(clf))
+    (tmp_path / "notes.txt").write_text("not a model\n")
+    with zipfile.ZipFile(tmp_path / "random.zip", "w") as archive:
+        archive.writestr("data.csv", "a,b\n1,2\n")
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("metadata.json", "[1, 2")
+        archive.writestr("arrays.safetensors", b"")
+        archive.writestr("tensors.safetensors", b"")
+    (tmp_path / "bad_json.sktdi").write_bytes(buffer.getvalue())
+    (tmp_path / "empty.sktdi").write_bytes(b"")
+    for name, match in [
+        ("model.pkl", "no zip archive found"),
+        ("notes.txt", "no zip archive found"),
+        ("empty.sktdi", "no zip archive found"),
+        ("random.zip", "has no metadata.json"),
+        ("bad_json.sktdi", "not valid JSON"),
+    ]:
+        with pytest.raises(ValueError, match=match):
+            sktdi.load(tmp_path / name)
+
+
+def test_extra_members_are_refused(saved, tmp_path):
+    path, _, _ = saved
+    target = tmp_path / "extra.sktdi"
+    target.write_bytes(path.read_bytes())
+    with zipfile.ZipFile(target, "a") as archive:
+        archive.writestr("payload.pkl", pickle.dumps(print))
+    with pytest.raises(ValueError, match="expected exactly"):
+        sktdi.load(target)
+
+
+def test_load_never_unpickles(saved, monkeypatch):
+    path, clf, X = saved
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("load must not unpickle")
+
+    for module, name in [
+        (pickle, "loads"), (pickle, "load"), (pickle, "Unpickler"), (torch, "load"),
+    ]:
+        monkeypatch.setattr(module, name, refuse)
+    monkeypatch.setattr("builtins.eval", refuse)
+    monkeypatch.setattr("builtins.exec", refuse)
+    np.testing.assert_array_equal(sktdi.load(path).predict(X), clf.predict(X))
+
+
+@pytest.mark.parametrize("estimator_class", ["SpectralRidgeClassifier", "SpectralRidgeRegressor"])
+def test_ridge_models_round_trip_and_rocket_features_are_named(estimator_class, tmp_path):
+    X, labels = planted()
+    y = labels if estimator_class == "SpectralRidgeClassifier" else (labels == "ringing") * 1.5
+    model = getattr(sktdi, estimator_class)(**BANK).fit(X, y)
+    loaded = round_trip(model, tmp_path)
+    assert_same(model, loaded)
+    np.testing.assert_array_equal(loaded.predict(X), model.predict(X))
+    pytest.importorskip("sktime")
+    pytest.importorskip("numba")
+    with_rocket = getattr(sktdi, estimator_class)(rocket="minirocket", **BANK).fit(X, y)
+    with pytest.raises(ValueError, match="'rocket_'.*pickle/joblib"):
+        with_rocket.save(tmp_path / "rocket.sktdi")
