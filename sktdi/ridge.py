@@ -10,25 +10,27 @@ alignment sees the spectrum, the dilated kernels the local shape).
 
 from __future__ import annotations
 
-from numbers import Integral, Real
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context
 from sklearn.linear_model import RidgeClassifierCV, RidgeCV
 from sklearn.preprocessing import StandardScaler
-from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
 from ._seeding import spawn_seeds
 from ._validation import validate_sequences
 from .persistence import SaveMixin
-from .ssm import INIT_NAMES
-from .tdi import TDI_INITS
 from .transformers import SpectralAlignmentTransformer
 
 # RocketClassifier's grid, so that the two heads are tuned alike
 DEFAULT_ALPHAS = np.logspace(-3, 3, 10)
+# the transformer's parameters the ridge models pass on unchanged
+BANK_PARAMETERS = (
+    "n_filters", "d_state", "init", "n_biases", "difference", "dt_min", "dt_max", "batch_size",
+    "random_state",
+)
 # MiniRocket's kernels have 9 taps; shorter series have nothing for them to slide over
 ROCKET_MIN_LENGTH = 9
 
@@ -49,19 +51,15 @@ class _SpectralRidge(SaveMixin, BaseEstimator):
 
     _task: str  # the TDI statistic: "classification" or "regression"
 
+    # the bank's parameters are validated as the transformer validates them (one home)
     _parameter_constraints: dict = {
-        "n_filters": [Interval(Integral, 1, None, closed="left")],
-        "d_state": [Interval(Integral, 2, None, closed="left")],
-        "init": [StrOptions({*TDI_INITS, *INIT_NAMES})],
-        "features": [StrOptions({"stats", "multirocket"})],
-        "n_biases": [Interval(Integral, 0, None, closed="left")],
-        "difference": ["boolean", StrOptions({"auto"})],
-        "dt_min": [Interval(Real, 0, None, closed="neither")],
-        "dt_max": [Interval(Real, 0, None, closed="neither")],
+        **{
+            name: SpectralAlignmentTransformer._parameter_constraints[name]
+            for name in BANK_PARAMETERS
+        },
+        "features": [StrOptions({"stats", "multirocket"})],  # the head needs pooled features
         "rocket": [None, StrOptions({"minirocket"})],
         "alphas": [None, "array-like"],
-        "batch_size": [Interval(Integral, 1, None, closed="left")],
-        "random_state": ["random_state"],
     }
 
     def __init__(
@@ -102,18 +100,9 @@ class _SpectralRidge(SaveMixin, BaseEstimator):
             )
         # independent streams for the bank and MiniRocket's biases
         seeds = spawn_seeds(self.random_state, 2)
+        bank = {name: getattr(self, name) for name in BANK_PARAMETERS}
         self.transformer_ = SpectralAlignmentTransformer(
-            n_filters=self.n_filters,
-            d_state=self.d_state,
-            init=self.init,
-            features=self.features,
-            n_biases=self.n_biases,
-            difference=self.difference,
-            dt_min=self.dt_min,
-            dt_max=self.dt_max,
-            task=self._task,
-            batch_size=self.batch_size,
-            random_state=seeds[0],
+            **{**bank, "random_state": seeds[0]}, features=self.features, task=self._task
         ).fit(X, y)
         self.rocket_ = None
         if self.rocket is not None:
