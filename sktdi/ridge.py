@@ -149,7 +149,7 @@ class SpectralRidgeClassifier(ClassifierMixin, _SpectralRidge):
         "multirocket": the head needs pooled features).
     dt_min, dt_max : float, default=0.01, 1.0
         Range of the filters' log-uniform step sizes. Up to 1, the bank also holds
-        fast-decaying, local filters with poles over the whole band (|z| down to e^-0.5);
+        fast-decaying, local filters with poles over the whole band (pole radius down to e^-0.5);
         chosen by cross-validation on training splits (``docs/kernel_regime.md``, rounds 5
         and 6), where this local bank beat the transformer's narrower dt 0.001–0.1.
     rocket : {None, "minirocket"}, default=None

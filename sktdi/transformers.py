@@ -161,7 +161,7 @@ class SpectralAlignmentTransformer(SaveMixin, TransformerMixin, BaseEstimator):
         the frequencies move, s4d-lin's spread of time scales stays).
     dt_min, dt_max : float, default=1e-2, 1.0
         Range of the filters' log-uniform step sizes. Up to 1, the bank also holds
-        fast-decaying, local filters with poles over the whole band (|z| down to e^-0.5), so
+        fast-decaying, local filters with poles over the whole band (pole radius down to e^-0.5), so
         the filters that reliability shrinkage leaves unaligned see every frequency up to 0.5
         cycles/sample. (Cross-validation on training splits chose 0.01–1 over the earlier
         default 0.001–0.1: ``docs/kernel_regime.md``, rounds 5 and 6.)
