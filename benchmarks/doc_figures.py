@@ -971,6 +971,7 @@ def predict_memory() -> str:
             f"{r['peak_increase_mib']:.0f} MiB",
             f"{r['predict_s']:.0f} s",
             f"{r['series_per_s']:.0f}",
+            f"{r['load_average_after']:.1f}",
         ]
         for r in runs
     ]
@@ -982,17 +983,18 @@ def predict_memory() -> str:
             "peak memory of `predict` (above the process before the call)",
             "time",
             "series/s",
+            "machine load",
         ],
     )
     model = result["model"]
-    load = max(r.get("load_average_after", 0.0) for r in runs)
     return (
-        _md_table(table, align=["r"] * 5)
+        _md_table(table, align=["r"] * 6)
         + f"\n`predict` of an {model['estimator']}, {runs[0]['inference_dtype']} inference, "
         f"batches of {runs[0]['predict_batch_size']} series, {runs[0]['torch_threads']} CPU "
-        f"threads of a {result['machine']['cpu_count']}-core machine (its 1-minute load "
-        f"average up to {load:.1f} from other work), each size in a fresh process; peak: the "
-        f"kernel's resident high-water mark. `benchmarks/bench_predict_memory.py`.\n"
+        f"threads of a {result['machine']['cpu_count']}-core machine, each size in a fresh "
+        "process; peak: the kernel's resident high-water mark; machine load: the 1-minute load "
+        "average at the end, other work included (above 2, the series/s are shared with it). "
+        "`benchmarks/bench_predict_memory.py`.\n"
     )
 
 
