@@ -248,25 +248,30 @@ TRANSFORMER_LABELS = {
 }
 
 
-@region("transformer-features")
-def transformer_features() -> str:
-    """Round 4: the feature families, per protocol and per dataset (mean over protocols)."""
-    results = _csv(DATA / "transformer_defaults_round4.csv")
+def _study_rows(results: pd.DataFrame, labels: dict, name_column: str):
+    """(config, row) per configuration of a training-split study: mean accuracy per protocol,
+    per dataset (over protocols) and overall, and the mean fit time."""
     acc = results.pivot_table(
         index="config", columns=["protocol", "dataset"], values="accuracy", aggfunc="mean"
     )
     by_protocol = acc.T.groupby(level="protocol").mean().T
     by_dataset = acc.T.groupby(level="dataset").mean().T
-    rows = []
     for config in results["config"].unique():
-        row = {"features": TRANSFORMER_LABELS.get(config, config)}
+        row = {name_column: labels.get(config, config)}
         for protocol in ["cv", "ratio 0.08", "ratio 0.16"]:
             row[protocol.replace("ratio ", "")] = _f(by_protocol.loc[config, protocol])
         for dataset in sorted(by_dataset.columns):
             row[DATASET_SHORT.get(dataset, dataset)] = _f(by_dataset.loc[config, dataset])
         row["mean"] = _f(by_dataset.loc[config].mean())
         row["fit s"] = _f(results[results["config"] == config]["fit_seconds"].mean(), 2)
-        rows.append(row)
+        yield config, row
+
+
+@region("transformer-features")
+def transformer_features() -> str:
+    """Round 4: the feature families, per protocol and per dataset (mean over protocols)."""
+    results = _csv(DATA / "transformer_defaults_round4.csv")
+    rows = [row for _, row in _study_rows(results, TRANSFORMER_LABELS, "features")]
     table = pd.DataFrame(rows)
     return _md_table(table, ["l"] + ["r"] * (table.shape[1] - 1))
 
@@ -1073,22 +1078,10 @@ def kernel_choice() -> str:
     rows = []
     for number, name in KERNEL_CHOICE_ROUNDS.items():
         results = _csv(DATA / f"{name}.csv")
-        acc = results.pivot_table(
-            index="config", columns=["protocol", "dataset"], values="accuracy", aggfunc="mean"
-        )
-        by_protocol = acc.T.groupby(level="protocol").mean().T
-        by_dataset = acc.T.groupby(level="dataset").mean().T
-        for config in results["config"].unique():
-            row = {"round": number, "model": KERNEL_CHOICE_LABELS.get(config, config)}
-            for protocol in ["cv", "ratio 0.08", "ratio 0.16"]:
-                row[protocol.replace("ratio ", "")] = _f(by_protocol.loc[config, protocol])
-            for dataset in sorted(by_dataset.columns):
-                row[DATASET_SHORT.get(dataset, dataset)] = _f(by_dataset.loc[config, dataset])
-            row["mean"] = _f(by_dataset.loc[config].mean())
+        for config, row in _study_rows(results, KERNEL_CHOICE_LABELS, "model"):
             cells = results[results["config"] == config]
-            row["fit s"] = _f(cells["fit_seconds"].mean(), 2)
-            row["predict s"] = _f(cells["predict_seconds"].mean(), 2)
-            rows.append(row)
+            predict = _f(cells["predict_seconds"].mean(), 2)
+            rows.append({"round": number, **row, "predict s": predict})
     table = pd.DataFrame(rows)
     return _md_table(table, ["r", "l"] + ["r"] * (table.shape[1] - 2))
 

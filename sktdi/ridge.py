@@ -93,6 +93,8 @@ class _SpectralRidge(SaveMixin, BaseEstimator):
 
     def _fit_features(self, X: np.ndarray, y: np.ndarray) -> np.ndarray:
         """Fit the bank (and MiniRocket) and the scaler; return the scaled training features."""
+        if X.ndim == 2:
+            X = X[:, np.newaxis, :]  # (n, 1, L): MiniRocket reads 3-D panels
         if self.rocket is not None and X.shape[-1] < ROCKET_MIN_LENGTH:
             raise ValueError(
                 f"rocket={self.rocket!r} needs series of at least {ROCKET_MIN_LENGTH} time "
@@ -205,8 +207,6 @@ class SpectralRidgeClassifier(ClassifierMixin, _SpectralRidge):
         """
         X, y = validate_sequences(self, X, y, reset=True)
         check_classification_targets(y)
-        if X.ndim == 2:
-            X = X[:, np.newaxis, :]  # (n, 1, L)
         features = self._fit_features(X, y)  # (n, F)
         self.ridge_ = RidgeClassifierCV(alphas=self._alphas()).fit(features, y)
         self.classes_ = self.ridge_.classes_
@@ -258,8 +258,6 @@ class SpectralRidgeRegressor(RegressorMixin, _SpectralRidge):
         self : object
         """
         X, y = validate_sequences(self, X, y, reset=True, multi_output=True, y_numeric=True)
-        if X.ndim == 2:
-            X = X[:, np.newaxis, :]  # (n, 1, L)
         features = self._fit_features(X, y)  # (n, F)
         self.ridge_ = RidgeCV(alphas=self._alphas()).fit(features, y)
         return self
