@@ -24,7 +24,7 @@ from skorch.dataset import ValidSplit, unpack_data
 from skorch.regressor import NeuralNetRegressor
 
 from .augmentation import augment_batch
-from .ssm import SSM_PARAMETER_NAMES, S4DEnsemble, S4DNetwork
+from .ssm import NETWORKS, SSM_PARAMETER_NAMES, S4DEnsemble
 from .tdi import base_init
 
 PREDICT_BATCH_SIZE = 1024
@@ -167,27 +167,12 @@ def build_net(estimator, n_channels: int, n_outputs: int, split_seed: int):
         )
     # the one optimizer-group mechanism: A, B and dt by name, own rate, no weight decay
     ssm_group = {"lr": estimator.ssm_lr, "weight_decay": 0.0}
-    ensemble = {}
-    if estimator.n_estimators > 1:
-        combine = "probabilities" if estimator._task == "classification" else "mean"
-        ensemble = {"module__n_members": estimator.n_estimators, "module__combine": combine}
+    module, module_kwargs = estimator._network_spec(n_channels, n_outputs)
     net_class = SSMNetClassifier if estimator._task == "classification" else SSMNetRegressor
     return net_class(
-        module=S4DEnsemble if ensemble else S4DNetwork,
-        **ensemble,
+        module=module,
+        **{f"module__{name}": value for name, value in module_kwargs.items()},
         augment=estimator.augment,
-        module__n_channels=n_channels,
-        module__n_outputs=n_outputs,
-        module__d_model=estimator.d_model,
-        module__d_state=estimator.d_state,
-        module__n_layers=estimator.n_layers,
-        module__dropout=estimator.dropout,
-        module__prenorm=estimator.prenorm,
-        module__pooling=estimator.pooling,
-        module__bidirectional=estimator.bidirectional,
-        module__init=base_init(estimator.init),
-        module__dt_min=estimator.dt_min,
-        module__dt_max=estimator.dt_max,
         criterion=estimator._criterion,
         optimizer=torch.optim.AdamW,
         optimizer__weight_decay=estimator.weight_decay,
@@ -203,3 +188,52 @@ def build_net(estimator, n_channels: int, n_outputs: int, split_seed: int):
         device=resolve_device(estimator.device),
         verbose=int(estimator.verbose >= 1),
     )
+
+
+def check_network_params(estimator) -> None:
+    """The parameters that one of the two networks cannot honour: an error naming them."""
+    if estimator.network != "conv-s4d":
+        return
+    if estimator.d_model % 4:
+        raise ValueError(
+            f"network='conv-s4d' splits d_model over four branches (three convolution widths "
+            f"and a max-pool), so d_model must be a multiple of 4; got {estimator.d_model}"
+        )
+    for name in ("prenorm", "bidirectional"):
+        if getattr(estimator, name):
+            raise ValueError(
+                f"{name}=True applies to network='s4d' only; network='conv-s4d' has causal "
+                f"convolutions and BatchNorm. Set network='s4d' or {name}=False"
+            )
+
+
+def network_spec(estimator, n_channels: int, n_outputs: int) -> tuple[type, dict]:
+    """(module class, its keyword arguments) for ``estimator``'s network: a
+    :class:`~sktdi.ssm.ConvS4DNetwork` or :class:`~sktdi.ssm.S4DNetwork`, or an
+    :class:`~sktdi.ssm.S4DEnsemble` of them."""
+    kwargs = {
+        "n_channels": n_channels,
+        "n_outputs": n_outputs,
+        "d_state": estimator.d_state,
+        "dropout": estimator.dropout,
+        "pooling": estimator.pooling,
+        "init": base_init(estimator.init),
+        "dt_min": estimator.dt_min,
+        "dt_max": estimator.dt_max,
+    }
+    if estimator.network == "conv-s4d":
+        kwargs.update(depth=estimator.n_layers, n_filters=estimator.d_model // 4)
+    else:
+        kwargs.update(
+            d_model=estimator.d_model,
+            n_layers=estimator.n_layers,
+            prenorm=estimator.prenorm,
+            bidirectional=estimator.bidirectional,
+        )
+    if estimator.n_estimators == 1:
+        return NETWORKS[estimator.network], kwargs
+    combine = "probabilities" if estimator._task == "classification" else "mean"
+    return S4DEnsemble, {
+        "n_members": estimator.n_estimators, "combine": combine, "network": estimator.network,
+        **kwargs,
+    }

@@ -32,11 +32,11 @@ from ._inference import INFERENCE_DTYPES, check_inference_device, inference_modu
 from ._inputs import fit_standardization, network_input
 from ._seeding import random_streams, seeded
 from ._threads import resolve_n_threads, torch_threads
-from ._training import build_net, resolve_device
+from ._training import build_net, check_network_params, network_spec, resolve_device
 from ._validation import check_lengths, check_state_params, validate_sequences
 from .persistence import SaveMixin
 from .augmentation import AUGMENTATIONS
-from .ssm import INIT_NAMES, POOLINGS
+from .ssm import INIT_NAMES, NETWORKS, POOLINGS
 from .tdi import (
     TDI_DEFAULTS,
     TDI_INITS,
@@ -56,6 +56,7 @@ class _BaseSSM(SaveMixin, BaseEstimator):
 
     _parameter_constraints: dict = {
         "init": [StrOptions({*TDI_INITS, *INIT_NAMES})],
+        "network": [StrOptions(set(NETWORKS))],
         "d_model": [Interval(Integral, 1, None, closed="left")],
         "n_layers": [Interval(Integral, 1, None, closed="left")],
         "d_state": [Interval(Integral, 2, None, closed="left")],
@@ -91,6 +92,7 @@ class _BaseSSM(SaveMixin, BaseEstimator):
         self,
         *,
         init="tdi",
+        network="s4d",
         d_model=64,
         n_layers=2,
         d_state=64,
@@ -130,6 +132,7 @@ class _BaseSSM(SaveMixin, BaseEstimator):
         warm_start=False,
     ):
         self.init = init
+        self.network = network
         self.d_model = d_model
         self.n_layers = n_layers
         self.d_state = d_state
@@ -168,6 +171,9 @@ class _BaseSSM(SaveMixin, BaseEstimator):
         self.verbose = verbose
         self.warm_start = warm_start
 
+    # files saved before ``network`` existed hold the S4D network (sktdi.persistence reads this)
+    _value_before_parameter_existed = {"network": "s4d"}
+
     # ---- hooks for the subclasses -------------------------------------------------------
     _task: str
     _criterion: type
@@ -180,6 +186,7 @@ class _BaseSSM(SaveMixin, BaseEstimator):
         """Parameter combinations the constraints cannot express: an error or a warning,
         never a silent no-op (scikit-learn's SGD pattern)."""
         check_state_params(self.d_state, self.dt_min, self.dt_max)
+        check_network_params(self)
         if self.n_iter_no_change is not None and self.validation_fraction == 0:
             raise ValueError(
                 f"n_iter_no_change={self.n_iter_no_change} needs a validation split to "
@@ -273,6 +280,11 @@ class _BaseSSM(SaveMixin, BaseEstimator):
         self._inference_modules = {}  # the trained weights changed
         return self
 
+    def _network_spec(self, n_channels: int, n_outputs: int) -> tuple[type, dict]:
+        """Hook: the network's module class and keyword arguments (see
+        :func:`sktdi._training.network_spec`)."""
+        return network_spec(self, n_channels, n_outputs)
+
     def _check_validation_split(self, target) -> None:
         """Hook: a classifier checks that its stratified validation split can be drawn."""
 
@@ -348,18 +360,25 @@ class SSMClassifier(ClassifierMixin, _BaseSSM):
         "auto" uses TDI only when the task statistic is reliable (split-half reliability
         ≥ 0.5 and a significant bin), else S4D-Lin; "tdi-control" runs TDI on a statistic
         whose peaks are moved to random frequencies (the control arm of a study).
-    d_model, n_layers, d_state : int, default=64, 2, 64
-        Width, depth and state size per channel (even) of the network.
-    dropout : float, default=0.1
-        Channel dropout in each block.
+    network : {"conv-s4d", "s4d"}, default="conv-s4d"
+        The network. "conv-s4d" (:class:`sktdi.ssm.ConvS4DNetwork`): blocks of causal
+        convolutions of widths 20 and 10, a max-pool branch and an S4D layer for the long
+        range, BatchNorm, ReLU, a residual shortcut every three blocks; it generalizes on
+        shape-based data where "s4d" memorizes (``docs/deep_model.md``). "s4d"
+        (:class:`sktdi.ssm.S4DNetwork`): a pointwise encoder and S4D blocks; about 5× faster
+        to train, and the choice for ``prenorm`` or ``bidirectional``. Both are causal.
+    d_model, n_layers, d_state : int, default=128, 6, 64
+        Width, depth and state size per channel (even) of the network. For "conv-s4d",
+        d_model is a block's output width, shared by its four branches (a multiple of 4),
+        and each S4D layer runs on d_model / 4 channels. With network="s4d", 64 and 2 are
+        the tested settings.
+    dropout : float, default=0.0
+        Channel dropout after each block (0.1 is the tested setting for network="s4d").
     prenorm : bool, default=False
-        LayerNorm before (True) or after (False) each residual block.
-    pooling : {"mean", "max", "mean-max", "last"}, default="mean-max"
-        How the sequence of features is reduced before the linear head; "mean-max"
-        concatenates the mean and the maximum over time (the maximum keeps where a short
-        pattern fired; chosen by cross-validation, see ``docs/field.md``).
+        network="s4d" only: LayerNorm before (True) or after (False) each residual block.
+    pooling : {"mean", "max", "mean-max", "last"}, default="mean"
     bidirectional : bool, default=False
-        Give every S4D layer an anti-causal kernel as well, so each step's features see the
+        network="s4d" only. Give every S4D layer an anti-causal kernel as well, so each step's features see the
         whole series (:class:`sktdi.ssm.S4D`); TDI aligns both directions, which share the
         modes. Off, the network is causal.
     augment : {"none", "jitter", "scale", "slice", "jitter-scale", "all"}, default="none"
@@ -428,10 +447,10 @@ class SSMClassifier(ClassifierMixin, _BaseSSM):
         Which S4D layers TDI initializes. Deeper layers see features, not the raw series, so
         the input's statistic describes them less well (cross-validation agreed, see
         ``docs/estimators.md``).
-    dt_min, dt_max : float, default=1e-3, 1.0
-        Range of the log-uniform SSM step sizes. Up to 1, the fastest modes decay within a
-        few samples, so kernels can be as local as a convolution's (cross-validation chose
-        it over 1e-1, see ``docs/field.md``).
+    dt_min, dt_max : float, default=1e-3, 0.1
+        Range of the log-uniform SSM step sizes: slow modes for the long range, which the
+        convolutions of network="conv-s4d" leave to the S4D layers. With network="s4d", 1.0
+        (fast modes, kernels as local as a convolution's) is the tested setting.
     scale_inputs : bool, default=True
         Standardize each input channel with the training mean and standard deviation.
     inference_dtype : {"float64", "float32"}, default="float64"
@@ -733,5 +752,11 @@ def _override_defaults(cls, **defaults):
     return cls
 
 
+# the bridge study (issue 22, docs/deep_model.md): the multi-scale convolution network with an
+# S4D layer in every block, InceptionTime's width, depth and average pooling, no dropout
+_override_defaults(
+    SSMClassifier, network="conv-s4d", d_model=128, n_layers=6, pooling="mean", dropout=0.0,
+    dt_max=1e-1,
+)
 # the regression study kept the causal, mean-pooled network with slower modes (docs/field.md)
 _override_defaults(SSMRegressor, pooling="mean", dt_max=1e-1)

@@ -730,6 +730,9 @@ class _Reader:
     def decode_object(self, record: dict, registry: dict):
         cls = _registered_class(registry, record["class"], "class")
         params = {name: self.decode(value) for name, value in record["params"].items()}
+        # a parameter added after the file was written takes the value the file's model had
+        for name, value in getattr(cls, "_value_before_parameter_existed", {}).items():
+            params.setdefault(name, value)
         if isinstance(params.get("device"), str):
             params["device"] = self._available_device(params["device"])
         obj = cls(**params)

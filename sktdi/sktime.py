@@ -66,6 +66,8 @@ def _delegate_signature(cls, estimator_cls):
     )
     __init__.__doc__ = f"Same parameters as :class:`~sktdi.{estimator_cls.__name__}`."
     cls.__init__ = __init__
+    # what a saved file lacking a newer parameter meant (sktdi.persistence reads it)
+    cls._value_before_parameter_existed = estimator_cls._value_before_parameter_existed
     return cls
 
 

@@ -385,3 +385,20 @@ def test_unequal_length_splits_are_padded_to_one_length():
     row = run_cell(Cell("JapaneseVowels", 0.04, 0, "tdi+ridge"))
     assert row["status"] == "ok", row["error"]
     assert row["accuracy"] > 0.5
+
+@pytest.mark.parametrize("name", ["inceptiontime", "resnet"])
+def test_deep_peers_train_for_the_ssm_arms_epochs(name):
+    """The deep peers follow --max-epochs, and without it SSMClassifier's own default, so the
+    SSM arms and the peers of one run always train for the same number of epochs."""
+    from sktdi import SSMClassifier
+
+    assert ESTIMATORS[name][0](0, {"max_epochs": 3}).get_params()["num_epochs"] == 3
+    peer = ESTIMATORS[name][0](4, {})
+    assert peer.get_params()["num_epochs"] == SSMClassifier().max_epochs
+    assert peer.get_params()["random_state"] == 4
+
+
+def test_deep_peer_cell_runs_end_to_end():
+    row = run_cell(Cell("ItalyPowerDemand", 0.2, 0, "resnet", params={"max_epochs": 1}))
+    assert row["status"] == "ok", row["error"]
+    assert 0 <= row["accuracy"] <= 1 and row["n_test"] == 1029

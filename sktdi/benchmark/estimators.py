@@ -50,6 +50,27 @@ def _minirocket_ridge(seed: int, overrides: dict):
     return MiniRocketRidge(random_state=seed)
 
 
+def _deep_peer(name: str, **params) -> Callable:
+    """sktime's torch ``name`` classifier, trained for the SSM arms' epochs.
+
+    ``num_epochs`` follows ``--max-epochs`` (``max_epochs`` in the overrides) and otherwise
+    SSMClassifier's own default, so that the deep peers and the SSM arms of one run always
+    train for the same number of epochs. Everything else is sktime's default but what
+    ``params`` sets.
+    """
+
+    def build(seed: int, overrides: dict):
+        import importlib
+
+        from ..estimators import SSMClassifier
+
+        module = importlib.import_module("sktime.classification.deep_learning")
+        epochs = overrides.get("max_epochs", SSMClassifier().max_epochs)
+        return getattr(module, name)(num_epochs=epochs, random_state=seed, **params)
+
+    return build
+
+
 def _nn_euclidean(seed: int, overrides: dict):
     from sklearn.neighbors import KNeighborsClassifier
 
@@ -70,6 +91,12 @@ ESTIMATORS: dict[str, tuple[Callable, str, str | None]] = {
     "s4d-inv": (_ssm(init="s4d-inv"), "ssm", None),
     "auto": (_ssm(init="auto"), "ssm", None),
     "tdi-control": (_ssm(init="tdi-control"), "ssm", None),
+    # the classifier's previous default: the S4D network of issue 13's recipe (docs/deep_model.md)
+    "s4d-network": (
+        _ssm(network="s4d", d_model=64, n_layers=2, pooling="mean-max", dropout=0.1, dt_max=1.0),
+        "ssm",
+        None,
+    ),
     "tdi+ridge": (_spectral_ridge(), "panel", None),
     "s4d-lin+ridge": (_spectral_ridge(init="s4d-lin"), "panel", None),
     "tdi+ridge+minirocket": (_spectral_ridge(rocket="minirocket"), "panel", "numba"),
@@ -80,6 +107,10 @@ ESTIMATORS: dict[str, tuple[Callable, str, str | None]] = {
     ),
     "minirocket": (_minirocket, "panel", "numba"),
     "minirocket-ridge": (_minirocket_ridge, "panel", "numba"),
+    # sktime's ResNet defaults to batch_size=1 (200 optimizer steps an epoch on OSULeaf, hours
+    # on a CPU); 16 is the batch of the original ResNet recipe (min(n/10, 16)) and SSMClassifier's
+    "inceptiontime": (_deep_peer("InceptionTimeClassifierTorch"), "panel", "sktime"),
+    "resnet": (_deep_peer("ResNetClassifierTorch", batch_size=16), "panel", "sktime"),
     "1nn-euclidean": (_nn_euclidean, "flat", None),
     "1nn-dtw": (_nn_dtw, "panel", "numba"),
 }

@@ -11,9 +11,13 @@ from .layers import (
     ssm_param_groups,
     ssm_parameters,
 )
-from .network import POOLINGS, S4DEnsemble, S4DNetwork
+from .hybrid import ConvS4DNetwork
+from .ensemble import NETWORKS, S4DEnsemble
+from .network import POOLINGS, S4DNetwork
 
 __all__ = [
+    "NETWORKS",
+    "ConvS4DNetwork",
     "INIT_NAMES",
     "ModeParams",
     "init_modes",

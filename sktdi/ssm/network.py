@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import math
-
 import torch
 from torch import Tensor, nn
 
@@ -12,6 +10,34 @@ from .layers import S4D, S4DBlock
 # "mean-max" concatenates both (the head sees 2·d_model features): the mean summarizes, the
 # max keeps where a short pattern fired, wherever it sits in the series
 POOLINGS = ("mean", "max", "mean-max", "last")
+
+
+def valid_steps(lengths: Tensor, length: int, dtype: torch.dtype) -> Tensor:
+    """(B,) lengths -> (B, L, 1) mask, 1 at a series' own steps, 0 at its padding."""
+    lengths = lengths.to(dtype=torch.long)  # (B,)
+    steps = torch.arange(length, device=lengths.device)  # (L,)
+    return (steps < lengths.unsqueeze(-1)).to(dtype).unsqueeze(-1)  # (B, L, 1)
+
+
+def combine_pooled(pooling: str, mean: Tensor, peak: Tensor, last: Tensor) -> Tensor:
+    """The pooled vector from the three running summaries, each (B, H)."""
+    if pooling == "mean-max":
+        return torch.cat([mean, peak], dim=-1)  # (B, 2H)
+    return {"mean": mean, "max": peak, "last": last}[pooling]  # (B, H)
+
+
+def pool_steps(x: Tensor, pooling: str, lengths: Tensor | None = None) -> Tensor:
+    """x: (B, L, H) -> (B, H), or (B, 2H) for "mean-max", over the first ``lengths[b]``
+    steps of each series."""
+    if lengths is None:
+        mean, peak, last = x.mean(dim=-2), x.amax(dim=-2), x[:, -1]  # (B, H) each
+    else:
+        lengths = lengths.to(device=x.device, dtype=torch.long)  # (B,)
+        mask = valid_steps(lengths, x.shape[-2], x.dtype)  # (B, L, 1)
+        mean = (x * mask).sum(dim=-2) / lengths.unsqueeze(-1).to(x.dtype)  # (B, H)
+        peak = x.masked_fill(mask == 0, float("-inf")).amax(dim=-2)  # (B, H)
+        last = x[torch.arange(x.shape[0], device=x.device), lengths - 1]  # (B, H)
+    return combine_pooled(pooling, mean, peak, last)
 
 
 class S4DNetwork(nn.Module):
@@ -116,7 +142,7 @@ class S4DNetwork(nn.Module):
         zero at the padded steps when ``lengths`` (B,) is given."""
         if X.dim() == 2:
             X = X.unsqueeze(1)  # (B, 1, L)
-        mask = None if lengths is None else self._valid_steps(lengths, X.shape[-1], X.dtype)
+        mask = None if lengths is None else valid_steps(lengths, X.shape[-1], X.dtype)
         x = self.encoder(X.transpose(-1, -2))  # (B, L, H)
         for block in self.blocks:
             if mask is not None:
@@ -124,31 +150,10 @@ class S4DNetwork(nn.Module):
             x = block(x)  # (B, L, H)
         return x if mask is None else x * mask
 
-    @staticmethod
-    def _valid_steps(lengths: Tensor, length: int, dtype: torch.dtype) -> Tensor:
-        """(B,) lengths -> (B, L, 1) mask, 1 at a series' own steps, 0 at its padding."""
-        lengths = lengths.to(dtype=torch.long)  # (B,)
-        steps = torch.arange(length, device=lengths.device)  # (L,)
-        return (steps < lengths.unsqueeze(-1)).to(dtype).unsqueeze(-1)  # (B, L, 1)
-
     def pool(self, x: Tensor, lengths: Tensor | None = None) -> Tensor:
         """x: (B, L, H) -> (B, H), or (B, 2H) for "mean-max", over the first ``lengths[b]``
         steps of each series."""
-        if lengths is None:
-            mean, peak, last = x.mean(dim=-2), x.amax(dim=-2), x[:, -1]  # (B, H) each
-        else:
-            lengths = lengths.to(device=x.device, dtype=torch.long)  # (B,)
-            mask = self._valid_steps(lengths, x.shape[-2], x.dtype)  # (B, L, 1)
-            mean = (x * mask).sum(dim=-2) / lengths.unsqueeze(-1).to(x.dtype)  # (B, H)
-            peak = x.masked_fill(mask == 0, float("-inf")).amax(dim=-2)  # (B, H)
-            last = x[torch.arange(x.shape[0], device=x.device), lengths - 1]  # (B, H)
-        return self._combine(mean, peak, last)
-
-    def _combine(self, mean: Tensor, peak: Tensor, last: Tensor) -> Tensor:
-        """The pooled vector from the three summaries, each (B, H)."""
-        if self.pooling == "mean-max":
-            return torch.cat([mean, peak], dim=-1)  # (B, 2H)
-        return {"mean": mean, "max": peak, "last": last}[self.pooling]  # (B, H)
+        return pool_steps(x, self.pooling, lengths)
 
     def forward(self, X: Tensor, lengths: Tensor | None = None) -> Tensor:
         """X: (B, C, L) or (B, L) -> (B, n_outputs)."""
@@ -207,57 +212,8 @@ class S4DNetwork(nn.Module):
         total = state["sum"] + x  # (B, H)
         peak = torch.maximum(state["max"], x)  # (B, H)
         count = state["count"] + 1
-        pooled = self._combine(total / count, peak, x)  # (B, H) or (B, 2H)
+        pooled = combine_pooled(self.pooling, total / count, peak, x)  # (B, H) or (B, 2H)
         new_state = {
             "ssm": new_ssm, "discrete": state["discrete"], "sum": total, "max": peak, "count": count
         }
         return self.head(pooled), new_state
-
-
-class S4DEnsemble(nn.Module):
-    """``n_members`` independently initialized :class:`S4DNetwork` s, trained side by side.
-
-    In training mode ``forward`` returns every member's output, (B, n_members, n_outputs),
-    so that each member is fitted to the targets on its own (the loss averages the members'
-    losses; averaging their outputs first would train one wide network, not an ensemble). In
-    eval mode it returns the ensemble's prediction, (B, n_outputs): for
-    ``combine="probabilities"`` the log of the members' mean class probabilities (a valid
-    logit: its softmax is that mean, as InceptionTime averages its five networks), for
-    ``combine="mean"`` the mean output (regression).
-
-    Examples
-    --------
-    >>> import torch
-    >>> from sktdi.ssm import S4DEnsemble
-    >>> ensemble = S4DEnsemble(3, n_channels=2, n_outputs=4, d_model=8, d_state=8)
-    >>> ensemble(torch.randn(5, 2, 16)).shape  # training mode: one output per member
-    torch.Size([5, 3, 4])
-    >>> ensemble.eval()(torch.randn(5, 2, 16)).shape
-    torch.Size([5, 4])
-    """
-
-    COMBINES = ("probabilities", "mean")
-
-    def __init__(self, n_members: int, combine: str = "probabilities", **network_kwargs) -> None:
-        super().__init__()
-        if n_members < 1:
-            raise ValueError(f"n_members must be >= 1, got {n_members}")
-        if combine not in self.COMBINES:
-            raise ValueError(f"combine must be one of {self.COMBINES}, got {combine!r}")
-        self.combine = combine
-        self.members = nn.ModuleList(S4DNetwork(**network_kwargs) for _ in range(n_members))
-
-    @property
-    def ssm_layers(self) -> list[S4D]:
-        """Every member's S4D operators, member by member, input side first."""
-        return [layer for member in self.members for layer in member.ssm_layers]
-
-    def forward(self, X: Tensor, lengths: Tensor | None = None) -> Tensor:
-        """X: (B, C, L) -> (B, n_members, n_outputs) in training, (B, n_outputs) in eval."""
-        outputs = torch.stack([member(X, lengths) for member in self.members], dim=1)  # (B, M, O)
-        if self.training:
-            return outputs
-        if self.combine == "mean":
-            return outputs.mean(dim=1)  # (B, O)
-        log_probs = torch.log_softmax(outputs, dim=-1)  # (B, M, O)
-        return torch.logsumexp(log_probs, dim=1) - math.log(len(self.members))  # (B, O)

@@ -1,0 +1,73 @@
+"""Ensembles of independently initialized networks, trained side by side."""
+
+from __future__ import annotations
+
+import math
+
+import torch
+from torch import Tensor, nn
+
+from .hybrid import ConvS4DNetwork
+from .layers import S4D
+from .network import S4DNetwork
+
+# the networks an estimator can build, by name: "conv-s4d", causal multi-scale convolutions
+# for shape with an S4D layer in every block for the long range; "s4d", a pointwise encoder
+# and S4D blocks
+NETWORKS = {"conv-s4d": ConvS4DNetwork, "s4d": S4DNetwork}
+
+
+class S4DEnsemble(nn.Module):
+    """``n_members`` independently initialized networks (``network``: a key of
+    :data:`NETWORKS`), trained side by side.
+
+    In training mode ``forward`` returns every member's output, (B, n_members, n_outputs),
+    so that each member is fitted to the targets on its own (the loss averages the members'
+    losses; averaging their outputs first would train one wide network, not an ensemble). In
+    eval mode it returns the ensemble's prediction, (B, n_outputs): for
+    ``combine="probabilities"`` the log of the members' mean class probabilities (a valid
+    logit: its softmax is that mean, as InceptionTime averages its five networks), for
+    ``combine="mean"`` the mean output (regression).
+
+    Examples
+    --------
+    >>> import torch
+    >>> from sktdi.ssm import S4DEnsemble
+    >>> ensemble = S4DEnsemble(3, n_channels=2, n_outputs=4, d_model=8, d_state=8)
+    >>> ensemble(torch.randn(5, 2, 16)).shape  # training mode: one output per member
+    torch.Size([5, 3, 4])
+    >>> ensemble.eval()(torch.randn(5, 2, 16)).shape
+    torch.Size([5, 4])
+    """
+
+    COMBINES = ("probabilities", "mean")
+
+    def __init__(
+        self, n_members: int, combine: str = "probabilities", network: str = "s4d", **network_kwargs
+    ) -> None:
+        super().__init__()
+        if n_members < 1:
+            raise ValueError(f"n_members must be >= 1, got {n_members}")
+        if combine not in self.COMBINES:
+            raise ValueError(f"combine must be one of {self.COMBINES}, got {combine!r}")
+        self.combine = combine
+        if network not in NETWORKS:
+            raise ValueError(f"network must be one of {tuple(NETWORKS)}, got {network!r}")
+        self.members = nn.ModuleList(
+            NETWORKS[network](**network_kwargs) for _ in range(n_members)
+        )
+
+    @property
+    def ssm_layers(self) -> list[S4D]:
+        """Every member's S4D operators, member by member, input side first."""
+        return [layer for member in self.members for layer in member.ssm_layers]
+
+    def forward(self, X: Tensor, lengths: Tensor | None = None) -> Tensor:
+        """X: (B, C, L) -> (B, n_members, n_outputs) in training, (B, n_outputs) in eval."""
+        outputs = torch.stack([member(X, lengths) for member in self.members], dim=1)  # (B, M, O)
+        if self.training:
+            return outputs
+        if self.combine == "mean":
+            return outputs.mean(dim=1)  # (B, O)
+        log_probs = torch.log_softmax(outputs, dim=-1)  # (B, M, O)
+        return torch.logsumexp(log_probs, dim=1) - math.log(len(self.members))  # (B, O)

@@ -1,0 +1,270 @@
+"""Multi-scale convolution network with S4D layers for the long range.
+
+Layout: Conv1d layout, (B, C, L) — batch, channels, time — inside the blocks; the S4D layer
+takes (B, L, H) and is transposed in and out.
+
+Every padding is on the left (causal): the output at step t depends on steps ≤ t only, so the
+network can run on a prefix and stream one sample at a time (:meth:`ConvS4DNetwork.step`).
+"""
+
+from __future__ import annotations
+
+import torch
+import torch.nn.functional as F
+from torch import Tensor, nn
+
+from .layers import S4D, ChannelDropout
+from .network import POOLINGS, combine_pooled, pool_steps, valid_steps
+
+LONG_RANGES = ("conv", "s4d")
+MAX_POOL = 3  # the max-pool branch's window, in steps
+
+
+class CausalConv1d(nn.Conv1d):
+    """``nn.Conv1d`` padded on the left by ``kernel_size - 1``: output length = input length,
+    and the output at step t sees inputs t - kernel_size + 1 .. t."""
+
+    def forward(self, x: Tensor) -> Tensor:
+        """x: (B, C_in, L) -> (B, C_out, L)."""
+        return super().forward(F.pad(x, (self.kernel_size[0] - 1, 0)))  # (B, C_out, L)
+
+
+class MultiScaleBlock(nn.Module):
+    """One multi-scale module: a 1×1 bottleneck, parallel causal convolutions of several
+    widths, a max-pool branch, concatenated, BatchNorm, ReLU (InceptionTime's module, causal).
+
+    ``long_range="s4d"`` replaces the widest convolution by an S4D layer over the bottleneck
+    channels: its kernel spans the whole series at the cost of a few modes per channel.
+    """
+
+    def __init__(
+        self,
+        in_channels: int,
+        n_filters: int = 32,
+        kernel_sizes: tuple[int, ...] = (40, 20, 10),
+        long_range: str = "conv",
+        *,
+        d_state: int = 64,
+        init: str = "s4d-lin",
+        dt_min: float = 1e-3,
+        dt_max: float = 1e-1,
+        device=None,
+        dtype=None,
+    ) -> None:
+        super().__init__()
+        if long_range not in LONG_RANGES:
+            raise ValueError(f"long_range must be one of {LONG_RANGES}, got {long_range!r}")
+        factory = {"device": device, "dtype": dtype}
+        self.bottleneck = nn.Conv1d(in_channels, n_filters, 1, bias=False, **factory)
+        widths = sorted(kernel_sizes, reverse=True)
+        self.ssm = None
+        if long_range == "s4d":
+            self.ssm = S4D(
+                n_filters, d_state, init=init, dt_min=dt_min, dt_max=dt_max, **factory
+            )
+            widths = widths[1:]
+        self.convs = nn.ModuleList(
+            CausalConv1d(n_filters, n_filters, k, bias=False, **factory) for k in widths
+        )
+        self.pool_proj = nn.Conv1d(in_channels, n_filters, 1, bias=False, **factory)
+        self.n_out = n_filters * (len(kernel_sizes) + 1)
+        self.norm = nn.BatchNorm1d(self.n_out, **factory)
+
+    @property
+    def history(self) -> int:
+        """Past bottleneck outputs a streamed step needs: the widest convolution's reach."""
+        return max((conv.kernel_size[0] for conv in self.convs), default=1) - 1
+
+    def forward(self, x: Tensor) -> Tensor:
+        """x: (B, C_in, L) -> (B, n_out, L)."""
+        z = self.bottleneck(x)  # (B, F, L)
+        branches = [conv(z) for conv in self.convs]  # each (B, F, L)
+        if self.ssm is not None:
+            branches.insert(0, self.ssm(z.transpose(1, 2)).transpose(1, 2))  # (B, F, L)
+        pooled = F.max_pool1d(
+            F.pad(x, (MAX_POOL - 1, 0), value=float("-inf")), MAX_POOL, stride=1
+        )  # (B, C_in, L)
+        branches.append(self.pool_proj(pooled))  # (B, F, L)
+        return F.relu(self.norm(torch.cat(branches, dim=1)))  # (B, n_out, L)
+
+    def initial_state(self, batch_size: int) -> dict:
+        """Zero history for :meth:`step` (the zeros and -inf that ``forward`` pads with)."""
+        weight = self.bottleneck.weight  # (F, C_in, 1)
+        factory = {"dtype": weight.dtype, "device": weight.device}
+        return {
+            "z": torch.zeros(batch_size, weight.shape[0], self.history, **factory),  # (B, F, K-1)
+            "x": torch.full((batch_size, weight.shape[1], MAX_POOL - 1), float("-inf"), **factory),
+            "ssm": None if self.ssm is None else self.ssm.initial_state(batch_size),
+            "discrete": None if self.ssm is None else self.ssm.step_parameters(),
+        }
+
+    def step(self, x_k: Tensor, state: dict) -> tuple[Tensor, dict]:
+        """x_k: (B, C_in) -> (B, n_out), new state. Eval mode (BatchNorm's running stats)."""
+        z_k = F.linear(x_k, self.bottleneck.weight[..., 0])  # (B, F)
+        z = torch.cat([state["z"], z_k.unsqueeze(-1)], dim=-1)  # (B, F, K)
+        # each convolution reads its own last k steps of the bottleneck's history
+        branches = [
+            torch.einsum("bfk,gfk->bg", z[..., z.shape[-1] - conv.kernel_size[0] :], conv.weight)
+            for conv in self.convs
+        ]  # each (B, F)
+        ssm_state = state["ssm"]
+        if self.ssm is not None:
+            y_k, ssm_state = self.ssm.step(z_k, ssm_state, state["discrete"])  # (B, F)
+            branches.insert(0, y_k)
+        window = torch.cat([state["x"], x_k.unsqueeze(-1)], dim=-1)  # (B, C_in, MAX_POOL)
+        branches.append(F.linear(window.amax(dim=-1), self.pool_proj.weight[..., 0]))  # (B, F)
+        out = F.relu(self.norm(torch.cat(branches, dim=1)))  # (B, n_out)
+        new_state = {**state, "z": z[..., 1:], "x": window[..., 1:], "ssm": ssm_state}
+        return out, new_state
+
+
+class ConvS4DNetwork(nn.Module):
+    """Stacked :class:`MultiScaleBlock` s with a residual shortcut over each group of three,
+    pooling over time and a linear head.
+
+    Parameters
+    ----------
+    n_channels, n_outputs : int
+        Input channels and the head's size.
+    depth : int
+        Number of blocks (a residual shortcut spans each full group of three).
+    n_filters : int
+        Filters per branch; a block outputs ``4 * n_filters`` channels.
+    long_range : {"conv", "s4d"}
+        The widest branch of every block: a causal convolution (kernel 40), or an S4D layer.
+    pooling : {"mean", "max", "mean-max", "last"}
+        How the last block's features become one vector ("mean": InceptionTime's global
+        average pooling).
+    dropout : float
+        Channel dropout after every block (0: none, as InceptionTime).
+    d_state, init, dt_min, dt_max
+        The S4D layers' settings (see :class:`~sktdi.ssm.S4D`).
+    device, dtype
+        Where and in which real dtype every parameter is created.
+
+    Notes
+    -----
+    ``forward`` takes X (B, C, L) or (B, L) and optional ``lengths`` (B,) of right-padded
+    series: the padding is zeroed before every block and pooling ignores it. The network is
+    causal; :meth:`initial_state` and :meth:`step` stream a series one sample at a time, each
+    step equal to ``forward`` on the prefix (eval mode).
+
+    Examples
+    --------
+    >>> import torch
+    >>> from sktdi.ssm import ConvS4DNetwork
+    >>> net = ConvS4DNetwork(n_channels=2, n_outputs=3, long_range="s4d", n_filters=8).eval()
+    >>> X = torch.randn(4, 2, 50)  # (B, C, L)
+    >>> net(X).shape, len(net.ssm_layers)
+    (torch.Size([4, 3]), 6)
+    >>> with torch.no_grad():
+    ...     state = net.initial_state(batch_size=4)
+    ...     for k in range(50):
+    ...         out, state = net.step(X[:, :, k], state)
+    ...     bool(torch.allclose(out, net(X), atol=1e-4))
+    True
+    """
+
+    def __init__(
+        self,
+        n_channels: int = 1,
+        n_outputs: int = 1,
+        depth: int = 6,
+        n_filters: int = 32,
+        long_range: str = "s4d",
+        pooling: str = "mean",
+        dropout: float = 0.0,
+        d_state: int = 64,
+        init: str = "s4d-lin",
+        dt_min: float = 1e-3,
+        dt_max: float = 1e-1,
+        *,
+        device=None,
+        dtype=None,
+    ) -> None:
+        super().__init__()
+        if pooling not in POOLINGS:
+            raise ValueError(f"pooling must be one of {POOLINGS}, got {pooling!r}")
+        if depth < 1:
+            raise ValueError(f"depth must be >= 1, got {depth}")
+        factory = {"device": device, "dtype": dtype}
+        ssm = {"d_state": d_state, "init": init, "dt_min": dt_min, "dt_max": dt_max}
+        self.pooling = pooling
+        self.blocks = nn.ModuleList()
+        channels = n_channels
+        for _ in range(depth):
+            block = MultiScaleBlock(channels, n_filters, long_range=long_range, **ssm, **factory)
+            self.blocks.append(block)
+            channels = block.n_out
+        self.shortcuts = nn.ModuleList(
+            nn.Sequential(
+                nn.Conv1d(n_channels if g == 0 else channels, channels, 1, bias=False, **factory),
+                nn.BatchNorm1d(channels, **factory),
+            )
+            for g in range(depth // 3)
+        )
+        self.dropout = ChannelDropout(dropout)
+        pooled = 2 * channels if pooling == "mean-max" else channels
+        self.head = nn.Linear(pooled, n_outputs, **factory)
+
+    @property
+    def ssm_layers(self) -> list[S4D]:
+        """The S4D layer of each block, input side first (empty for ``long_range="conv"``)."""
+        return [block.ssm for block in self.blocks if block.ssm is not None]
+
+    def _closes_group(self, d: int) -> bool:
+        """Whether block ``d`` ends a group of three that has a residual shortcut."""
+        return d % 3 == 2 and d // 3 < len(self.shortcuts)
+
+    def sequence_features(self, X: Tensor, lengths: Tensor | None = None) -> Tensor:
+        """X: (B, C, L) or (B, L) -> the last block's per-step features (B, L, 4F)."""
+        if X.dim() == 2:
+            X = X.unsqueeze(1)  # (B, 1, L)
+        mask = None
+        if lengths is not None:
+            mask = valid_steps(lengths.to(X.device), X.shape[-1], X.dtype).transpose(1, 2)  # (B, 1, L)
+        x, residual = X, X  # (B, C, L)
+        for d, block in enumerate(self.blocks):
+            x = block(x if mask is None else x * mask)  # (B, 4F, L)
+            if self._closes_group(d):
+                x = F.relu(x + self.shortcuts[d // 3](residual))  # (B, 4F, L)
+                residual = x
+            # (B, L, 4F) view for ChannelDropout, which drops a channel at every step
+            x = self.dropout(x.transpose(1, 2)).transpose(1, 2)  # (B, 4F, L)
+        return x.transpose(1, 2)  # (B, L, 4F)
+
+    def forward(self, X: Tensor, lengths: Tensor | None = None) -> Tensor:
+        """X: (B, C, L) or (B, L) -> (B, n_outputs)."""
+        return self.head(pool_steps(self.sequence_features(X, lengths), self.pooling, lengths))
+
+    def initial_state(self, batch_size: int) -> dict:
+        """State for :meth:`step`: each block's history and S4D state, the pooling sums.
+
+        The S4D layers' discretization is computed here, once for the stream: after the
+        parameters change, call ``initial_state`` again.
+        """
+        ref = self.head.weight
+        width = self.blocks[-1].n_out
+        factory = {"dtype": ref.dtype, "device": ref.device}
+        return {
+            "blocks": [block.initial_state(batch_size) for block in self.blocks],
+            "sum": torch.zeros(batch_size, width, **factory),
+            "max": torch.full((batch_size, width), float("-inf"), **factory),
+            "count": 0,
+        }
+
+    def step(self, x_k: Tensor, state: dict) -> tuple[Tensor, dict]:
+        """Feed one time step x_k (B, C); get the output for the prefix so far (eval mode)."""
+        x, residual = x_k, x_k  # (B, C)
+        blocks = []
+        for d, (block, block_state) in enumerate(zip(self.blocks, state["blocks"])):
+            x, block_state = block.step(x, block_state)  # (B, 4F)
+            blocks.append(block_state)
+            if self._closes_group(d):
+                shortcut = self.shortcuts[d // 3]
+                skip = shortcut[1](F.linear(residual, shortcut[0].weight[..., 0]))  # (B, 4F)
+                x = residual = F.relu(x + skip)  # (B, 4F)
+        total, peak, count = state["sum"] + x, torch.maximum(state["max"], x), state["count"] + 1
+        pooled = combine_pooled(self.pooling, total / count, peak, x)  # (B, 4F) or (B, 8F)
+        new_state = {"blocks": blocks, "sum": total, "max": peak, "count": count}
+        return self.head(pooled), new_state

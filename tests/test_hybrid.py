@@ -1,0 +1,118 @@
+"""The default classifier network: causal multi-scale convolutions with S4D layers
+(:class:`sktdi.ssm.ConvS4DNetwork`), and the ``network`` parameter that chooses it."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from sktdi import SSMClassifier, SSMRegressor, load
+from sktdi.datasets import planted_frequency_task
+from sktdi.ssm import ConvS4DNetwork, S4DEnsemble
+
+FAST = dict(d_model=8, n_layers=3, d_state=8, max_epochs=3, batch_size=16)
+
+
+def _trained_like(net: ConvS4DNetwork, seed: int = 0) -> ConvS4DNetwork:
+    """Random BatchNorm statistics, so eval mode is not the identity affine map."""
+    gen = torch.Generator().manual_seed(seed)
+    for module in net.modules():
+        if isinstance(module, torch.nn.BatchNorm1d):
+            module.running_mean.copy_(torch.randn(module.num_features, generator=gen))
+            module.running_var.copy_(torch.rand(module.num_features, generator=gen) + 0.5)
+    return net.eval()
+
+
+@pytest.mark.parametrize("long_range", ["s4d", "conv"])
+def test_the_network_is_causal(long_range):
+    net = _trained_like(ConvS4DNetwork(2, 3, n_filters=4, long_range=long_range))
+    X = torch.randn(3, 2, 60)
+    changed = X.clone()
+    changed[..., 40:] = torch.randn(3, 2, 20)
+    with torch.no_grad():
+        a, b = net.sequence_features(X), net.sequence_features(changed)
+    assert torch.allclose(a[:, :40], b[:, :40], atol=1e-5)
+    assert not torch.allclose(a[:, 40:], b[:, 40:], atol=1e-3)
+
+
+@pytest.mark.parametrize("pooling", ["mean", "mean-max", "last"])
+def test_streamed_steps_equal_the_forward_pass_on_every_prefix(pooling):
+    net = _trained_like(ConvS4DNetwork(2, 3, n_filters=4, pooling=pooling), seed=1).double()
+    X = torch.randn(2, 2, 45, dtype=torch.float64)
+    with torch.no_grad():
+        state = net.initial_state(2)
+        for k in range(45):
+            out, state = net.step(X[:, :, k], state)
+            if k in (0, 9, 39, 44):  # before and after the widest convolution's reach
+                assert torch.allclose(out, net(X[:, :, : k + 1]), atol=1e-8), k
+
+
+def test_padding_never_reaches_a_series_outputs():
+    net = _trained_like(ConvS4DNetwork(1, 2, n_filters=4))
+    X = torch.randn(2, 1, 30)
+    padded = torch.cat([X, torch.randn(2, 1, 10)], dim=-1)
+    with torch.no_grad():
+        whole = net(X)
+        masked = net(padded, lengths=torch.tensor([30, 30]))
+    assert torch.allclose(whole, masked, atol=1e-5)
+
+
+def test_the_classifier_defaults_to_the_conv_s4d_network_and_tdi_aligns_it():
+    X, y = planted_frequency_task(12, random_state=0)
+    clf = SSMClassifier(**FAST, random_state=0).fit(X, y)
+    assert clf.network == "conv-s4d" and SSMRegressor().network == "s4d"
+    assert isinstance(clf.net_.module_, ConvS4DNetwork)
+    assert clf.init_report_["chosen"] == "tdi" and len(clf.tdi_reports_) == 1
+    freqs, magnitude = clf.frequency_response(n_freqs=64)
+    assert magnitude.shape == (FAST["d_model"] // 4, 64)  # a block's S4D runs on a quarter
+    assert clf.predict(X).shape == y.shape
+
+
+def test_an_ensemble_of_conv_s4d_networks_saves_and_loads(tmp_path):
+    X, y = planted_frequency_task(8, random_state=1)
+    clf = SSMClassifier(**FAST, n_estimators=2, random_state=0).fit(X, y)
+    assert isinstance(clf.net_.module_, S4DEnsemble)
+    assert all(isinstance(m, ConvS4DNetwork) for m in clf.net_.module_.members)
+    path = tmp_path / "model.sktdi"
+    clf.save(path)
+    np.testing.assert_allclose(load(path).predict_proba(X), clf.predict_proba(X), atol=1e-6)
+
+
+@pytest.mark.parametrize(
+    "params, message",
+    [
+        ({"d_model": 6}, "multiple of 4"),
+        ({"bidirectional": True}, "bidirectional=True applies to network='s4d' only"),
+        ({"prenorm": True}, "prenorm=True applies to network='s4d' only"),
+    ],
+)
+def test_parameters_the_conv_s4d_network_cannot_honour_are_named(params, message):
+    X, y = planted_frequency_task(4, random_state=0)
+    with pytest.raises(ValueError, match=message):
+        SSMClassifier(**{**FAST, **params}).fit(X, y)
+    SSMClassifier(**{**FAST, **params, "network": "s4d", "max_epochs": 0}).fit(X, y)
+
+
+def test_a_file_saved_before_the_network_parameter_loads_as_the_s4d_network(tmp_path):
+    """Files written before ``network`` existed hold the S4D network and no ``network``
+    parameter: they load as that network, not as the new default."""
+    import json
+    import zipfile
+
+    X, y = planted_frequency_task(6, random_state=2)
+    old = SSMClassifier(**{**FAST, "network": "s4d"}, random_state=0).fit(X, y)
+    path = tmp_path / "old.sktdi"
+    old.save(path)
+    with zipfile.ZipFile(path) as archive:
+        contents = {name: archive.read(name) for name in archive.namelist()}
+    meta = json.loads(contents["metadata.json"])
+    del meta["estimator"]["params"]["network"]  # as the previous version wrote it
+    contents["metadata.json"] = json.dumps(meta).encode()
+    older = tmp_path / "older.sktdi"
+    with zipfile.ZipFile(older, "w") as archive:
+        for name, data in contents.items():
+            archive.writestr(name, data)
+    loaded = load(older)
+    assert loaded.network == "s4d"
+    np.testing.assert_allclose(loaded.predict_proba(X), old.predict_proba(X), atol=1e-6)
