@@ -43,7 +43,6 @@ import os
 import time
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 DATASETS = ("OSULeaf", "ArrowHead", "GunPoint", "BasicMotions", "ItalyPowerDemand")
@@ -142,18 +141,20 @@ def run_one_regression(dataset: str, fold: int, n_folds: int, arm: str, epochs: 
     params = {"max_epochs": epochs, "random_state": fold, "n_threads": 1}
     if arm == "regressor-conv-s4d":
         params.update(network="conv-s4d", d_model=128, n_layers=6, pooling="mean", dropout=0.0)
-    model = SSMRegressor(**params)
+    row = {"dataset": dataset, "fold": fold, "arm": arm, "epochs": epochs}
+    return _fit_and_score(SSMRegressor(**params), X, y, train, valid, r2_score, "r2", row)
+
+
+def _fit_and_score(model, X, y, train, valid, score, name: str, row: dict) -> dict:
+    """``row`` with the training size, the fit's seconds and ``score`` on both parts."""
     start = time.perf_counter()
     model.fit(X[train], y[train])
     seconds = time.perf_counter() - start
     return {
-        "dataset": dataset,
-        "fold": fold,
-        "arm": arm,
-        "epochs": epochs,
+        **row,
         "n_train": len(train),
-        "cv_r2": float(r2_score(y[valid], model.predict(X[valid]))),
-        "train_r2": float(r2_score(y[train], model.predict(X[train]))),
+        f"cv_{name}": float(score(y[valid], model.predict(X[valid]))),
+        f"train_{name}": float(score(y[train], model.predict(X[train]))),
         "fit_seconds": seconds,
     }
 
@@ -166,20 +167,11 @@ def run_one(dataset: str, fold: int, n_folds: int, arm: str, epochs: int) -> dic
     torch.set_num_threads(1)
     X, y, _, _ = load_dataset_split(dataset)  # the training split only
     train, valid = stratified_folds(y, n_folds, random_state=0)[fold]
+    from sklearn.metrics import accuracy_score
+
+    row = {"dataset": dataset, "fold": fold, "arm": arm, "epochs": epochs}
     model = build(arm, seed=fold, epochs=epochs)
-    start = time.perf_counter()
-    model.fit(X[train], y[train])
-    seconds = time.perf_counter() - start
-    return {
-        "dataset": dataset,
-        "fold": fold,
-        "arm": arm,
-        "epochs": epochs,
-        "n_train": len(train),
-        "cv_accuracy": float(np.mean(model.predict(X[valid]) == y[valid])),
-        "train_accuracy": float(np.mean(model.predict(X[train]) == y[train])),
-        "fit_seconds": seconds,
-    }
+    return _fit_and_score(model, X, y, train, valid, accuracy_score, "accuracy", row)
 
 
 def main() -> None:

@@ -687,14 +687,43 @@ def bridge_study() -> str:
     out = pd.DataFrame({"step": [BRIDGE_NAMES[a] for a in arms]})
     for d in datasets:
         out[f"{d} ({int(folds[d].max())} folds)"] = [_f(means.loc[a, d]) for a in arms]
-    common = means.loc[arms].dropna(axis=1)
-    out["mean (all sets run by every step)"] = [_f(common.loc[a].mean()) for a in arms]
+    # the sets every step of the bridge itself ran (the five arms from InceptionTime to S4D)
+    chain = [a for a, _, _ in BRIDGE_STEPS[:4]] + ["s4d"]
+    core = means.columns[means.loc[[a for a in chain if a in means.index]].notna().all()]
+    out[f"mean over {', '.join(core)}"] = [
+        _f(means.loc[a, core].mean()) if means.loc[a, core].notna().all() else "" for a in arms
+    ]
     train = results.groupby("arm")["train_accuracy"].mean()
     out["training accuracy"] = [_f(train[a]) for a in arms]
     seconds = results.pivot_table(index="arm", columns="dataset", values="fit_seconds")
     ratio = (seconds.div(seconds.loc["inceptiontime"], axis=1)).mean(axis=1)
     out["fit time ÷ InceptionTime's"] = [f"{ratio[a]:.2f}×" for a in arms]
     return _md_table(out, ["l"] + ["r"] * (out.shape[1] - 1))
+
+
+#: the bridge, one step at a time: (from, to, what the step changes)
+BRIDGE_STEPS = (
+    ("inceptiontime", "inception", "the recipe: sktime's → sktdi's training loop"),
+    ("inception", "inception-causal", "causal (left) padding, sktdi's convolutions"),
+    ("inception-causal", "inception-s4d", "widest convolution → S4D layer (conv-s4d)"),
+    ("inception-s4d", "s4d", "conv-s4d → the S4D network"),
+    ("inception-s4d", "conv-s4d-recipe", "conv-s4d, sktdi's recipe → InceptionTime's"),
+    ("inception-s4d", "conv-s4d-narrow", "conv-s4d, half width"),
+)
+
+
+@region("bridge-steps")
+def bridge_steps() -> str:
+    means = _csv(BRIDGE).pivot_table(index="arm", columns="dataset", values="cv_accuracy")
+    rows = []
+    for a, b, what in BRIDGE_STEPS:
+        if a not in means.index or b not in means.index:
+            continue
+        gap = (100 * (means.loc[b] - means.loc[a])).dropna()
+        per = ", ".join(f"{d} {_pts(v)}" for d, v in gap.items())
+        rows.append({"step": what, "change in CV accuracy (pts, mean over sets)": _pts(gap.mean()),
+                     "per dataset": per})
+    return _md_table(pd.DataFrame(rows), ["l", "r", "l"])
 
 
 @region("bridge-cells")
@@ -768,7 +797,7 @@ def deep_field() -> str:
     out = pd.DataFrame(index=means.index)
     for e in names:
         cell = means[e].map(_f)
-        if std[e].notna().any():
+        if e in std.columns and std[e].notna().any():
             cell = cell + std[e].reindex(means.index).map(lambda v: "" if pd.isna(v) else f" ± {v:.3f}")
         out[DEEP_NAMES[e]] = cell
     out["default − InceptionTime (pts)"] = (100 * (means["tdi"] - means["inceptiontime"])).map(_pts)
@@ -803,14 +832,18 @@ def deep_timing() -> str:
     out = pd.DataFrame({DEEP_NAMES[e]: seconds[e].map(lambda v: f"{v:.1f}") for e in names})
     ratio = _timing_ratio()
     out["default ÷ InceptionTime"] = ratio.map(lambda v: f"{v:.2f}×")
+    accuracy = ok.pivot_table(index="dataset", columns="estimator", values="accuracy")
+    for e in names:
+        out[f"{DEEP_NAMES[e]} accuracy"] = accuracy[e].map(_f)
     out.loc["**mean of ratios**"] = {"default ÷ InceptionTime": f"{ratio.mean():.2f}×"}
     out = out.fillna("").reset_index().rename(columns={"index": "dataset"})
     import json
 
     epochs = {json.loads(c).get("max_epochs") for c in results["config"]}
     return (
-        f"Fit seconds at {', '.join(str(e) for e in sorted(epochs))} epochs, cells one after "
-        "another on the idle 2-core machine, each with both cores:\n\n"
+        f"Fit seconds (and test accuracy, official split) at "
+        f"{', '.join(str(e) for e in sorted(epochs))} epochs, cells one after another on the "
+        "idle 2-core machine, each with both cores:\n\n"
         + _md_table(out, ["l"] + ["r"] * (out.shape[1] - 1))
     )
 
@@ -844,12 +877,52 @@ def deep_fewshot() -> str:
     out = out.reset_index().rename(columns={"index": "dataset"})
     n_train = results.groupby("dataset")["n_train"].first()
     classes = results.groupby("dataset")["n_classes"].first()
-    per_class = ", ".join(f"{d} {int(n_train[d])}/{int(classes[d])}" for d in means.index)
+    resamples = results.groupby("dataset")["resample"].nunique()
+    per_class = ", ".join(
+        f"{d} {int(n_train[d])}/{int(classes[d])} ({resamples[d]} resamples)" for d in means.index
+    )
     return (
-        f"Two training series per class (`--ratios 0.01 --min-per-class 2`), "
-        f"{results['resample'].nunique()} resamples, the whole test split scored; training "
-        f"series / classes: {per_class}.\n\n"
+        f"Two training series per class (`--ratios 0.01 --min-per-class 2`), the whole test "
+        f"split scored; training series / classes (splits): {per_class}.\n\n"
         + _md_table(out, ["l"] + ["r"] * (out.shape[1] - 1))
+    )
+
+
+LEARNING_CONV_S4D = DATA / "learning_curves_conv_s4d.csv"
+
+
+def _conv_s4d_pairs() -> pd.DataFrame:
+    """The learning-curve cells whose (resample, budget) both arms ran: paired only."""
+    results = _csv(LEARNING_CONV_S4D)
+    arms = results.groupby(["resample", "budget"])["arm"].transform("nunique")
+    return results[arms == results["arm"].nunique()]
+
+
+def _conv_s4d_budget_gap() -> pd.DataFrame:
+    """TDI and S4D-Lin on the conv-s4d network, pixel-digits: mean accuracy per budget."""
+    results = _conv_s4d_pairs()
+    means = results.pivot_table(index="budget", columns="arm", values="accuracy")
+    means["gap"] = 100 * (means["tdi"] - means["s4d-lin"])
+    means["resamples"] = results.groupby("budget")["resample"].nunique()
+    return means
+
+
+@region("deep-budgets")
+def deep_budgets() -> str:
+    means = _conv_s4d_budget_gap()
+    results = _conv_s4d_pairs()
+    out = pd.DataFrame({
+        "epochs": means.index,
+        "TDI": means["tdi"].map(_f).values,
+        "S4D-Lin": means["s4d-lin"].map(_f).values,
+        "TDI − S4D-Lin (pts)": means["gap"].map(_pts).values,
+        "resamples": means["resamples"].values,
+    })
+    n_fit = int(results["n_fit"].iloc[0])
+    return (
+        f"pixel-digits, {n_fit} training series (a stratified {results['ratio'].iloc[0]:g} of "
+        "the training split), the whole test split scored, `learning_curves.py --mode test`:\n\n"
+        + _md_table(out, None)
     )
 
 
@@ -883,6 +956,13 @@ def deep_field_targets() -> str:
          f"{time_ratio.mean():.2f}× (mean of ratios, idle machine)",
          met(time_ratio.mean() <= 0.5)),
     ]
+    budgets = _conv_s4d_budget_gap()
+    worst = budgets["gap"].min()
+    rows.append(("TDI − S4D-Lin ≥ −0.5 at every budget on pixel-digits",
+                 f"worst {_pts(worst)} pts", met(worst >= -0.5)))
+    if 5 in budgets.index:
+        rows.append(("TDI − S4D-Lin ≥ +5 at 5 epochs", f"{_pts(budgets.loc[5, 'gap'])} pts",
+                     met(budgets.loc[5, "gap"] >= 5)))
     return _md_table(pd.DataFrame(rows, columns=["target", "measured", "status"]), None)
 
 

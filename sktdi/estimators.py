@@ -365,8 +365,8 @@ class SSMClassifier(ClassifierMixin, _BaseSSM):
         convolutions of widths 20 and 10, a max-pool branch and an S4D layer for the long
         range, BatchNorm, ReLU, a residual shortcut every three blocks; it generalizes on
         shape-based data where "s4d" memorizes (``docs/deep_model.md``). "s4d"
-        (:class:`sktdi.ssm.S4DNetwork`): a pointwise encoder and S4D blocks; about 5× faster
-        to train, and the choice for ``prenorm`` or ``bidirectional``. Both are causal.
+        (:class:`sktdi.ssm.S4DNetwork`): a pointwise encoder and S4D blocks; several times
+        faster to train, and the choice for ``prenorm`` or ``bidirectional``. Both are causal.
     d_model, n_layers, d_state : int, default=128, 6, 64
         Width, depth and state size per channel (even) of the network. For "conv-s4d",
         d_model is a block's output width, shared by its four branches (a multiple of 4),

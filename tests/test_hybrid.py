@@ -11,7 +11,7 @@ from sktdi import SSMClassifier, SSMRegressor, load
 from sktdi.datasets import planted_frequency_task
 from sktdi.ssm import ConvS4DNetwork, S4DEnsemble
 
-FAST = dict(d_model=8, n_layers=3, d_state=8, max_epochs=3, batch_size=16)
+FAST = {"d_model": 8, "n_layers": 3, "d_state": 8, "max_epochs": 3, "batch_size": 16}
 
 
 def _trained_like(net: ConvS4DNetwork, seed: int = 0) -> ConvS4DNetwork:
@@ -64,7 +64,7 @@ def test_the_classifier_defaults_to_the_conv_s4d_network_and_tdi_aligns_it():
     assert clf.network == "conv-s4d" and SSMRegressor().network == "s4d"
     assert isinstance(clf.net_.module_, ConvS4DNetwork)
     assert clf.init_report_["chosen"] == "tdi" and len(clf.tdi_reports_) == 1
-    freqs, magnitude = clf.frequency_response(n_freqs=64)
+    _, magnitude = clf.frequency_response(n_freqs=64)
     assert magnitude.shape == (FAST["d_model"] // 4, 64)  # a block's S4D runs on a quarter
     assert clf.predict(X).shape == y.shape
 
