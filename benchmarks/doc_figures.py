@@ -732,7 +732,7 @@ def bridge_cells() -> str:
     return (
         f"{len(results)} fits: {results['dataset'].nunique()} datasets, "
         f"{results['arm'].nunique()} steps, {int(results['epochs'].iloc[0])} epochs each, "
-        "one torch thread per fit, two fits at a time.\n"
+        "one torch thread per fit, beside other runs on the shared 2-core machine.\n"
     )
 
 
