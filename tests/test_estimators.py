@@ -188,8 +188,11 @@ def test_warm_start_and_partial_fit_continue_training():
 
 def test_validation_split_and_early_stopping():
     X, y = planted(n_per_class=20)
+    # the S4D network: its validation loss turns within 200 epochs on this task, which makes
+    # the test of the stopping rule a short one (the rule is the same for either network)
     clf = SSMClassifier(
-        **{**FAST, "max_epochs": 200}, validation_fraction=0.25, n_iter_no_change=3, random_state=0
+        **{**FAST, "max_epochs": 200}, network="s4d", validation_fraction=0.25,
+        n_iter_no_change=3, random_state=0,
     ).fit(X, y)
     assert "valid_loss" in clf.history_[-1]
     assert clf.n_epochs_ < 200
@@ -549,22 +552,24 @@ def test_tdi_options_have_the_same_names_everywhere():
 
 
 def _threads_seen_in_forward(monkeypatch=None):
-    """Patch S4DNetwork.forward to record torch's thread count at each call (training and
-    prediction); returns the set it fills, and the undo (for use outside pytest)."""
-    from sktdi.ssm import S4DNetwork
+    """Patch the forward of the classifier's default network to record torch's thread count
+    at each call (training and prediction); returns the set it fills, and the undo (for use
+    outside pytest)."""
+    from sktdi.ssm import NETWORKS
 
+    network = NETWORKS[SSMClassifier().network]
     seen = set()
-    original = S4DNetwork.forward
+    original = network.forward
 
     def spy(self, *args, **kwargs):
         seen.add(torch.get_num_threads())
         return original(self, *args, **kwargs)
 
     if monkeypatch is not None:
-        monkeypatch.setattr(S4DNetwork, "forward", spy)
+        monkeypatch.setattr(network, "forward", spy)
         return seen, None
-    S4DNetwork.forward = spy
-    return seen, lambda: setattr(S4DNetwork, "forward", original)
+    network.forward = spy
+    return seen, lambda: setattr(network, "forward", original)
 
 
 def test_n_threads_applies_inside_fit_and_predict_and_restores(monkeypatch):

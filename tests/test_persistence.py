@@ -121,7 +121,10 @@ def classifier():
     [
         {},
         # an ensemble, a bidirectional layer and a validation split (its seed is rebuilt)
-        dict(n_estimators=2, bidirectional=True, validation_fraction=0.25, init="auto"),
+        dict(
+            n_estimators=2, network="s4d", bidirectional=True, validation_fraction=0.25,
+            init="auto",
+        ),
     ],
     ids=["default", "ensemble-validation"],
 )
@@ -286,9 +289,14 @@ def test_subclasses_and_changed_architectures_are_refused(classifier, tmp_path):
     mine.__dict__.update({k: v for k, v in vars(clf).items() if k not in clf.get_params()})
     with pytest.raises(TypeError, match="MyClassifier cannot be saved"):
         mine.save(tmp_path / "m.sktdi")
-    changed = pickle.loads(pickle.dumps(clf)).set_params(d_model=6)
-    with pytest.raises(ValueError, match="changed since fit: the network's d_model"):
+    # the default conv-s4d network takes d_model as four branches of n_filters
+    changed = pickle.loads(pickle.dumps(clf)).set_params(d_model=clf.d_model + 4)
+    with pytest.raises(ValueError, match="changed since fit: the network's n_filters"):
         changed.save(tmp_path / "m.sktdi")
+    s4d = SSMClassifier(network="s4d", d_model=8, n_layers=1, d_state=8, max_epochs=1)
+    s4d.fit(*classifier[1:])
+    with pytest.raises(ValueError, match="changed since fit: the network's d_model"):
+        pickle.loads(pickle.dumps(s4d)).set_params(d_model=6).save(tmp_path / "s.sktdi")
 
 
 # ---- devices and versions -----------------------------------------------------------------
