@@ -77,8 +77,7 @@ def _find(name: str, split: str, data_dir: Path) -> Path:
         if candidate.exists():
             return candidate
     raise FileNotFoundError(
-        f"no {name}_{tag}.ts or .tsv under {data_dir} (looked in {data_dir / name} and "
-        f"{data_dir})"
+        f"no {name}_{tag}.ts or .tsv under {data_dir} (looked in {data_dir / name} and {data_dir})"
     )
 
 
@@ -98,9 +97,7 @@ def _read_ts(path: Path):
             for i in range(len(X))
         ]
     except Exception as exc:  # sktime's reader raises many types, none naming the file
-        raise ValueError(
-            f"{path} is not a readable .ts file: {type(exc).__name__}: {exc}"
-        ) from exc
+        raise ValueError(f"{path} is not a readable .ts file: {type(exc).__name__}: {exc}") from exc
     if not series:
         raise ValueError(f"{path} holds no series after its @data line")
     return series, np.asarray(y)
@@ -119,8 +116,7 @@ def _check_text_file(path: Path) -> str:
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         raise ValueError(
-            f"{path} is not UTF-8 text (byte 0x{data[exc.start]:02x} on line {line}); "
-            f"is it binary?"
+            f"{path} is not UTF-8 text (byte 0x{data[exc.start]:02x} on line {line}); is it binary?"
         ) from exc
 
 
@@ -145,8 +141,11 @@ def _read_tsv(path: Path):
                 f"the series' label"
             )
         if len(fields) < 2:
-            hint = " (the file looks comma-separated; UCR .tsv is tab-separated)" if (
-                "," in line) else ""
+            hint = (
+                " (the file looks comma-separated; UCR .tsv is tab-separated)"
+                if ("," in line)
+                else ""
+            )
             raise ValueError(f"{where}: a label and no values{hint}")
         if width is None:
             width, width_line = len(fields), number
@@ -159,13 +158,9 @@ def _read_tsv(path: Path):
         try:
             rows.append(np.array(values, dtype=np.float64))
         except ValueError:
-            column, bad = next(
-                (i, v) for i, v in enumerate(values, start=2) if not _is_number(v)
-            )
+            column, bad = next((i, v) for i, v in enumerate(values, start=2) if not _is_number(v))
             hint = " (a header line? UCR .tsv files have none)" if number == 1 else ""
-            raise ValueError(
-                f"{where}, column {column}: {bad!r} is not a number{hint}"
-            ) from None
+            raise ValueError(f"{where}, column {column}: {bad!r} is not a number{hint}") from None
         labels.append(label)
     if not rows:
         raise ValueError(f"{path} is empty")
@@ -485,9 +480,7 @@ def resample_split(X_train, y_train, X_test, y_test, resample: int, *, stratify:
     return take(X, train), y[train], take(X, test), y[test]
 
 
-def training_subsample(
-    y, ratio: float, *, min_per_class: int = 1, random_state=None
-) -> np.ndarray:
+def training_subsample(y, ratio: float, *, min_per_class: int = 1, random_state=None) -> np.ndarray:
     """Indices of a stratified share ``ratio`` of a training set, at least ``min_per_class``
     series per class (a class with fewer keeps all), deterministic given ``random_state``.
 
@@ -554,3 +547,193 @@ class LabelledStratifiedKFold:
 
     def get_n_splits(self, X=None, y=None, groups=None) -> int:
         return self.n_splits
+
+
+# --- the task zoo: TDI's safety net -----------------------------------------------------------
+ZOO_FAMILIES = ("one-band", "multi-band", "broadband", "phase")
+NOISE_COLOURS = ("white", "pink", "brown")
+
+
+def _coloured_noise(rng: np.random.Generator, shape: tuple[int, int], colour: str) -> np.ndarray:
+    """Unit-variance Gaussian noise whose power falls as 1/f^0 (white), 1/f (pink) or 1/f²
+    (brown), shaped in the frequency domain. (n, L)."""
+    noise = rng.normal(size=shape)  # (n, L)
+    if colour != "white":
+        noise = _shape_power(noise, colour)
+    return noise / noise.std(axis=-1, keepdims=True)
+
+
+def _shape_power(white: np.ndarray, colour: str) -> np.ndarray:
+    """White noise (n, L) filtered so its power falls as 1/f (pink) or 1/f² (brown)."""
+    length = white.shape[-1]
+    exponent = {"pink": 0.5, "brown": 1.0}[colour]  # amplitude ∝ f^-exponent
+    freqs = np.fft.rfftfreq(length)  # (F,)
+    scale = np.ones_like(freqs)
+    scale[1:] = (freqs[1:] / freqs[1]) ** -exponent
+    scale[0] = 0.0  # no DC: the mean carries no class information anywhere in the zoo
+    return np.fft.irfft(np.fft.rfft(white, axis=-1) * scale, n=length, axis=-1)  # (n, L)
+
+
+def _band_noise(rng: np.random.Generator, n: int, length: int, lo: float, hi: float) -> np.ndarray:
+    """Unit-variance random-phase noise confined to the band [lo, hi] cycles/sample (at least
+    the one bin nearest its centre). (n, L)."""
+    freqs = np.fft.rfftfreq(length)  # (F,)
+    band = (freqs >= lo) & (freqs <= hi)
+    if not band.any():
+        band[np.argmin(np.abs(freqs - (lo + hi) / 2))] = True
+    spectrum = np.zeros((n, len(freqs)), dtype=np.complex128)  # (n, F)
+    k = int(band.sum())
+    spectrum[:, band] = rng.normal(size=(n, k)) + 1j * rng.normal(size=(n, k))
+    signal = np.fft.irfft(spectrum, n=length, axis=-1)  # (n, L)
+    return signal / np.sqrt(np.mean(signal**2, axis=-1, keepdims=True) + 1e-12)
+
+
+def zoo_task(
+    family: str,
+    *,
+    n_classes: int = 4,
+    n_per_class: int = 16,
+    length: int = 128,
+    noise: str = "white",
+    strength: float = 1.0,
+    random_state=None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """One labelled task of TDI's safety zoo: synthetic series whose class information sits in
+    a known place in frequency (or nowhere in power at all). X (n, 1, length), y str.
+
+    The zoo is a check, not a tuning set: TDI must never cost accuracy against its base
+    initialization on any of its tasks (``benchmarks/tdi_zoo.py``). Every series is
+    unit-variance coloured ``noise`` plus a class signal of RMS ``strength`` (except
+    "broadband", where the noise itself carries the class, and "one-band", where
+    ``strength`` is the loudest class's RMS):
+
+    - ``"one-band"``: every class puts band-limited power in the same narrow band (width
+      0.04 cycles/sample, centre drawn per task), at a class-specific level — the information
+      is in one band;
+    - ``"multi-band"``: class k puts band-limited power in its own band (centres drawn per
+      task, spread over the whole band) — several bands, one per class;
+    - ``"broadband"``: class k's noise passes an AR(1) filter with coefficient evenly spaced
+      in [-0.6, 0.6] × ``strength`` — the classes differ in spectral tilt at every frequency;
+    - ``"phase"``: class k is a template with a magnitude spectrum shared by all classes and
+      its own random phases, circularly shifted at random — identical expected power, the
+      information is in shape only (a task where TDI's statistic is flat by design).
+
+    ``random_state`` draws both the task (band centres, templates) and the series: split one
+    draw into training and test series (e.g. ``train_test_split(..., stratify=y)``) rather
+    than drawing twice.
+
+    Examples
+    --------
+    >>> from sktdi.datasets import zoo_task
+    >>> X, y = zoo_task("multi-band", n_classes=3, n_per_class=4, length=32, random_state=0)
+    >>> X.shape, sorted(set(y.tolist()))
+    ((12, 1, 32), ['0', '1', '2'])
+    """
+    if family not in ZOO_FAMILIES:
+        raise ValueError(f"family must be one of {ZOO_FAMILIES}, got {family!r}")
+    if noise not in NOISE_COLOURS:
+        raise ValueError(f"noise must be one of {NOISE_COLOURS}, got {noise!r}")
+    if n_classes < 2:
+        raise ValueError(f"n_classes must be at least 2, got {n_classes}")
+    if n_per_class < 1:
+        raise ValueError(f"n_per_class must be at least 1, got {n_per_class}")
+    if length < 8:
+        raise ValueError(f"length must be at least 8, got {length}")
+    rng = np.random.default_rng(random_state)
+    y = np.repeat(np.arange(n_classes), n_per_class)  # (n,)
+    n = len(y)
+    X = _coloured_noise(rng, (n, length), noise)  # (n, L)
+    if family == "one-band":
+        centre = rng.uniform(0.06, 0.44)
+        levels = strength * np.linspace(0.0, 1.0, n_classes) * np.sqrt(2.0)  # RMS per class
+        X += levels[y, None] * _band_noise(rng, n, length, centre - 0.02, centre + 0.02)
+    elif family == "multi-band":
+        edges = np.linspace(0.02, 0.48, n_classes + 1)
+        centres = rng.uniform(edges[:-1], edges[1:])  # one band per class, spread out
+        rng.shuffle(centres)
+        width = min(0.02, 0.23 / n_classes)
+        for k in range(n_classes):
+            members = y == k
+            X[members] += strength * _band_noise(
+                rng, int(members.sum()), length, centres[k] - width, centres[k] + width
+            )
+    elif family == "broadband":
+        from scipy.signal import lfilter
+
+        rho = 0.6 * strength * np.linspace(-1.0, 1.0, n_classes)
+        for k in range(n_classes):
+            members = y == k
+            filtered = lfilter([1.0], [1.0, -rho[k]], X[members], axis=-1)
+            X[members] = filtered / filtered.std(axis=-1, keepdims=True)
+    else:  # phase
+        freqs = np.fft.rfftfreq(length)
+        magnitude = np.exp(-((freqs - rng.uniform(0.05, 0.2)) ** 2) / (2 * 0.08**2))  # (F,)
+        for k in range(n_classes):
+            template = np.fft.irfft(
+                magnitude * np.exp(2j * np.pi * rng.uniform(size=len(freqs))), n=length
+            )  # (L,)
+            template *= strength / np.sqrt(np.mean(template**2))
+            members = np.flatnonzero(y == k)
+            shifts = rng.integers(length, size=len(members))
+            X[members] += np.stack([np.roll(template, s) for s in shifts])
+    return X[:, np.newaxis, :], y.astype(str)
+
+
+# the zoo's standard grid (``benchmarks/tdi_zoo.py``): name -> zoo_task arguments for the
+# training split (the study draws more series of the same task for testing). It spans short
+# and long series, 2 to 10 classes, 2 to 32 series per class, each family and each noise
+# colour, with strengths that keep the tasks off the ceiling; "multi-band-40" has the shape
+# of issue 23's held-out task (length 40, 10 classes, 16 series per class).
+ZOO_TASKS = {
+    "multi-band-40": {
+        "family": "multi-band",
+        "n_classes": 10,
+        "n_per_class": 16,
+        "length": 40,
+        "strength": 0.6,
+    },
+    "one-band-32": {
+        "family": "one-band",
+        "n_classes": 2,
+        "n_per_class": 8,
+        "length": 32,
+        "noise": "pink",
+        "strength": 0.7,
+    },
+    "one-band-256": {
+        "family": "one-band",
+        "n_classes": 4,
+        "n_per_class": 8,
+        "length": 256,
+        "strength": 0.6,
+    },
+    "multi-band-128": {
+        "family": "multi-band",
+        "n_classes": 4,
+        "n_per_class": 4,
+        "length": 128,
+        "noise": "brown",
+        "strength": 0.5,
+    },
+    "broadband-64": {
+        "family": "broadband",
+        "n_classes": 3,
+        "n_per_class": 32,
+        "length": 64,
+        "strength": 0.4,
+    },
+    "phase-128": {
+        "family": "phase",
+        "n_classes": 4,
+        "n_per_class": 16,
+        "length": 128,
+        "noise": "pink",
+    },
+    "multi-band-2048": {
+        "family": "multi-band",
+        "n_classes": 4,
+        "n_per_class": 2,
+        "length": 2048,
+        "strength": 0.25,
+    },
+}
