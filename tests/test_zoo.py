@@ -116,3 +116,22 @@ def test_zoo_is_seeded_and_every_standard_task_draws():
 def test_zoo_refuses_bad_arguments(kwargs, match):
     with pytest.raises(ValueError, match=match):
         zoo_task(**kwargs)
+
+
+def test_tdi_stands_down_to_s4d_lin_bit_for_bit_where_the_statistic_is_flat():
+    """On a task with no class information in power (the "phase" family) no bin of the
+    statistic is significant: init="tdi" and its control are S4D-Lin, prediction for
+    prediction (the zoo's report relies on it for its long budgets)."""
+    from sktdi import SSMClassifier
+
+    X, y = zoo_task("phase", n_classes=3, n_per_class=8, length=48, random_state=0)
+    probas = {}
+    for init in ("tdi", "tdi-control", "s4d-lin"):
+        model = SSMClassifier(
+            init=init, d_model=8, n_layers=1, max_epochs=2, random_state=0, n_threads=1
+        ).fit(X, y)
+        probas[init] = model.predict_proba(X)
+        if init != "s4d-lin":
+            assert model.init_report_["channel_share"] == 0.0
+    np.testing.assert_array_equal(probas["tdi"], probas["s4d-lin"])
+    np.testing.assert_array_equal(probas["tdi-control"], probas["s4d-lin"])
