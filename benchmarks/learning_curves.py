@@ -137,6 +137,27 @@ def summarize(results: pd.DataFrame) -> pd.DataFrame:
     return table.round(3)
 
 
+def finished_rows(out: Path, key: list[str]) -> tuple[list[dict], set[tuple]]:
+    """The rows a results file already holds, and their ``key`` tuples (a rerun skips them)."""
+    if not out.exists():
+        return [], set()
+    rows = pd.read_csv(out).to_dict("records")
+    return rows, {tuple(r[k] for k in key) for r in rows}
+
+
+def run_cells(run, cells: list[tuple], rows: list[dict], out: Path, key: list[str], n_jobs: int):
+    """``run(*cell)`` for every cell, ``n_jobs`` at a time; each row is appended to ``rows``
+    and the whole file rewritten as it finishes, so that an interrupted run loses one cell."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    for row in Parallel(n_jobs=n_jobs, return_as="generator_unordered")(
+        delayed(run)(*cell) for cell in cells
+    ):
+        rows.append(row)
+        pd.DataFrame(rows).sort_values(key).to_csv(out, index=False)
+        print(f"{len(rows)} {row}", flush=True)
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mode", choices=("train", "test"), default="train")
@@ -157,13 +178,7 @@ def main() -> None:
         if arm not in ARMS:
             parser.error(f"unknown arm {arm!r}; choose from {sorted(ARMS)}")
     out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    done = set()
-    rows = []
-    if out.exists():
-        previous = pd.read_csv(out)
-        rows = previous.to_dict("records")
-        done = {tuple(r[k] for k in KEY) for r in rows}
+    rows, done = finished_rows(out, KEY)
     cells = [
         (d, args.mode, ratio, r, arm, budget)
         for r in range(args.resamples)
@@ -175,12 +190,8 @@ def main() -> None:
     ]
     # the long fits first within a resample, so that the parallel tail is short
     cells.sort(key=lambda c: (c[3], -c[5]))
-    for row in Parallel(n_jobs=args.n_jobs, return_as="generator_unordered")(
-        delayed(run_cell)(*cell, args.eval_max) for cell in cells
-    ):
-        rows.append(row)
-        pd.DataFrame(rows).sort_values(KEY).to_csv(out, index=False)
-        print(f"{len(rows)} {row}", flush=True)
+    cells = [(*cell, args.eval_max) for cell in cells]
+    rows = run_cells(run_cell, cells, rows, out, KEY, args.n_jobs)
     print(summarize(pd.DataFrame(rows)).to_string())
 
 

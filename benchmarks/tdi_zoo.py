@@ -28,7 +28,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from joblib import Parallel, delayed
+from learning_curves import finished_rows, run_cells
 
 BUDGETS = (5, 10, 20, 50, 100)
 # arm name -> SSMClassifier overrides
@@ -139,11 +139,7 @@ def main() -> None:
         if task not in ZOO_TASKS:
             parser.error(f"unknown task {task!r}; choose from {sorted(ZOO_TASKS)}")
     out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    rows, done = [], set()
-    if out.exists():
-        rows = pd.read_csv(out).to_dict("records")
-        done = {tuple(r[k] for k in KEY) for r in rows}
+    rows, done = finished_rows(out, KEY)
     cells = [
         (task, seed, arm, budget)
         for seed in range(args.seed_offset, args.seed_offset + args.seeds)
@@ -153,12 +149,7 @@ def main() -> None:
         if (task, seed, arm, budget) not in done
     ]
     cells.sort(key=lambda c: (c[1], -c[3]))  # long fits first within a seed: a short tail
-    for row in Parallel(n_jobs=args.n_jobs, return_as="generator_unordered")(
-        delayed(run_cell)(*cell) for cell in cells
-    ):
-        rows.append(row)
-        pd.DataFrame(rows).sort_values(KEY).to_csv(out, index=False)
-        print(f"{len(rows)} {row}", flush=True)
+    rows = run_cells(run_cell, cells, rows, out, KEY, args.n_jobs)
     print(summarize(pd.DataFrame(rows)).to_string())
 
 
