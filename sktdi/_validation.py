@@ -7,13 +7,17 @@
   ``validate_data`` (3-D input, the length recorded at fit and checked afterwards, (n, 1, L)
   and (n, L) as the same univariate data).
 - ``check_state_params``: parameter combinations the parameter constraints cannot express.
+- ``keyword_only`` / ``positional_arguments_error``: estimator constructors take keywords only.
+- ``plain``: a label as the user wrote it, for messages.
 """
 
 from __future__ import annotations
 
+import functools
+import inspect
+
 import numpy as np
 from sklearn.utils.validation import validate_data
-
 
 PAD_HINT = (
     "pad them to one length and pass the true lengths: "
@@ -114,6 +118,62 @@ def check_not_1d(X, *, name: str = "X") -> None:
         )
 
 
+def plain(value):
+    """``value`` as a plain Python scalar when it is a numpy one, for messages: numpy 2
+    writes ``repr(np.float64(0.0))`` as ``np.float64(0.0)``, which reads as code, not as
+    the label the user gave.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sktdi._validation import plain
+    >>> plain(np.float64(0.0)), plain(np.str_("calm")), plain("calm")
+    (0.0, 'calm', 'calm')
+    """
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def positional_arguments_error(cls: type, args: tuple) -> TypeError:
+    """The error for ``cls(*args)``: name the public class (not the private base whose
+    ``__init__`` Python would name) and how to pass parameters. Pure: builds, never raises.
+
+    Examples
+    --------
+    >>> from sktdi import SpectralAlignmentTransformer
+    >>> from sktdi._validation import positional_arguments_error
+    >>> print(positional_arguments_error(SpectralAlignmentTransformer, ("tdi",)))
+    SpectralAlignmentTransformer takes keyword arguments only: \
+SpectralAlignmentTransformer(n_filters=...), not 1 positional argument
+    """
+    name = cls.__name__
+    first = next(iter(inspect.signature(cls).parameters), "...")
+    count = f"{len(args)} positional argument{'s' if len(args) > 1 else ''}"
+    message = f"{name} takes keyword arguments only: {name}({first}=...), not {count}"
+    if any(hasattr(arg, "__len__") and not isinstance(arg, (str, bytes)) for arg in args):
+        # scikit-learn takes data in fit, where some libraries take it in the constructor
+        message += f"; the data goes to fit: {name}(...).fit(X, y)"
+    return TypeError(message)
+
+
+def keyword_only(init):
+    """Decorate a keyword-only ``__init__`` so that a positional argument raises
+    :func:`positional_arguments_error` instead of Python's "_Base.__init__() takes 1
+    positional argument but 2 were given".
+
+    ``functools.wraps`` keeps the wrapped signature visible (``inspect.signature`` follows
+    ``__wrapped__``), so scikit-learn's ``get_params``, ``clone`` and conformance checks still
+    read the keyword-only parameters and their defaults.
+    """
+
+    @functools.wraps(init)
+    def __init__(self, *args, **params):
+        if args:
+            raise positional_arguments_error(type(self), args)
+        init(self, **params)
+
+    return __init__
+
+
 def as_sequences(X, *, name: str = "X", min_length: int = 1) -> np.ndarray:
     """Validate a batch of sequences and return it as float64 of shape (n, n_channels, length).
 
@@ -202,7 +262,7 @@ def as_labels(y, n_samples: int, *, name: str = "y") -> tuple[np.ndarray, np.nda
     classes, codes = np.unique(arr, return_inverse=True)
     if len(classes) < 2:
         raise ValueError(
-            f"{name} has only 1 class ({classes[0]!r}); a class contrast needs at least 2"
+            f"{name} has only 1 class ({plain(classes[0])!r}); a class contrast needs at least 2"
         )
     return classes, codes
 

@@ -1,4 +1,4 @@
-"""Command line: ``sktdi benchmark``.
+"""Command line: ``sktdi benchmark`` (and ``sktdi --version``).
 
 Parsing, ``--help`` and the argument checks that need no data import nothing heavy (no torch,
 scikit-learn or sktime), so they answer at once. Every argument and dataset is checked before
@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from . import __version__
 from .benchmark.estimators import DEFAULT_ESTIMATORS, DEFAULT_RATIOS, ESTIMATORS
 
 DEFAULT_DATASETS = ("GunPoint", "ItalyPowerDemand", "ArrowHead")
@@ -390,6 +391,7 @@ def main(argv: list[str] | None = None) -> int:
     SystemExit: 2
     """
     parser = argparse.ArgumentParser(prog="sktdi", description="sktdi command line tools")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     benchmark = _benchmark_parser(sub)
     args = parser.parse_args(argv)

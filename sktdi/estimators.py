@@ -33,7 +33,13 @@ from ._inputs import fit_standardization, network_input
 from ._seeding import random_streams, seeded
 from ._threads import resolve_n_threads, torch_threads
 from ._training import build_net, check_network_params, network_spec, resolve_device
-from ._validation import check_lengths, check_state_params, validate_sequences
+from ._validation import (
+    check_lengths,
+    check_state_params,
+    plain,
+    positional_arguments_error,
+    validate_sequences,
+)
 from .persistence import SaveMixin
 from .augmentation import AUGMENTATIONS
 from .ssm import INIT_NAMES, NETWORKS, POOLINGS
@@ -538,7 +544,8 @@ class SSMClassifier(ClassifierMixin, _BaseSSM):
             self.classes_ = self._label_encoder.classes_
             if len(self.classes_) < 2:
                 raise ValueError(
-                    f"y has only 1 class ({self.classes_[0]!r}); a classifier needs at least 2"
+                    f"y has only 1 class ({plain(self.classes_[0])!r}); a classifier needs at "
+                    "least 2"
                 )
         unseen = np.setdiff1d(y, self.classes_)
         if unseen.size:
@@ -557,10 +564,7 @@ class SSMClassifier(ClassifierMixin, _BaseSSM):
         fraction = self.validation_fraction
         single = present[counts < 2]
         if single.size:
-            # plain Python scalars: np.int64(2) would read as code, not as the label
-            labels = ", ".join(
-                repr(getattr(label, "item", lambda: label)()) for label in self.classes_[single][:5]
-            )
+            labels = ", ".join(repr(plain(label)) for label in self.classes_[single][:5])
             which = f"class {labels} has" if single.size == 1 else f"classes {labels} have"
             raise ValueError(
                 f"validation_fraction={fraction} holds out a stratified share of every class, "
@@ -736,7 +740,9 @@ def _override_defaults(cls, **defaults):
 
     names = [name for name in base.parameters if name != "self"]
 
-    def __init__(self, **params):
+    def __init__(self, *args, **params):
+        if args:  # Python's own error would name this function, not the class
+            raise positional_arguments_error(type(self), args)
         unexpected = sorted(set(params) - set(names))
         if unexpected:
             raise TypeError(f"{cls.__name__} got unexpected parameters {unexpected}")

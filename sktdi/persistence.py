@@ -118,6 +118,8 @@ class SaveMixin:
 
         Raises
         ------
+        FileNotFoundError
+            If the folder of ``path`` does not exist (it is not created); the message names it.
         sklearn.exceptions.NotFittedError
             If the estimator is not fitted.
         ValueError
@@ -156,12 +158,15 @@ SktimeSSMClassifier or SktimeSSMRegressor
     ------
     TypeError
         If ``estimator`` is not of one of the classes above.
+    FileNotFoundError
+        If the folder of ``path`` does not exist; the message names it.
     sklearn.exceptions.NotFittedError
         If it is not fitted.
     ValueError
         If a parameter or fitted attribute cannot be stored; the message names it.
     """
     path = Path(os.fspath(path))
+    _check_folder(path)
     data = dumps(estimator)
     # a temporary file beside the target, then an atomic rename: never a half-written file
     descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
@@ -172,6 +177,20 @@ SktimeSSMClassifier or SktimeSSMRegressor
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def _check_folder(path: Path) -> None:
+    """Refuse a target whose folder is missing, naming the folder: the write goes through a
+    temporary file beside the target, and the OS error would name that file instead."""
+    folder = path.parent
+    if folder.is_dir():
+        return
+    if folder.exists():
+        raise NotADirectoryError(f"cannot save to {path}: {folder} is not a folder")
+    raise FileNotFoundError(
+        f"cannot save to {path}: the folder {folder} does not exist; create it first "
+        f"(os.makedirs({str(folder)!r}, exist_ok=True))"
+    )
 
 
 def load(path):

@@ -20,7 +20,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
 from ._seeding import spawn_seeds
-from ._validation import validate_sequences
+from ._validation import keyword_only, validate_sequences
 from .persistence import SaveMixin
 from .transformers import SpectralAlignmentTransformer
 
@@ -62,6 +62,7 @@ class _SpectralRidge(SaveMixin, BaseEstimator):
         "alphas": [None, "array-like"],
     }
 
+    @keyword_only
     def __init__(
         self,
         *,

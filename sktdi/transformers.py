@@ -13,7 +13,7 @@ from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted
 
 from ._seeding import spawn_seeds
-from ._validation import check_state_params, validate_sequences
+from ._validation import check_state_params, keyword_only, validate_sequences
 from .persistence import SaveMixin
 from .ssm import INIT_NAMES, S4D, fft_conv
 from .tdi import (
@@ -81,6 +81,28 @@ def multirocket_pooling(filtered: torch.Tensor, bias: torch.Tensor) -> torch.Ten
     ).values  # (..., L)
     lspv = (steps - last_break).amax(dim=-1).to(z.dtype) / length  # (...,)
     return torch.stack([ppv, mpv, mipv, lspv], dim=-1)  # (..., 4)
+
+
+def _check_bank_length(length: int, difference, filters_difference: bool) -> None:
+    """Refuse series too short for the bank, in the user's terms: ``difference`` is named
+    with the value it has (often the default ``"auto"``, which the user never wrote), and
+    the remedy is a public parameter of the transformer and of the ridge models.
+
+    Examples
+    --------
+    >>> _check_bank_length(1, "auto", filters_difference=False)  # 1 step is enough without it
+    >>> _check_bank_length(1, "auto", filters_difference=True)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: series of length 1 (n_features = 1) are too short for the filter bank: need ...
+    """
+    if filters_difference and length < 2:
+        # "n_features = 1" is what scikit-learn's check_fit2d_1feature looks for
+        raise ValueError(
+            f"series of length {length} (n_features = {length}) are too short for the filter "
+            f"bank: need at least 2 time steps, because it also filters each series' first "
+            f"difference (difference={difference!r}); pass longer series, or difference=False"
+        )
 
 
 class SpectralAlignmentTransformer(SaveMixin, TransformerMixin, BaseEstimator):
@@ -227,6 +249,7 @@ class SpectralAlignmentTransformer(SaveMixin, TransformerMixin, BaseEstimator):
         "random_state": ["random_state"],
     }
 
+    @keyword_only
     def __init__(
         self,
         *,
@@ -303,6 +326,7 @@ class SpectralAlignmentTransformer(SaveMixin, TransformerMixin, BaseEstimator):
             X, y = validate_sequences(self, X, y, reset=True, multi_output=True, y_numeric=False)
         else:
             X, _ = validate_sequences(self, X, reset=True)
+        _check_bank_length(X.shape[-1], self.difference, self._difference())
         # independent streams: the bank's base modes, TDI, the bias sample
         seeds = spawn_seeds(self.random_state, 3)
         self.layer_ = S4D(
@@ -337,11 +361,6 @@ class SpectralAlignmentTransformer(SaveMixin, TransformerMixin, BaseEstimator):
         with torch.no_grad():
             self.layer_.D.zero_()  # a pure filter bank: no skip connection
         self.layer_.requires_grad_(False)
-        if self._difference() and X.shape[-1] < 2:
-            raise ValueError(
-                f"difference=True needs series of at least 2 time steps; got "
-                f"{X.shape[-1]} feature(s) (time steps)"
-            )
         bias_rng = np.random.RandomState(seeds[2])
         self.biases_ = self._fit_biases(X, bias_rng)
         if self._difference():  # drawn after the series' own: those stay as without it

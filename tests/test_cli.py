@@ -5,6 +5,7 @@ from __future__ import annotations
 import socket
 import subprocess
 import sys
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -174,10 +175,34 @@ def test_cells_in_workers_get_their_threads(threads):
         assert seen["pools"] == [threads]  # numpy's BLAS and OpenMP too, not one per core
 
 
+def test_version(capsys):
+    # before: "sktdi: error: the following arguments are required: command", status 2
+    import sktdi
+
+    with pytest.raises(SystemExit) as exc:
+        main(["--version"])
+    assert exc.value.code == 0
+    assert capsys.readouterr().out == f"sktdi {sktdi.__version__}\n"
+
+
+def test_version_of_the_installed_console_script():
+    import sktdi
+
+    script = Path(sys.executable).with_name("sktdi")  # pip puts it beside the interpreter
+    if not script.exists():
+        pytest.skip("the sktdi console script is not installed beside this Python")
+    run = subprocess.run(
+        [str(script), "--version"], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == f"sktdi {sktdi.__version__}\n"
+
+
 def test_help_and_argument_errors_do_not_import_torch():
     code = (
         "import sys, sktdi.cli\n"
-        "for argv in (['--help'], ['benchmark', '--help'], ['benchmark', '--cv', '1']):\n"
+        "for argv in (['--help'], ['--version'], ['benchmark', '--help'],\n"
+        "             ['benchmark', '--cv', '1']):\n"
         "    try:\n"
         "        sktdi.cli.main(argv)\n"
         "    except SystemExit:\n"

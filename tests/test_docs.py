@@ -121,3 +121,21 @@ def test_detector_flags_measurements(tmp_path):
     found = measured_outside_regions(page)
     assert len(found) == 4, found
     assert all(":1:" in f or ":2:" in f for f in found)
+
+
+def test_readme_says_what_ci_run_runs():
+    # the README said `.ci/run` "does exactly this" (install, then pytest), but it also builds
+    # the documentation site: a reader would not expect a Sphinx failure from it
+    script = (ROOT / ".ci" / "run").read_text()
+    readme = (ROOT / "README.md").read_text()
+    paragraph = next(p for p in readme.split("\n\n") if "`bash .ci/run`" in p)
+    assert "pytest" in script
+    if "sphinx" in script:
+        assert "documentation" in paragraph, paragraph
+
+
+@pytest.mark.parametrize("page", ["estimators.md", "getting_started.md"])
+def test_the_parameter_pages_say_what_verbose_prints(page):
+    # verbose was documented only in the docstring; a new user looks for progress output here
+    lines = [line for line in (ROOT / "docs" / page).read_text().splitlines() if "verbose" in line]
+    assert any("per" in line and "epoch" in line for line in lines), lines

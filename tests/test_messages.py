@@ -139,3 +139,83 @@ def test_validation_fraction_too_small_for_the_classes_names_the_parameter():
     model = SSMClassifier(**{**TINY, "max_epochs": 1}, validation_fraction=0.05)
     with pytest.raises(ValueError, match=r"validation_fraction=0.05 holds out 1 of 11 series"):
         model.fit(X, np.array([0] * 6 + [1] * 5))
+
+
+# ---- positional constructor arguments (issue 24, item 11) --------------------------------
+PUBLIC_ESTIMATORS = [
+    "SSMClassifier",
+    "SSMRegressor",
+    "SpectralRidgeClassifier",
+    "SpectralRidgeRegressor",
+    "SpectralAlignmentTransformer",
+]
+
+
+@pytest.mark.parametrize("name", PUBLIC_ESTIMATORS)
+def test_positional_arguments_name_the_class_and_keywords(name):
+    # before: "_BaseSSM.__init__() takes 1 positional argument but 2 were given" (or the
+    # private _SpectralRidge), which names neither the class the user called nor the fix
+    import inspect
+
+    import sktdi
+
+    cls = getattr(sktdi, name)
+    first = next(iter(inspect.signature(cls).parameters))
+    with pytest.raises(TypeError) as info:
+        cls("tdi")
+    message = str(info.value)
+    assert message.startswith(f"{name} takes keyword arguments only: {name}({first}=...)")
+    assert "__init__" not in message and "_Base" not in message
+
+
+def test_data_given_to_the_constructor_points_to_fit():
+    X = np.zeros((4, 8))
+    with pytest.raises(TypeError, match=r"the data goes to fit: SSMClassifier\(\.\.\.\)\.fit"):
+        SSMClassifier(X, np.arange(4) % 2)
+
+
+@pytest.mark.parametrize("name", ["SktimeSSMClassifier", "SktimeSSMRegressor"])
+def test_positional_arguments_to_the_sktime_adapters(name):
+    pytest.importorskip("sktime")
+    import sktdi.sktime
+
+    with pytest.raises(TypeError, match=f"^{name} takes keyword arguments only"):
+        getattr(sktdi.sktime, name)("tdi")
+
+
+@pytest.mark.parametrize("name", PUBLIC_ESTIMATORS)
+def test_keyword_only_signature_is_what_scikit_learn_reads(name):
+    # the friendlier error must not change what get_params, clone and the checks introspect
+    import inspect
+
+    from sklearn.base import clone
+
+    import sktdi
+
+    cls = getattr(sktdi, name)
+    parameters = list(inspect.signature(cls.__init__).parameters.values())[1:]
+    assert parameters and all(
+        p.kind is p.KEYWORD_ONLY and p.default is not p.empty for p in parameters
+    )
+    estimator = cls(random_state=3)
+    assert clone(estimator).get_params() == estimator.get_params()
+    assert set(estimator.get_params()) == {p.name for p in parameters}
+
+
+# ---- one class ---------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda X, y: SSMClassifier(**TINY).fit(X, y),
+        lambda X, y: fisher_log_power(X, y),
+    ],
+    ids=["classifier-fit", "fisher_log_power"],
+)
+def test_one_class_is_named_as_the_user_wrote_it(call):
+    # before: "y has only 1 class (np.float64(0.0))", numpy 2's repr of the label
+    X = np.random.default_rng(0).normal(size=(6, 16))
+    with pytest.raises(ValueError, match="only 1 class") as info:
+        call(X, np.zeros(6))
+    assert "(0.0)" in str(info.value) and "np." not in str(info.value)
+    with pytest.raises(ValueError, match=r"only 1 class \('calm'\)"):
+        call(X, np.array(["calm"] * 6))

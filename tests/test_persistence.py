@@ -262,6 +262,20 @@ def test_unfitted_estimator_cannot_be_saved(make, tmp_path):
     assert not (tmp_path / "model.sktdi").exists()
 
 
+def test_saving_into_a_missing_folder_names_the_folder(tmp_path, monkeypatch):
+    # before: "No such file or directory: '.../m.sktditn8sn9pt.tmp'", the temporary file
+    bank = SpectralAlignmentTransformer(**BANK, init="s4d-lin").fit(planted()[0])
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(FileNotFoundError) as info:
+        bank.save("no/such/dir/m.sktdi")
+    message = str(info.value)
+    assert "the folder no/such/dir does not exist" in message and ".tmp" not in message
+    assert not (tmp_path / "no").exists()  # nothing created
+    (tmp_path / "file").write_text("")
+    with pytest.raises(NotADirectoryError, match="file is not a folder"):
+        bank.save(tmp_path / "file" / "m.sktdi")
+
+
 def test_values_without_a_safe_encoding_are_named(tmp_path):
     X, _ = planted()
     bank = SpectralAlignmentTransformer(**{**BANK, "random_state": np.random.RandomState(0)})

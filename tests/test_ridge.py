@@ -9,7 +9,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from sktdi import SpectralRidgeClassifier, SpectralRidgeRegressor
+from sktdi import SpectralAlignmentTransformer, SpectralRidgeClassifier, SpectralRidgeRegressor
 
 
 def planted(n_per_class=20, length=64, freq=0.3, seed=0):
@@ -93,3 +93,19 @@ def test_minirocket_features_are_appended():
     assert both.predict(X).shape == (len(y),)  # 2-D input works as (n, 1, L)
     with pytest.raises(ValueError, match="at least 9 time steps"):
         SpectralRidgeClassifier(rocket="minirocket").fit(X[:, :8], y)
+
+
+@pytest.mark.parametrize("make", [SpectralRidgeClassifier, SpectralAlignmentTransformer])
+def test_series_of_length_1_are_refused_in_plain_terms(make):
+    # before: "difference=True needs series of at least 2 time steps", naming a value the user
+    # never set (the default is difference="auto")
+    X = np.random.default_rng(0).normal(size=(10, 1))
+    y = np.repeat([0, 1], 5)
+    with pytest.raises(ValueError) as info:
+        make(n_filters=4).fit(X, y)
+    message = str(info.value)
+    assert "series of length 1" in message and "too short for the filter bank" in message
+    assert "at least 2 time steps" in message
+    assert "difference=True" not in message and "difference='auto'" in message
+    # the way out the message offers works
+    make(n_filters=4, difference=False).fit(X, y)
