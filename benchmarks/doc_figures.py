@@ -1398,8 +1398,9 @@ def zoo_budgets() -> str:
         )
     return (
         _md_table(pd.DataFrame(rows), align=["r", "r", "r", "l", "r"])
-        + "\nOver every draw of every task run at that budget (seeds 0 and up); the worst task "
-        "is the lowest mean over its draws.\n"
+        + "\nPoints of accuracy, paired on the draw: mean ± standard error over every draw of "
+        "every task run at that budget (their number: tasks × draws; seeds 0 and up). The "
+        "worst task is the lowest mean over its draws.\n"
     )
 
 

@@ -601,26 +601,44 @@ def zoo_task(
     """One labelled task of TDI's safety zoo: synthetic series whose class information sits in
     a known place in frequency (or nowhere in power at all). X (n, 1, length), y str.
 
-    The zoo is a check, not a tuning set: TDI must never cost accuracy against its base
-    initialization on any of its tasks (``benchmarks/tdi_zoo.py``). Every series is
-    unit-variance coloured ``noise`` plus a class signal of RMS ``strength`` (except
-    "broadband", where the noise itself carries the class, and "one-band", where
-    ``strength`` is the loudest class's RMS):
+    The zoo is where TDI is checked for costing accuracy against its base initialization on
+    tasks nobody tuned it on (``benchmarks/tdi_zoo.py``, ``docs/budgets.md``); it is not a
+    tuning set. Every series is unit-variance coloured ``noise`` plus a class signal.
 
-    - ``"one-band"``: every class puts band-limited power in the same narrow band (width
-      0.04 cycles/sample, centre drawn per task), at a class-specific level — the information
-      is in one band;
-    - ``"multi-band"``: class k puts band-limited power in its own band (centres drawn per
-      task, spread over the whole band) — several bands, one per class;
-    - ``"broadband"``: class k's noise passes an AR(1) filter with coefficient evenly spaced
-      in [-0.6, 0.6] × ``strength`` — the classes differ in spectral tilt at every frequency;
-    - ``"phase"``: class k is a template with a magnitude spectrum shared by all classes and
-      its own random phases, circularly shifted at random — identical expected power, the
-      information is in shape only (a task where TDI's statistic is flat by design).
+    Parameters
+    ----------
+    family : {"one-band", "multi-band", "broadband", "phase"} (``ZOO_FAMILIES``)
+        Where the class information sits:
 
-    ``random_state`` draws both the task (band centres, templates) and the series: split one
-    draw into training and test series (e.g. ``train_test_split(..., stratify=y)``) rather
-    than drawing twice.
+        - ``"one-band"``: every class puts band-limited power in the same narrow band (width
+          0.04 cycles/sample, centre drawn per task), at a class-specific level, from none
+          (class 0) to RMS ``strength`` (the last class);
+        - ``"multi-band"``: class k adds band-limited power of RMS ``strength`` in its own
+          band (centres drawn per task, spread over the whole band; at short lengths
+          neighbouring classes' bands can fall in the same frequency bin);
+        - ``"broadband"``: class k's noise passes an AR(1) filter with coefficient evenly
+          spaced in [-0.6, 0.6] × ``strength``: the classes differ in spectral tilt at every
+          frequency;
+        - ``"phase"``: class k adds a template of RMS ``strength`` whose magnitude spectrum
+          all classes share, with its own random phases, circularly shifted at random:
+          identical expected power, the information is in shape only (TDI's statistic is
+          flat by design).
+    n_classes : int, at least 2
+    n_per_class : int, at least 1
+        Series per class.
+    length : int, at least 8
+    noise : {"white", "pink", "brown"} (``NOISE_COLOURS``)
+        The background's power falls as 1, 1/f or 1/f² with frequency f.
+    strength : float, at least 0 (at most 1.5 for "broadband", a stable filter)
+        How loud the class signal is against the unit-variance noise (above).
+    random_state : int, Generator or None
+        Draws both the task (band centres, templates) and the series.
+
+    ``ZOO_TASKS`` holds the standard grid (name -> these arguments); its ``n_per_class``
+    counts training series. To score a task, draw it once with more series per class and
+    split (``benchmarks/tdi_zoo.py`` adds 64 per class and keeps the grid's count for
+    training): two draws with different seeds are two different tasks. Labels are the
+    strings "0", "1", ... (as UCR files give them).
 
     Examples
     --------
@@ -629,16 +647,27 @@ def zoo_task(
     >>> X.shape, sorted(set(y.tolist()))
     ((12, 1, 32), ['0', '1', '2'])
     """
+    from numbers import Integral, Real
+
+    from sklearn.utils import check_scalar
+
     if family not in ZOO_FAMILIES:
         raise ValueError(f"family must be one of {ZOO_FAMILIES}, got {family!r}")
     if noise not in NOISE_COLOURS:
         raise ValueError(f"noise must be one of {NOISE_COLOURS}, got {noise!r}")
-    if n_classes < 2:
-        raise ValueError(f"n_classes must be at least 2, got {n_classes}")
-    if n_per_class < 1:
-        raise ValueError(f"n_per_class must be at least 1, got {n_per_class}")
-    if length < 8:
-        raise ValueError(f"length must be at least 8, got {length}")
+    for name, value, least in (
+        ("n_classes", n_classes, 2),
+        ("n_per_class", n_per_class, 1),
+        ("length", length, 8),
+    ):
+        if isinstance(value, bool) or not isinstance(value, Integral):
+            raise TypeError(f"{name} must be an int, got {value!r}")
+        if value < least:
+            raise ValueError(f"{name} must be at least {least}, got {value}")
+    most = 1.5 if family == "broadband" else None  # |AR coefficient| ≤ 0.9: a stable filter
+    check_scalar(strength, "strength", Real, min_val=0.0, max_val=most)
+    if not np.isfinite(strength):
+        raise ValueError(f"strength must be a finite number, got {strength}")
     rng = np.random.default_rng(random_state)
     y = np.repeat(np.arange(n_classes), n_per_class)  # (n,)
     n = len(y)

@@ -118,6 +118,25 @@ def test_zoo_refuses_bad_arguments(kwargs, match):
         zoo_task(**kwargs)
 
 
+@pytest.mark.parametrize(
+    "kwargs, error, match",
+    [
+        ({"n_per_class": 2.5}, TypeError, "n_per_class must be an int, got 2.5"),
+        ({"n_classes": "4"}, TypeError, "n_classes must be an int"),
+        ({"length": 100.0}, TypeError, "length must be an int"),
+        ({"strength": -1.0}, ValueError, "strength == -1.0, must be >= 0"),
+        ({"strength": float("nan")}, ValueError, "strength must be a finite number"),
+        ({"family": "broadband", "strength": 2.0}, ValueError, "strength == 2.0, must be <= 1.5"),
+    ],
+)
+def test_zoo_names_wrong_types_and_strengths(kwargs, error, match):
+    """Floats where counts belong, and strengths that would give silent nonsense (a negative
+    one swaps the broadband tilts, one past 1.5 an unstable filter, NaN all-NaN series), are
+    refused by name rather than truncated or passed on to numpy."""
+    with pytest.raises(error, match=match):
+        zoo_task(**{"family": "multi-band", **kwargs})
+
+
 def test_tdi_stands_down_to_s4d_lin_bit_for_bit_where_the_statistic_is_flat():
     """On a task with no class information in power (the "phase" family) no bin of the
     statistic is significant: init="tdi" and its control are S4D-Lin, prediction for
