@@ -634,6 +634,13 @@ def zoo_task(
     random_state : int, Generator or None
         Draws both the task (band centres, templates) and the series.
 
+    Returns
+    -------
+    X : ndarray of shape (n_classes * n_per_class, 1, length)
+    y : ndarray of str, shape (n_classes * n_per_class,)
+
+    Notes
+    -----
     ``ZOO_TASKS`` holds the standard grid (name -> these arguments); its ``n_per_class``
     counts training series. To score a task, draw it once with more series per class and
     split (``benchmarks/tdi_zoo.py`` adds 64 per class and keeps the grid's count for
