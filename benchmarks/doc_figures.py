@@ -1212,30 +1212,12 @@ def zoo_targets() -> str:
 @region("zoo-study")
 def zoo_study() -> str:
     study = _csv(CONV_S4D_STUDY)
-    means = study.pivot_table(
-        index=["dataset", "budget"], columns="arm", values="accuracy", aggfunc="mean"
-    )
-    renamed = study.rename(columns={"resample": "seed", "dataset": "task"})
-    lin = _paired_gaps(renamed, "tdi", "s4d-lin").groupby(level=["task", "budget"])
-    control = _paired_gaps(renamed, "tdi", "tdi-control").groupby(level=["task", "budget"])
-    rows = []
-    for (dataset, budget), cell in means.iterrows():
-        rows.append(
-            {
-                "dataset": dataset,
-                "epochs": int(budget),
-                "S4D-Lin": _f(cell["s4d-lin"]),
-                "TDI": _f(cell["tdi"]),
-                "control": _f(cell["tdi-control"]),
-                "TDI − S4D-Lin": _pts(lin.mean()[(dataset, budget)]),
-                "TDI − control": _pts(control.mean()[(dataset, budget)]),
-                "resamples": int(lin.count()[(dataset, budget)]),
-            }
-        )
+    cells = _zoo_cells(study.rename(columns={"resample": "seed", "dataset": "task"}))
     n_fit = study.groupby("dataset")["n_fit"].first()
     return (
-        _md_table(pd.DataFrame(rows), align=["l"] + ["r"] * 7)
-        + "\nMean test accuracy over resamples (resample 0: the official split), a stratified "
+        _md_table(_cell_rows(cells, "dataset", "resamples"), align=["l"] + ["r"] * 7)
+        + "\nMean test accuracy over resamples (resample 0: the official split) and the paired "
+        "differences in points, mean ± standard error over the resamples; a stratified "
         "16% of the training split fitted ("
         + ", ".join(f"{d}: {n} series" for d, n in n_fit.items())
         + "), the default conv-s4d network.\n"
@@ -1338,9 +1320,11 @@ def zoo_pixel_choice() -> str:
     )
 
 
-def _zoo_cells() -> pd.DataFrame:
-    """Per (task, budget): mean TDI − S4D-Lin and TDI − control, with standard errors."""
-    results = _csv(ZOO_RESULTS)
+def _zoo_cells(results: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Per (task, budget): mean TDI − S4D-Lin and TDI − control, with standard errors, and
+    each arm's mean accuracy (``results``: the zoo's, or a learning-curve file renamed to
+    task/seed)."""
+    results = _csv(ZOO_RESULTS) if results is None else results
     out = {}
     for name, reference in (("lin", "s4d-lin"), ("control", "tdi-control")):
         gaps = _paired_gaps(results, "tdi", reference)
@@ -1354,25 +1338,28 @@ def _zoo_cells() -> pd.DataFrame:
     return pd.DataFrame(out).join(means)
 
 
+def _cell_rows(cells: pd.DataFrame, name: str, draws: str) -> pd.DataFrame:
+    """The per-cell table: arms' mean accuracies and the paired gaps ± their errors."""
+    rows = [
+        {
+            name: task,
+            "epochs": int(budget),
+            draws: int(cell["draws"]),
+            "S4D-Lin": _f(cell["s4d-lin"]),
+            "TDI": _f(cell["tdi"]),
+            "control": _f(cell["tdi-control"]),
+            "TDI − S4D-Lin": f"{_pts(cell['lin_mean'])} ± {cell['lin_se']:.1f}",
+            "TDI − control": f"{_pts(cell['control_mean'])} ± {cell['control_se']:.1f}",
+        }
+        for (task, budget), cell in cells.dropna(subset=["draws"]).iterrows()
+    ]
+    return pd.DataFrame(rows)
+
+
 @region("zoo-results")
 def zoo_results() -> str:
-    cells = _zoo_cells().dropna(subset=["draws"])
-    rows = []
-    for (task, budget), cell in cells.iterrows():
-        rows.append(
-            {
-                "task": task,
-                "epochs": int(budget),
-                "draws": int(cell["draws"]),
-                "S4D-Lin": _f(cell["s4d-lin"]),
-                "TDI": _f(cell["tdi"]),
-                "control": _f(cell["tdi-control"]),
-                "TDI − S4D-Lin": f"{_pts(cell['lin_mean'])} ± {cell['lin_se']:.1f}",
-                "TDI − control": f"{_pts(cell['control_mean'])} ± {cell['control_se']:.1f}",
-            }
-        )
     return (
-        _md_table(pd.DataFrame(rows), align=["l", "r", "r", "r", "r", "r", "r", "r"])
+        _md_table(_cell_rows(_zoo_cells(), "task", "draws"), align=["l"] + ["r"] * 7)
         + "\nMean test accuracy over draws (seeds 0 and up; each draw a fresh task, its "
         "training series and 64 test series per class), and the paired differences in points, "
         "mean ± standard error over the draws.\n"
