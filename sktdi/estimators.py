@@ -36,8 +36,8 @@ from ._training import build_net, check_network_params, network_spec, resolve_de
 from ._validation import (
     check_lengths,
     check_state_params,
+    keyword_only,
     plain,
-    positional_arguments_error,
     validate_sequences,
 )
 from .persistence import SaveMixin
@@ -740,9 +740,8 @@ def _override_defaults(cls, **defaults):
 
     names = [name for name in base.parameters if name != "self"]
 
-    def __init__(self, *args, **params):
-        if args:  # Python's own error would name this function, not the class
-            raise positional_arguments_error(type(self), args)
+    @keyword_only
+    def __init__(self, **params):
         unexpected = sorted(set(params) - set(names))
         if unexpected:
             raise TypeError(f"{cls.__name__} got unexpected parameters {unexpected}")

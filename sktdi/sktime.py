@@ -14,7 +14,7 @@ import numpy as np
 from sktime.classification.base import BaseClassifier
 from sktime.regression.base import BaseRegressor
 
-from ._validation import positional_arguments_error
+from ._validation import keyword_only
 from .datasets import pad_sequences
 from .estimators import SSMClassifier, SSMRegressor
 from .persistence import SaveMixin, dumps, loads, save_estimator
@@ -53,9 +53,8 @@ def _delegate_signature(cls, estimator_cls):
     signature = inspect.signature(estimator_cls.__init__)
     params = [p for p in signature.parameters.values() if p.name != "self"]
 
-    def __init__(self, *args, **kwargs):
-        if args:  # Python's own error would name this function, not the class
-            raise positional_arguments_error(type(self), args)
+    @keyword_only
+    def __init__(self, **kwargs):
         unknown = set(kwargs) - {p.name for p in params}
         if unknown:
             raise TypeError(f"{cls.__name__} got unexpected parameters {sorted(unknown)}")
