@@ -1391,6 +1391,153 @@ def zoo_budgets() -> str:
     )
 
 
+# --------------------------------------------------------------------------------------
+# the guide's decision page (docs/which_model.md) and the advice on `init`
+# (docs/choosing_init.md): what a user can expect, read from the studies' committed results
+
+
+def _given(dataset: str, per_class: int) -> pd.Series:
+    results = _csv(DATA / "given_spectrum.csv")
+    return results[(results["dataset"] == dataset) & (results["per_class"] == per_class)].groupby(
+        "arm"
+    )["accuracy"].mean()
+
+
+@region("which-model")
+def which_model() -> str:
+    """One row per kind of data: the model to use and what it scored in the studies."""
+    kernel = _kernel_means()
+    overall = kernel.mean()
+    planted = kernel.xs("planted", level="dataset").mean()
+    total, _ = _kernel_seconds()
+    n_kernel = kernel.index.get_level_values("dataset").nunique()
+    deep = _deep_means()
+    worst = (100 * (deep["tdi"] - deep["inceptiontime"])).idxmin()
+    fewshot = _fewshot_means()
+    given = _given("planted", 2)
+    regression = _csv(DATA / "field_regression_results.csv")
+    r2 = regression.pivot_table(
+        index="dataset", columns="estimator", values="r2"
+    )
+    rows = [
+        {
+            "your data": "shapes or events (outlines, gestures, motion); no reason to expect "
+            "frequency bands; a CPU",
+            "use": "`SpectralRidgeClassifier(rocket=\"minirocket\")`, or sktime's MiniRocket",
+            "what to expect": (
+                f"level with MiniRocket: mean accuracy {_f(overall['tdi+ridge+minirocket'])} "
+                f"against {_f(overall['minirocket-ridge'])} over {n_kernel} datasets at five "
+                f"training sizes; {total['tdi+ridge+minirocket']:.1f} s to fit and predict, "
+                f"{total['tdi+ridge+minirocket'] / total['minirocket-ridge']:.0f}× bare "
+                "MiniRocket's time"
+            ),
+        },
+        {
+            "your data": "information in frequency bands (vibration, audio, physiology, "
+            "spectra); few series per class",
+            "use": "`SpectralRidgeClassifier(rocket=\"minirocket\")`; "
+            "`SpectralRidgeClassifier()` without sktime",
+            "what to expect": (
+                "ahead of MiniRocket where the information is spectral: "
+                f"{_pts(100 * (planted['tdi+ridge+minirocket'] - planted['minirocket-ridge']))} "
+                "points on the planted-frequency task (mean over training sizes); without "
+                "MiniRocket's features "
+                f"{_pts(100 * (overall['tdi+ridge'] - overall['minirocket-ridge']))} points "
+                "against MiniRocket over every dataset"
+            ),
+        },
+        {
+            "your data": "you know the informative band, or have a larger related dataset",
+            "use": "any model with `tdi_spectrum=TaskSpectrum.from_frequencies([...])` "
+            "(or `task_spectrum` of the related data)",
+            "what to expect": (
+                "the largest gain measured: planted-frequency task, two series per class, "
+                f"{_f(given['s4d-lin'])} with S4D-Lin, {_f(given['tdi-known'])} with the band "
+                f"given, {_f(given['tdi-transfer'])} with the spectrum of related data"
+            ),
+        },
+        {
+            "your data": "two or three series per class",
+            "use": "`SpectralRidgeClassifier`",
+            "what to expect": (
+                "the deep model trails it: "
+                f"{_pts(100 * (fewshot['tdi'] - fewshot['tdi+ridge']).mean())} points "
+                f"(SSMClassifier − SpectralRidgeClassifier, mean of {len(fewshot)} datasets "
+                "at two series per class)"
+            ),
+        },
+        {
+            "your data": "dozens of series per class or more, and a reason for a deep model: "
+            "a GPU, a model to fine-tune, or one to run step by step on a stream",
+            "use": "`SSMClassifier()`",
+            "what to expect": (
+                f"full training sets, {len(deep)} datasets: mean accuracy {_f(deep['tdi'].mean())}, "
+                f"InceptionTime {_f(deep['inceptiontime'].mean())}, MiniRocket "
+                f"{_f(deep['minirocket'].mean())}; furthest behind on {worst} "
+                f"({_pts(100 * (deep.loc[worst, 'tdi'] - deep.loc[worst, 'inceptiontime']))} "
+                f"points against InceptionTime); fit time {_timing_ratio().mean():.1f}× "
+                "InceptionTime's"
+            ),
+        },
+        {
+            "your data": "a numeric target (regression)",
+            "use": "`SSMRegressor()`; `SpectralRidgeRegressor()` for a fast baseline",
+            "what to expect": "; ".join(
+                f"{d}: R² {_f(r2.loc[d, 'tdi'])} (SSMRegressor) against "
+                f"{_f(r2.loc[d, 'minirocket'])} (MiniRocket)"
+                for d in r2.index
+            ),
+        },
+    ]
+    return _md_table(pd.DataFrame(rows), ["l", "l", "l"])
+
+
+#: a measured gap this many standard errors below zero makes S4D-Lin the advice
+ADVICE_STANDARD_ERRORS = 2.0
+
+
+def init_advice() -> pd.DataFrame:
+    """Per training budget on the zoo (default network): TDI − S4D-Lin, its standard error,
+    and the `init` to advise: S4D-Lin only where TDI is measurably behind."""
+    results = _csv(ZOO_RESULTS)
+    rows = []
+    for budget, subset in results.groupby("budget"):
+        gaps = _paired_gaps(subset, "tdi", "s4d-lin")
+        se = gaps.std(ddof=1) / len(gaps) ** 0.5
+        behind = gaps.mean() + ADVICE_STANDARD_ERRORS * se < 0
+        rows.append(
+            {
+                "epochs": int(budget),
+                "gap": gaps.mean(),
+                "se": se,
+                "draws": len(gaps),
+                "advice": "s4d-lin" if behind else "tdi",
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+@region("init-by-budget")
+def init_by_budget() -> str:
+    advice = init_advice()
+    table = pd.DataFrame(
+        {
+            "epochs (`max_epochs`)": advice["epochs"],
+            "TDI − S4D-Lin (points)": [
+                f"{_pts(g)} ± {s:.1f} ({n})"
+                for g, s, n in zip(advice["gap"], advice["se"], advice["draws"])
+            ],
+            "use": [f'`"{a}"`' for a in advice["advice"]],
+        }
+    )
+    return (
+        _md_table(table, ["r", "r", "l"])
+        + "\nThe synthetic task zoo ({doc}`budgets`), default network: mean ± standard error "
+        "over paired draws (their number in brackets). The advice is S4D-Lin only where TDI is "
+        f"behind by more than {ADVICE_STANDARD_ERRORS:g} standard errors.\n"
+    )
+
+
 def regions(path: Path) -> list[tuple[str, str]]:
     """(name, body) of every generated region in a page."""
     return [(m["name"], m["body"]) for m in REGION.finditer(path.read_text())]

@@ -139,3 +139,51 @@ def test_the_parameter_pages_say_what_verbose_prints(page):
     # verbose was documented only in the docstring; a new user looks for progress output here
     lines = [line for line in (ROOT / "docs" / page).read_text().splitlines() if "verbose" in line]
     assert any("per" in line and "epoch" in line for line in lines), lines
+
+
+def test_the_default_init_is_the_advice_at_every_measured_budget():
+    # the default was init="tdi" while docs/choosing_init.md advised S4D-Lin for long training,
+    # a finding of the previous network; the advice now comes from the default network's
+    # measurements, and the default must be what it advises at every budget measured
+    from sktdi import SSMClassifier
+
+    advice = doc_figures.init_advice()
+    assert len(advice) >= 3 and advice["draws"].min() >= 2
+    assert set(advice["advice"]) == {SSMClassifier().init}, advice
+    page = (ROOT / "docs" / "choosing_init.md").read_text()
+    assert "<!-- generated: init-by-budget -->" in page
+    # no hand-written row recommends another init for a training budget
+    written = doc_figures.REGION.sub("", page)
+    rows = [
+        line
+        for line in written.splitlines()
+        if line.startswith("|") and re.search(r"(?i)epoch|budget|long training", line)
+    ]
+    assert all('"tdi"' in row for row in rows), rows
+
+
+def test_the_user_guide_opens_with_the_decision_page():
+    # a new user found nothing saying which model to use: the decision page comes first in
+    # the guide, the README's opening links it, and it names every model
+    guide = (ROOT / "docs" / "user_guide.md").read_text()
+    lines = guide.split("{toctree}")[1].split("```")[0].splitlines()
+    entries = [line.strip() for line in lines if line.strip() and not line.startswith(":")]
+    assert entries[0] == "which_model", entries
+    readme = (ROOT / "README.md").read_text()
+    assert "docs/which_model.md" in readme.split("\n## ")[0]
+    page = (ROOT / "docs" / "which_model.md").read_text()
+    for name in ("SSMClassifier", "SSMRegressor", "SpectralRidgeClassifier",
+                 "SpectralRidgeRegressor", 'rocket="minirocket"', "tdi_spectrum", "MiniRocket"):
+        assert name in page, name
+
+
+@pytest.mark.parametrize(
+    "page", ["which_model.md", "fast_path.md", "estimators.md", "choosing_init.md", "tdi.md",
+             "ssm.md", "persistence.md", "gpu.md", "benchmark.md", "getting_started.md"]
+)
+def test_user_guide_pages_are_not_lab_notebooks(page):
+    # the study rounds, targets and issue history live in the appendix (docs/studies.md)
+    text = (ROOT / "docs" / page).read_text()
+    notebook = r"(?i)\bround [0-9A-Z]\b|\bmissed\b|\bthe targets\b|\bissue \d+|\bset while\b"
+    for phrase in re.findall(notebook, text):
+        pytest.fail(f"{page}: {phrase!r} belongs to a study page")
