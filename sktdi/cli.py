@@ -67,7 +67,12 @@ def _benchmark_parser(sub) -> argparse.ArgumentParser:
     )
     p.add_argument("--min-per-class", type=int, default=1, help="training-ratio floor per class")
     p.add_argument("--max-epochs", type=int, help="override the SSM models' max_epochs")
-    p.add_argument("--out", default="sktdi-benchmark", help="output folder (results are resumed)")
+    p.add_argument(
+        "--out", default="sktdi-benchmark",
+        help="output folder (results are resumed: a cell is reused only when it was computed "
+        "with the same settings; cells of other settings are recomputed and their old rows "
+        "moved to results_replaced.csv)",
+    )
     p.add_argument(
         "--n-jobs", type=int, default=os.cpu_count() or 1,
         help="cells run at once (default: one per core; -1: one per core); 1 runs them one "
@@ -303,7 +308,7 @@ def run_benchmark_command(args: argparse.Namespace, parser: argparse.ArgumentPar
     """Run ``sktdi benchmark``: 0 when at least one cell succeeded, 1 when all failed."""
     estimators = _validate(parser, args)
 
-    from .benchmark.runner import finished_keys, make_cells, run_benchmark, worker_threads
+    from .benchmark.runner import make_cells, resume_plan, run_benchmark, worker_threads
 
     params = {"max_epochs": args.max_epochs} if args.max_epochs is not None else {}
     cells = make_cells(
@@ -319,8 +324,8 @@ def run_benchmark_command(args: argparse.Namespace, parser: argparse.ArgumentPar
     )
     out = Path(args.out)
     path = out / "results.csv"
-    done = finished_keys(path)
-    n_computed = sum(c.key() not in done for c in cells)
+    # cells finished with other settings are recomputed (run_benchmark says so, once)
+    n_computed = len(resume_plan(cells, path)[0])
     start = time.perf_counter()
     results = run_benchmark(
         cells,
@@ -350,6 +355,7 @@ def run_benchmark_command(args: argparse.Namespace, parser: argparse.ArgumentPar
 
     from .benchmark.summary import (
         format_summary,
+        mean_std_long,
         plot_accuracy_vs_ratio,
         plot_paired_difference,
         summarize,
@@ -366,7 +372,7 @@ def run_benchmark_command(args: argparse.Namespace, parser: argparse.ArgumentPar
         print("\n".join(_failure_report(failed)), file=sys.stderr)
     print(f"\n{counts}")
     (out / "summary.txt").write_text(text + "\n")
-    summary["accuracy"].to_csv(out / "summary_accuracy.csv")
+    mean_std_long(results).to_csv(out / "summary_accuracy.csv", index=False)
     try:
         results.to_parquet(out / "results.parquet", index=False)
     except ImportError:

@@ -389,15 +389,19 @@ def _finish(fig, axes, *, title: str, caption: str, legend: bool):
     """Figure title and legend on top, caption at the bottom, panels in between."""
     import textwrap
 
+    width_chars = int(fig.get_figwidth() * 14)
+    lines = textwrap.wrap(caption, width_chars)
+    # room for every caption line (8 pt, about 0.135 in each); a longer caption (settings, the
+    # notes on intervals) makes the figure taller instead of covering the axis labels
+    top_inch, bottom_inch = (0.62 if legend else 0.4), max(0.5, 0.2 + 0.135 * len(lines))
+    fig.set_figheight(fig.get_figheight() + bottom_inch - 0.5)
     height = fig.get_figheight()
-    top_inch, bottom_inch = (0.62 if legend else 0.4), 0.5
     if legend:
         handles, labels = axes.ravel()[0].get_legend_handles_labels()
         fig.legend(handles, labels, loc="upper center", ncol=max(1, len(labels)),
                    bbox_to_anchor=(0.5, 1 - 0.38 / height), frameon=False, fontsize=9)
     fig.suptitle(title, y=1 - 0.08 / height, fontsize=11, va="top")
-    width_chars = int(fig.get_figwidth() * 14)
-    fig.text(0.5, 0.1 / height, "\n".join(textwrap.wrap(caption, width_chars)), ha="center",
+    fig.text(0.5, 0.1 / height, "\n".join(lines), ha="center",
              va="bottom", fontsize=8, color="0.25")
     fig.tight_layout(rect=(0, bottom_inch / height, 1, 1 - top_inch / height))
 
@@ -446,7 +450,7 @@ def accuracy_vs_ratio_figure(results, *, metric: str = "accuracy", estimators=No
         axes.ravel()[0].set_ylim(low - pad, high + pad)
     n = stats["n"] if len(stats) else [0]
     counts = f"{min(n)}" if min(n) == max(n) else f"{min(n)}–{max(n)}"
-    caption = (
+    caption = _settings_note(results, estimators) + (
         f"Points: mean test {metric} over {counts} resamples (train/test splits); bars: ± 1 sample "
         "standard deviation (ddof=1) over those resamples. Under each ratio: training series per "
         "class (n_train / n_classes). Estimators are offset slightly left/right of each ratio so "
@@ -455,6 +459,36 @@ def accuracy_vs_ratio_figure(results, *, metric: str = "accuracy", estimators=No
     _finish(fig, axes, title=f"Test {metric} vs training ratio", caption=caption,
             legend=bool(datasets))
     return fig
+
+
+#: the fewest resamples a paired-difference whisker is drawn from: with 2, Student's t has one
+#: degree of freedom (t = 12.7 at 95%) and the interval is about ±9 sample stds of the resamples
+MIN_INTERVAL_RESAMPLES = 3
+
+
+def _settings_note(results, estimators=None) -> str:
+    """"Non-default settings: max_epochs=5: TDI, S4D-Lin." for a caption ("" with defaults)."""
+    from .benchmark.summary import run_settings, settings_lines
+
+    if estimators is not None and "estimator" in results.columns:
+        results = results[results["estimator"].isin(list(estimators))]
+    lines = settings_lines(run_settings(results))
+    return f"Non-default settings: {'; '.join(lines)}. " if lines else ""
+
+
+def _difference_limits(values, lows, highs, min_span: float = 1.0):
+    """y limits for the paired differences: the data (single resamples, means, 0) and the
+    intervals, but an interval reaches at most one data span beyond the data, so a huge one
+    (few resamples) cannot squash the bars and dots into a line."""
+    values = np.asarray([v for v in values if np.isfinite(v)] + [0.0])
+    low_data, high_data = float(values.min()), float(values.max())
+    span = max(high_data - low_data, min_span)
+    lows = np.asarray([v for v in lows if np.isfinite(v)] + [low_data])
+    highs = np.asarray([v for v in highs if np.isfinite(v)] + [high_data])
+    low = max(float(lows.min()), low_data - span)
+    high = min(float(highs.max()), high_data + span)
+    pad = 0.06 * (high - low)
+    return low - pad, high + pad
 
 
 def paired_difference_figure(
@@ -470,6 +504,12 @@ def paired_difference_figure(
     ``confidence`` interval of that mean (:func:`sktdi.benchmark.summary.paired_difference_table`),
     dots the individual resamples, a line at zero; panels share the y range. Bars are green when
     the interval lies above 0, red when below, grey otherwise.
+
+    A whisker needs :data:`MIN_INTERVAL_RESAMPLES` resamples: from 2 the t-interval spans about
+    nine sample stds and says nothing the two dots do not, so none is drawn (the caption
+    says so). The y range follows the data (dots, bars, 0); an interval reaching more than one
+    data span beyond them is cut at the axis edge, marked with an arrow (▲/▼) and labelled with
+    its end. Non-default run settings of the two estimators go in the caption.
 
     Returns
     -------
@@ -488,6 +528,8 @@ def paired_difference_figure(
     >>> fig = paired_difference_figure(results)
     >>> round(float(fig.axes[0].patches[0].get_height()), 2)
     2.5
+    >>> [round(float(y), 1) for y in fig.axes[0].get_ylim()]  # the dots, not a ±95-point interval
+    [-5.9, 10.9]
     """
     from .benchmark.summary import paired, paired_difference_table
 
@@ -499,6 +541,20 @@ def paired_difference_figure(
     if not datasets:
         axes[0, 0].text(0.5, 0.5, f"no paired {ref} / {base} cells", ha="center",
                         va="center", transform=axes[0, 0].transAxes)
+    shown = table["n"] >= MIN_INTERVAL_RESAMPLES
+    table = table.assign(
+        half_width_pts=table["half_width_pts"].where(shown),
+        low_pts=table["low_pts"].where(shown),
+        high_pts=table["high_pts"].where(shown),
+    )
+    if datasets:
+        diffs = 100 * (pairs[reference] - pairs[baseline]).dropna()
+        diffs = diffs[diffs.index.get_level_values("dataset").isin(datasets)]
+        drawn = table[table.index.get_level_values("dataset").isin(datasets)]
+        ylim = _difference_limits(
+            [*diffs.to_numpy(), *drawn["mean_pts"]], drawn["low_pts"], drawn["high_pts"]
+        )
+    clipped = False
     for ax, dataset in zip(axes.ravel(), datasets):
         rows = table.xs(dataset, level="dataset").sort_index()
         x = np.arange(len(rows))
@@ -507,12 +563,27 @@ def paired_difference_figure(
             for lo, hi in zip(rows["low_pts"].fillna(0), rows["high_pts"].fillna(0))
         ]
         ax.bar(x, rows["mean_pts"], width=0.6, color=colors, alpha=0.75, zorder=2)
-        ax.errorbar(x, rows["mean_pts"], yerr=rows["half_width_pts"].to_numpy(), fmt="none",
+        mean = rows["mean_pts"].to_numpy()
+        low = np.maximum(rows["low_pts"].to_numpy(), ylim[0])
+        high = np.minimum(rows["high_pts"].to_numpy(), ylim[1])
+        ax.errorbar(x, mean, yerr=np.vstack([mean - low, high - mean]), fmt="none",
                     ecolor="0.15", capsize=4, lw=1.2, zorder=3)
-        diffs = 100 * (pairs[reference] - pairs[baseline]).dropna()
-        diffs = diffs[diffs.index.get_level_values("dataset") == dataset]
+        # interval ends cut at the axis edge: an arrow there, and the end written beside it
+        for ends, off, edge, marker, va in (
+            (rows["high_pts"].to_numpy(), rows["high_pts"].to_numpy() > ylim[1], ylim[1], "^",
+             "top"),
+            (rows["low_pts"].to_numpy(), rows["low_pts"].to_numpy() < ylim[0], ylim[0], "v",
+             "bottom"),
+        ):
+            for where in np.flatnonzero(off):
+                clipped = True
+                ax.plot(where, edge, marker=marker, ms=7, color="0.15", zorder=5, clip_on=False)
+                ax.text(where + 0.1, edge, f"{ends[where]:+.0f}", fontsize=7, ha="left", va=va,
+                        color="0.15", zorder=5)
+        dataset_diffs = diffs[diffs.index.get_level_values("dataset") == dataset]
         for i, ratio in enumerate(rows.index):
-            values = diffs[diffs.index.get_level_values("ratio") == ratio].to_numpy()
+            values = dataset_diffs[dataset_diffs.index.get_level_values("ratio") == ratio]
+            values = values.to_numpy()
             jitter = np.linspace(-0.12, 0.12, len(values)) if len(values) > 1 else [0.0]
             ax.plot(i + np.asarray(jitter), values, "o", ms=3, color="black", alpha=0.6,
                     zorder=4)
@@ -525,14 +596,25 @@ def paired_difference_figure(
         ax.set_xticks(x, labels, fontsize=8)
         ax.set(title=dataset, xlabel="training ratio (series per class)")
         ax.grid(axis="y", alpha=0.3, zorder=0)
+    if datasets:
+        axes[0, 0].set_ylim(*ylim)  # shared by every panel
     axes[0, 0].set_ylabel(f"{ref} − {base} (accuracy points)")
     n = table["n"] if len(table) else [0]
     counts = f"{int(min(n))}" if min(n) == max(n) else f"{int(min(n))}–{int(max(n))}"
+    few = f" No whisker with fewer than {MIN_INTERVAL_RESAMPLES} resamples" + (
+        " (with 2, t has one degree of freedom and the interval is about ±9 times their sample std"
+        "; the dots show them)." if int(max(n)) >= 2 and int(min(n)) < MIN_INTERVAL_RESAMPLES
+        else "."
+    )
     caption = (
-        f"Bars: mean over {counts} resamples of the paired difference {ref} − {base} in test "
-        f"{metric} (same split and training series for both); whiskers: {confidence:.0%} "
+        _settings_note(results, (reference, baseline))
+        + f"Bars: mean over {counts} resamples of the paired difference {ref} − {base} in test "
+        f"{metric} (same split and training series for both); whiskers: {100 * confidence:g}% "
         "Student-t interval of that mean (mean ± t·s/√n, s the sample std); dots: single "
-        f"resamples (no whisker with a single resample). Above 0: {ref} is better. Green/red: interval entirely above/below 0. "
+        f"resamples.{few}"
+        + (" ▲/▼: the interval runs off the axis, to the end written beside it." if clipped
+           else "")
+        + f" Above 0: {ref} is better. Green/red: interval entirely above/below 0. "
         "\"(= r)\": same training series as ratio r."
     )
     _finish(fig, axes, title=f"Does {ref} beat {base}? Paired difference in test {metric}",

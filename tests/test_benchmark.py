@@ -402,3 +402,202 @@ def test_deep_peer_cell_runs_end_to_end():
     row = run_cell(Cell("ItalyPowerDemand", 0.2, 0, "resnet", params={"max_epochs": 1}))
     assert row["status"] == "ok", row["error"]
     assert 0 <= row["accuracy"] <= 1 and row["n_test"] == 1029
+
+
+# -- resume by settings, numeric summary CSV, NLL of hard-label models, paired-plot axis ----------
+
+
+def _captions(fig) -> list[str]:
+    """The figure's texts, their wrapping undone."""
+    return [" ".join(t.get_text().split()) for t in fig.texts]
+
+
+def _epochs_knn(seed, overrides):
+    """A fast stand-in for an SSM arm: it reads max_epochs (so --max-epochs is its setting)."""
+    from sklearn.neighbors import KNeighborsClassifier
+
+    return KNeighborsClassifier(n_neighbors=3)
+
+
+def test_resume_recomputes_cells_computed_with_other_settings(tmp_path, monkeypatch, capsys):
+    monkeypatch.setitem(ESTIMATORS, "epochs-knn", (_epochs_knn, "flat", None))
+    path = tmp_path / "results.csv"
+
+    def cells(epochs):
+        return make_cells(["ItalyPowerDemand"], [1.0], 2, ["epochs-knn", "1nn-euclidean"],
+                          params={"max_epochs": epochs})
+
+    first = run_benchmark(cells(20), path, progress=False)
+    assert capsys.readouterr().err == ""
+    assert set(first.loc[first["estimator"] == "epochs-knn", "config"]) == {'{"max_epochs": 20}'}
+    # an older version recorded every override on every row, 1-NN's too: still the same cell
+    first.assign(config='{"max_epochs": 20}').to_csv(path, index=False)
+
+    again = run_benchmark(cells(5), path, progress=False)
+    err = capsys.readouterr().err
+    assert err.count("computed with other settings") == 1, err
+    assert (f"2 cells in {tmp_path} were computed with other settings (max_epochs=20) and will "
+            "be recomputed with max_epochs=5") in err
+    assert len(again) == 4 and (again["status"] == "ok").all()  # one row per cell
+    knn = again[again["estimator"] == "epochs-knn"]
+    assert (knn["config"] == '{"max_epochs": 5}').all()  # recomputed, not reused
+    one_nn = again[again["estimator"] == "1nn-euclidean"]
+    assert list(one_nn["finished_at"]) == list(first.loc[first["estimator"] == "1nn-euclidean",
+                                                         "finished_at"])  # reused
+    # the replaced rows are kept aside, not mixed into the results file
+    from sktdi.benchmark.runner import replaced_path
+
+    aside = pd.read_csv(replaced_path(path))
+    assert len(aside) == 2 and set(aside["estimator"]) == {"epochs-knn"}
+    assert (aside["config"] == '{"max_epochs": 20}').all()
+    # the same settings again: nothing recomputed, nothing said
+    run_benchmark(cells(5), path, progress=False)
+    assert capsys.readouterr().err == ""
+    assert len(pd.read_csv(replaced_path(path))) == 2
+    # 1-NN reads no max_epochs: new rows record none, and old rows that did are read without it
+    assert Cell("D", 1.0, 0, "1nn-euclidean", params={"max_epochs": 5}).config() == "{}"
+    from sktdi.benchmark.summary import run_settings
+
+    assert run_settings(again).values.tolist() == [
+        ["1nn-euclidean", "{}", 2], ["epochs-knn", '{"max_epochs": 5}', 2]]
+
+
+def test_every_setting_that_changes_a_result_is_part_of_the_resume_check(tmp_path):
+    from sktdi.benchmark.runner import resume_plan
+
+    cell = Cell("ItalyPowerDemand", 1.0, 0, "1nn-euclidean")
+    assert cell.settings() == {} and cell.config() == "{}"
+    assert Cell("D", 1.0, 0, "tdi", mode="cv", n_folds=3, min_per_class=2,
+                params={"max_epochs": 5}).settings() == {
+        "max_epochs": 5, "n_folds": 3, "min_per_class": 2}
+    assert Cell("D", 1.0, 0, "tdi", data_dir="/archive").settings() == {"data_dir": "/archive"}
+    # an override the estimator does not read is not its setting
+    assert Cell("D", 1.0, 0, "1nn-euclidean", params={"max_epochs": 5}).settings() == {}
+    assert Cell("D", 1.0, 0, "resnet", params={"max_epochs": 5, "d_model": 8}).settings() == {
+        "max_epochs": 5}
+    path = tmp_path / "results.csv"
+    run_benchmark([cell], path, progress=False)
+    other = Cell("ItalyPowerDemand", 1.0, 0, "1nn-euclidean", min_per_class=2)
+    assert resume_plan([cell], path) == ([], [])
+    assert resume_plan([other], path) == ([other], [(other, "{}")])
+
+
+def test_ridge_arms_ignore_max_epochs():
+    # before: every tdi+ridge cell of a --max-epochs run failed with "unexpected keyword argument"
+    model = ESTIMATORS["tdi+ridge"][0](0, {"max_epochs": 5})
+    assert model.get_params()["init"] == "tdi"
+    assert Cell("D", 1.0, 0, "tdi+ridge", params={"max_epochs": 5}).config() == "{}"
+
+
+def test_summary_csv_holds_numbers_in_long_format():
+    from sktdi.benchmark.summary import mean_std_long
+
+    results = _frame([("D", 0.1, r, 3, {"tdi": 0.9 - 0.2 * r, "s4d-lin": 0.8 - 0.05 * r})
+                      for r in range(2)])
+    table = mean_std_long(results)
+    assert list(table.columns) == ["dataset", "ratio", "estimator", "mean", "std", "n"]
+    row = table.set_index("estimator").loc["tdi"]
+    assert np.isclose(row["mean"], 0.8) and np.isclose(row["std"], np.std([0.9, 0.7], ddof=1))
+    assert row["n"] == 2
+    assert all(pd.api.types.is_float_dtype(table[c]) for c in ("mean", "std", "ratio"))
+
+
+def test_hard_label_models_get_no_nll():
+    # 1-NN's predict_proba is a 0/1 vote: its "NLL" was 34.5 nats times the error rate
+    from sktdi.benchmark.runner import _inputs, _split
+
+    cell = Cell("ItalyPowerDemand", 1.0, 0, "1nn-euclidean")
+    X_train, y_train, X_test, _ = _split(cell)
+    model = ESTIMATORS["1nn-euclidean"][0](0, {})
+    (train,), _ = _inputs("flat", X_train, 24)
+    (test,), _ = _inputs("flat", X_test, 24)
+    proba = model.fit(train, y_train).predict_proba(test)
+    assert set(np.unique(proba)) == {0.0, 1.0}  # what puts it among the hard-label models
+    row = run_cell(cell)
+    assert row["status"] == "ok" and np.isnan(row["nll"])
+    assert np.isfinite(run_cell(Cell("ItalyPowerDemand", 1.0, 0, "tdi", params=FAST))["nll"])
+
+
+def test_summary_shows_nll_only_for_models_that_give_probabilities():
+    from sktdi.benchmark import format_summary
+
+    # as an older version wrote it: an NLL for 1-NN too
+    results = _frame([("D", 0.1, r, 3, {"tdi": 0.8, "1nn-euclidean": 0.7}) for r in range(2)])
+    results["nll"] = np.where(results["estimator"] == "tdi", 0.6123, 9.44)
+    summary = summarize(results)
+    assert summary["nll"]["tdi"] == pytest.approx(0.6123)
+    assert np.isnan(summary["nll"]["1nn-euclidean"])
+    text = format_summary(summary)
+    assert "9.44" not in text
+    import re
+
+    assert re.search(r"^TDI\s+1\.74 s\s+0\.612$", text, re.MULTILINE), text
+    assert re.search(r"^1-NN \(Euclidean\)\s+1\.74 s\s+—$", text, re.MULTILINE), text
+
+
+def test_non_default_settings_are_recorded_in_the_summary_and_the_figures():
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from sktdi.benchmark import format_summary
+    from sktdi.plotting import accuracy_vs_ratio_figure, paired_difference_figure
+
+    accuracies = {"tdi": 0.8, "s4d-lin": 0.7, "1nn-euclidean": 0.6}
+    results = _frame([("D", 0.1, r, 3, {e: acc + 0.01 * r * (e == "tdi")
+                                        for e, acc in accuracies.items()}) for r in range(3)])
+    results["config"] = np.where(results["estimator"] == "1nn-euclidean", "{}",
+                                 '{"max_epochs": 5}')
+    text = format_summary(summarize(results))
+    assert text.startswith("== non-default run settings ==\nmax_epochs=5: TDI, S4D-Lin\n"), text
+    for fig in (accuracy_vs_ratio_figure(results), paired_difference_figure(results)):
+        captions = _captions(fig)
+        assert any(c.startswith("Non-default settings: max_epochs=5: TDI, S4D-Lin.")
+                   for c in captions), captions
+        plt.close(fig)
+    # defaults: no settings anywhere
+    plain = format_summary(summarize(results.assign(config="{}")))
+    assert "settings" not in plain
+    # a table mixing settings for one estimator says so
+    mixed = results.copy()
+    mixed.loc[mixed.index[0], "config"] = '{"max_epochs": 20}'
+    assert ("TDI: mixed settings, max_epochs=20 (1 cell); max_epochs=5 (2 cells)"
+            in format_summary(summarize(mixed)))
+
+
+def test_paired_difference_axis_is_not_squashed_by_few_resamples():
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from sktdi.benchmark.summary import paired_difference_table
+    from sktdi.plotting import paired_difference_figure
+
+    # two resamples: t has one degree of freedom, the interval at 0.1 is about ±95 points
+    gaps = {0.1: [0.10, -0.05], 1.0: [0.02, 0.04]}
+    results = _frame([("D", ratio, r, int(30 * ratio), {"tdi": 0.6 + gap, "s4d-lin": 0.6})
+                      for ratio, values in gaps.items() for r, gap in enumerate(values)])
+    assert paired_difference_table(results).loc[("D", 0.1), "half_width_pts"] > 90
+    fig = paired_difference_figure(results)
+    ax = fig.axes[0]
+    low, high = ax.get_ylim()
+    assert -5 > low > -8 and 10 < high < 13  # the dots (-5 … +10 points), padded
+    assert np.isnan(ax.collections[0].get_segments()[0]).all()  # no whisker from 2
+    assert any("No whisker with fewer than 3 resamples" in c for c in _captions(fig))
+    plt.close(fig)
+
+    # three resamples, an interval that still runs far off the data: cut, marked and labelled
+    gaps = {0.1: [0.0, 0.0, 0.30], 1.0: [0.01, 0.02, 0.01]}
+    results = _frame([("D", ratio, r, int(30 * ratio), {"tdi": 0.6 + gap, "s4d-lin": 0.6})
+                      for ratio, values in gaps.items() for r, gap in enumerate(values)])
+    row = paired_difference_table(results, confidence=0.999).loc[("D", 0.1)]
+    fig = paired_difference_figure(results, confidence=0.999)
+    ax = fig.axes[0]
+    low, high = ax.get_ylim()
+    assert row["low_pts"] < low and high < row["high_pts"]
+    assert -30 - 6 < low and high < 60 + 6  # one data span (0 … 30 points) beyond, padded
+    arrows = [line for line in ax.lines if line.get_marker() in ("^", "v")]
+    assert len(arrows) == 2
+    assert {t.get_text() for t in ax.texts} == {f"{row['high_pts']:+.0f}", f"{row['low_pts']:+.0f}"}
+    assert any("the interval runs off the axis" in c for c in _captions(fig))
+    plt.close(fig)

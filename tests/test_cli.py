@@ -155,6 +155,48 @@ def test_resumed_run_says_nothing_was_computed(capsys, tmp_path):
     assert "wall time" not in again and " s," not in again
 
 
+def _epochs_knn(seed, overrides):
+    """A fast stand-in for an SSM arm: it reads max_epochs, so --max-epochs is its setting."""
+    from sklearn.neighbors import KNeighborsClassifier
+
+    return KNeighborsClassifier(n_neighbors=3)
+
+
+def test_rerun_with_other_max_epochs_recomputes_and_records_the_settings(
+    capsys, tmp_path, monkeypatch
+):
+    # before: a --max-epochs 5 rerun into a folder of 20-epoch cells took them silently
+    monkeypatch.setitem(ESTIMATORS, "epochs-knn", (_epochs_knn, "flat", None))
+    argv = ["--datasets", "ItalyPowerDemand", "--ratios", "0.5", "1", "--resamples", "2",
+            "--estimators", "epochs-knn", "1nn-euclidean", "--n-jobs", "1", "--no-plot",
+            "--quiet", "--out", str(tmp_path)]
+    assert main(["benchmark", *argv, "--max-epochs", "20"]) == 0
+    first = capsys.readouterr()
+    assert "other settings" not in first.err
+    assert "max_epochs=20: epochs-knn" in (tmp_path / "summary.txt").read_text()
+
+    assert main(["benchmark", *argv, "--max-epochs", "5"]) == 0
+    again = capsys.readouterr()
+    assert again.err.count("other settings") == 1
+    assert (f"4 cells in {tmp_path} were computed with other settings (max_epochs=20) and will "
+            "be recomputed with max_epochs=5") in again.err
+    assert "8 cells: 4 computed now in " in again.out and "4 taken from" in again.out
+    results = pd.read_csv(tmp_path / "results.csv")
+    assert len(results) == 8
+    assert set(results.loc[results["estimator"] == "epochs-knn", "config"]) == {
+        '{"max_epochs": 5}'}
+    summary = (tmp_path / "summary.txt").read_text()
+    assert summary.startswith("== non-default run settings ==\nmax_epochs=5: epochs-knn\n")
+    assert "max_epochs=20" not in summary
+    assert len(pd.read_csv(tmp_path / "results_replaced.csv")) == 4
+
+    # summary_accuracy.csv: numbers, one row per (dataset, ratio, estimator)
+    table = pd.read_csv(tmp_path / "summary_accuracy.csv")
+    assert list(table.columns) == ["dataset", "ratio", "estimator", "mean", "std", "n"]
+    assert len(table) == 4 and table["mean"].dtype == float and table["std"].dtype == float
+    assert (table["n"] == 2).all() and table["mean"].between(0, 1).all()
+
+
 def report_threads(cell: Cell) -> dict:
     """What a cell sees inside its worker: torch's threads and the native pools' limits."""
     import torch

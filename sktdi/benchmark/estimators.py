@@ -23,15 +23,31 @@ def _ssm(**params) -> Callable:
     return build
 
 
+def _spectral_ridge_params() -> tuple[str, ...]:
+    """SpectralRidgeClassifier's keyword arguments: the overrides a ridge arm reads."""
+    import inspect
+
+    from ..ridge import SpectralRidgeClassifier
+
+    return tuple(inspect.signature(SpectralRidgeClassifier).parameters)
+
+
 def _spectral_ridge(**params) -> Callable:
     """SpectralRidgeClassifier built with ``params`` (the same features for every bank, so
-    the tdi/s4d-lin arms differ by the bank alone)."""
+    the tdi/s4d-lin arms differ by the bank alone).
+
+    Overrides it has no parameter for (``max_epochs``: a ridge trains no epochs) are not its
+    settings and are left out, rather than failing every ridge cell of a ``--max-epochs`` run.
+    """
 
     def build(seed: int, overrides: dict):
         from ..ridge import SpectralRidgeClassifier
 
+        known = set(_spectral_ridge_params())
+        overrides = {k: v for k, v in overrides.items() if k in known}
         return SpectralRidgeClassifier(random_state=seed, **{**params, **overrides})
 
+    build.params_used = _spectral_ridge_params
     return build
 
 
@@ -68,6 +84,7 @@ def _deep_peer(name: str, **params) -> Callable:
         epochs = overrides.get("max_epochs", SSMClassifier().max_epochs)
         return getattr(module, name)(num_epochs=epochs, random_state=seed, **params)
 
+    build.params_used = ("max_epochs",)
     return build
 
 
@@ -81,6 +98,13 @@ def _nn_dtw(seed: int, overrides: dict):
     from sktime.classification.distance_based import KNeighborsTimeSeriesClassifier
 
     return KNeighborsTimeSeriesClassifier(n_neighbors=1, distance="dtw")
+
+
+# builders that read no override: --max-epochs and friends are not their settings
+# (sktdi.benchmark.settings.used_params)
+for _build in (_minirocket, _minirocket_ridge, _nn_euclidean, _nn_dtw):
+    _build.params_used = ()
+del _build
 
 
 # name -> (builder, input kind, required module or None)
@@ -115,8 +139,26 @@ ESTIMATORS: dict[str, tuple[Callable, str, str | None]] = {
     "1nn-dtw": (_nn_dtw, "panel", "numba"),
 }
 DEFAULT_ESTIMATORS = ("tdi", "s4d-lin", "minirocket", "1nn-euclidean")
+# estimators whose predict_proba is a 0/1 vote, not a probability: 1-NN (one neighbour) and
+# sktime's RocketClassifier (a ridge head; its predict_proba is one-hot). Their log loss would
+# only restate the error rate (about 34.5 nats per miss at the 1e-15 clip), so the harness
+# records no NLL for them and the summary shows none. The ridge arms have no predict_proba.
+HARD_LABEL = frozenset({"1nn-euclidean", "1nn-dtw", "minirocket"})
 # the default training ratios of the grid (here rather than in .runner, which imports pandas)
 DEFAULT_RATIOS = (0.04, 0.08, 0.16, 0.32, 1.0)
+
+
+def gives_probabilities(name: str) -> bool:
+    """Whether ``name``'s ``predict_proba`` (if it has one) gives probabilities, so that its
+    test NLL means something (see :data:`HARD_LABEL`).
+
+    Examples
+    --------
+    >>> from sktdi.benchmark.estimators import gives_probabilities
+    >>> gives_probabilities("tdi"), gives_probabilities("1nn-euclidean")
+    (True, False)
+    """
+    return name not in HARD_LABEL
 
 
 def available(name: str) -> bool:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import json
 import os
+import sys
 import time
 import traceback
 from collections.abc import Callable, Iterable, Iterator
@@ -15,10 +15,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .estimators import DEFAULT_RATIOS, ESTIMATORS
+from .estimators import DEFAULT_RATIOS, ESTIMATORS, gives_probabilities
+from .settings import cell_settings, describe_settings, normalize_config
 
 KEY = ["dataset", "mode", "ratio", "resample", "estimator"]
-# the results file's columns, in order; "traceback" is empty for ok rows
+# the results file's columns, in order; "traceback" is empty for ok rows; "config" holds the
+# cell's settings (sktdi.benchmark.settings): a resumed run reuses a row only when they match
 COLUMNS = [
     *KEY, "n_train", "n_test", "n_classes", "accuracy", "balanced_accuracy", "nll",
     "fit_seconds", "predict_seconds", "status", "error", "traceback", "config", "finished_at",
@@ -34,11 +36,18 @@ class Cell:
     cross-validation over the pooled data. The training ratio subsamples the training part,
     stratified, keeping at least ``min_per_class`` series per class.
 
+    The key names the experiment; :meth:`config` holds the settings that, besides the key,
+    change its result (model overrides the estimator reads, ``min_per_class``, the fold count,
+    ``data_dir``; see :mod:`sktdi.benchmark.settings`). A finished cell is reused only when both
+    match.
+
     Examples
     --------
     >>> from sktdi.benchmark import Cell
     >>> Cell("GunPoint", 0.08, 0, "tdi").key()
     ('GunPoint', 'resample', 0.08, 0, 'tdi')
+    >>> Cell("GunPoint", 0.08, 0, "tdi", params={"max_epochs": 5}).config()
+    '{"max_epochs": 5}'
     """
 
     dataset: str
@@ -54,6 +63,17 @@ class Cell:
 
     def key(self) -> tuple:
         return (self.dataset, self.mode, float(self.ratio), int(self.resample), self.estimator)
+
+    def settings(self) -> dict:
+        """What changes this cell's result besides its key (defaults left out)."""
+        return cell_settings(
+            self.estimator, self.params, mode=self.mode, n_folds=self.n_folds,
+            min_per_class=self.min_per_class, data_dir=self.data_dir,
+        )
+
+    def config(self) -> str:
+        """:meth:`settings` as the results file's "config" column holds them (sorted JSON)."""
+        return normalize_config(self.estimator, self.settings())
 
 
 def make_cells(
@@ -191,7 +211,7 @@ def _run_cell(cell: Cell) -> dict:
 
     from ..datasets import take, training_subsample
 
-    row = {**dict(zip(KEY, cell.key())), "config": json.dumps(cell.params, sort_keys=True)}
+    row = {**dict(zip(KEY, cell.key())), "config": cell.config()}
     try:
         X_train, y_train, X_test, y_test = _split(cell)
         idx = training_subsample(
@@ -212,8 +232,8 @@ def _run_cell(cell: Cell) -> dict:
         start = time.perf_counter()
         y_pred = model.predict(*test_args, **test_kwargs)
         predict_seconds = time.perf_counter() - start
-        nll = np.nan
-        if hasattr(model, "predict_proba"):
+        nll = np.nan  # none for hard-label models: their log loss only restates the errors
+        if gives_probabilities(cell.estimator) and hasattr(model, "predict_proba"):
             proba = model.predict_proba(*test_args, **test_kwargs)
             nll = log_loss(y_test, np.clip(proba, 1e-15, 1), labels=model.classes_)
         row.update(
@@ -260,11 +280,100 @@ def _warm_up(name: str, model, train_args, y_train, train_kwargs) -> None:
 
 
 def finished_keys(path: Path) -> set[tuple]:
-    """Keys of the cells already finished without error in the results file."""
+    """Keys of the cells already finished without error in the results file (any settings)."""
+    return set(finished_configs(path))
+
+
+def finished_configs(path: Path) -> dict[tuple, str]:
+    """Key -> settings (normalized "config", :mod:`sktdi.benchmark.settings`) of the cells
+    finished without error in the results file."""
     if not _nonempty(path):
-        return set()
+        return {}
     done = pd.read_csv(path)
-    return set(_keys(done[done["status"] == "ok"]))
+    done = done[done["status"] == "ok"]
+    configs = done["config"] if "config" in done.columns else [None] * len(done)
+    return {
+        key: normalize_config(key[-1], config) for key, config in zip(_keys(done), configs)
+    }
+
+
+def resume_plan(cells: list[Cell], path: str | Path) -> tuple[list[Cell], list[tuple[Cell, str]]]:
+    """The cells to compute, and among them those finished with other settings.
+
+    Returns ``(todo, stale)``: ``todo`` every cell without an "ok" row of the same settings in
+    ``path``; ``stale`` the (cell, stored config) pairs of the cells whose "ok" row has other
+    settings (a ``--max-epochs 5`` run over a folder of 20-epoch cells), which are recomputed.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from sktdi.benchmark import Cell, run_benchmark
+    >>> from sktdi.benchmark.runner import resume_plan
+    >>> out = pathlib.Path(tempfile.mkdtemp()) / "results.csv"
+    >>> cell = Cell("ItalyPowerDemand", 1.0, 0, "1nn-euclidean")
+    >>> _ = run_benchmark([cell], out, progress=False)
+    >>> resume_plan([cell], out)
+    ([], [])
+    >>> todo, stale = resume_plan([Cell("ItalyPowerDemand", 1.0, 0, "1nn-euclidean",
+    ...                                 min_per_class=2)], out)
+    >>> len(todo), stale[0][1]
+    (1, '{}')
+    """
+    done = finished_configs(Path(path))
+    todo, stale = [], []
+    for cell in cells:
+        stored = done.get(cell.key())
+        if stored == cell.config():
+            continue
+        todo.append(cell)
+        if stored is not None:
+            stale.append((cell, stored))
+    return todo, stale
+
+
+def replaced_path(path: str | Path) -> Path:
+    """Where a results file's rows of other settings go when their cells are recomputed:
+    ``results.csv`` -> ``results_replaced.csv`` beside it."""
+    path = Path(path)
+    return path.with_name(f"{path.stem}_replaced{path.suffix}")
+
+
+def _counted(configs: list[str]) -> str:
+    """"max_epochs=20" when every config is that one, else each with its count of cells."""
+    counts: dict[str, int] = {}
+    for config in configs:
+        counts[config] = counts.get(config, 0) + 1
+    if len(counts) == 1:
+        return describe_settings(next(iter(counts)))
+    return "; ".join(
+        f"{describe_settings(c)}: {n} cell{'s' if n != 1 else ''}" for c, n in counts.items()
+    )
+
+
+def stale_message(stale: list[tuple[Cell, str]], path: str | Path) -> str:
+    """One line saying which finished cells are recomputed because their settings differ.
+
+    Examples
+    --------
+    >>> from sktdi.benchmark import Cell
+    >>> from sktdi.benchmark.runner import stale_message
+    >>> cell = Cell("GunPoint", 1.0, 0, "tdi", params={"max_epochs": 5})
+    >>> message = stale_message([(cell, '{"max_epochs": 20}')], "runs/a/results.csv")
+    >>> message.split("; ")  # doctest: +NORMALIZE_WHITESPACE
+    ['1 cell in runs/a was computed with other settings (max_epochs=20) and will be recomputed
+      with max_epochs=5', 'its old row moves to runs/a/results_replaced.csv']
+    """
+    path = Path(path)
+    n = len(stale)
+    old = _counted([stored for _, stored in stale])
+    new = _counted([cell.config() for cell, _ in stale])
+    cells, were, rows = (
+        ("cell", "was", "its old row moves") if n == 1 else ("cells", "were", "their old rows move")
+    )
+    return (
+        f"{n} {cells} in {path.parent} {were} computed with other settings ({old}) and will be "
+        f"recomputed with {new}; {rows} to {replaced_path(path)}"
+    )
 
 
 def _nonempty(path: Path) -> bool:
@@ -289,12 +398,26 @@ def _current_columns(table: pd.DataFrame) -> pd.DataFrame:
     return table.reindex(columns=[*COLUMNS, *extra])
 
 
-def _forget_reruns(path: Path, todo: list[Cell]) -> None:
-    """Rewrite the results file without the rows of cells about to run, in current columns."""
+def _forget_reruns(path: Path, todo: list[Cell], stale: list[tuple[Cell, str]] = ()) -> None:
+    """Rewrite the results file without the rows of cells about to run, in current columns.
+
+    The "ok" rows of ``stale`` cells (finished with other settings) are appended to
+    :func:`replaced_path` first: the results file keeps one row per cell, all of one run's
+    settings, and the replaced results are not lost.
+    """
     table = pd.read_csv(path)
+    keys = _keys(table)
+    replaced = {c.key() for c, _ in stale}
+    if replaced:
+        stale_ok = np.array([k in replaced for k in keys]) & (table["status"] == "ok").to_numpy()
+        moved = table[stale_ok]
+        aside = replaced_path(path)
+        if _nonempty(aside):
+            moved = pd.concat([pd.read_csv(aside), moved], ignore_index=True)
+        _current_columns(moved).to_csv(aside, index=False)
     rerun = {c.key() for c in todo}
-    # failed rows that will be rerun go, so the table keeps one row per cell
-    keep = [k not in rerun for k in _keys(table)]
+    # failed rows and rows of other settings that will be rerun go, one row per cell
+    keep = [k not in rerun for k in keys]
     _current_columns(table[keep]).to_csv(path, index=False)
 
 
@@ -361,9 +484,13 @@ def run_benchmark(
 ) -> pd.DataFrame:
     """Run every unfinished cell and append its row to ``results_path`` (CSV) as it finishes.
 
-    Resumable: cells already in the file with status "ok" are skipped (error rows are
-    retried). A failing cell's row holds its error and, in the "traceback" column, its
-    traceback; a file from a version without that column gains it when resumed.
+    Resumable: cells already in the file with status "ok" and the same settings (the "config"
+    column, :meth:`Cell.config`) are skipped; error rows are retried. A cell finished with
+    other settings is recomputed: one line on stderr says how many and which settings, and
+    its old row moves to :func:`replaced_path` (``results_replaced.csv``), so that the results
+    file never mixes two settings of one cell. A failing cell's row holds its error and, in
+    the "traceback" column, its traceback; a file from a version without that column gains it
+    when resumed.
     ``backend="loky"`` runs cells in joblib worker processes; ``backend="dask"`` on a
     dask.distributed cluster (``scheduler`` address, or a LocalCluster of ``n_jobs`` workers).
     Returns the whole results table.
@@ -380,10 +507,11 @@ def run_benchmark(
     """
     path = Path(results_path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    done = finished_keys(path)
-    todo = [c for c in cells if c.key() not in done]
+    todo, stale = resume_plan(cells, path)
+    if stale:
+        print(stale_message(stale, path), file=sys.stderr)
     if _nonempty(path) and todo:
-        _forget_reruns(path, todo)
+        _forget_reruns(path, todo, stale)
     if todo:
         if backend == "dask":
             results = _dask_results(todo, n_jobs, scheduler)

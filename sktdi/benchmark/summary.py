@@ -144,8 +144,37 @@ def resample_mean_std(results: pd.DataFrame, metric: str = "accuracy") -> pd.Dat
     return stats[["mean", "std", "n"]]
 
 
+def mean_std_long(results: pd.DataFrame, metric: str = "accuracy") -> pd.DataFrame:
+    """Mean and std of ``metric`` over resamples as numbers, one row per (dataset, ratio,
+    estimator): what ``sktdi benchmark`` writes to ``summary_accuracy.csv``.
+
+    Columns dataset, ratio, estimator, mean, std (sample std, ``ddof=1``; 0 for one resample)
+    and n (resamples with a value), as in :func:`resample_mean_std`. Long (tidy) format: filter
+    and group it directly, or pivot it to the printed layout with
+    ``table.pivot(index=["dataset", "ratio"], columns="estimator", values="mean")``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> results = pd.DataFrame({
+    ...     "dataset": "D", "mode": "resample", "ratio": 0.1, "resample": [0, 0, 1, 1],
+    ...     "estimator": ["tdi", "s4d-lin"] * 2, "accuracy": [0.9, 0.8, 0.7, 0.75],
+    ...     "status": "ok", "fit_seconds": 1.0})
+    >>> from sktdi.benchmark.summary import mean_std_long
+    >>> print(mean_std_long(results).round(4).to_string(index=False))
+    dataset  ratio estimator  mean    std  n
+          D    0.1   s4d-lin 0.775 0.0354  2
+          D    0.1       tdi 0.800 0.1414  2
+    """
+    stats = resample_mean_std(results, metric).reset_index()
+    columns = ["dataset", "ratio", "estimator", "mean", "std", "n"]
+    stats["n"] = stats["n"].astype(int)
+    return stats[columns].sort_values(["dataset", "ratio", "estimator"]).reset_index(drop=True)
+
+
 def mean_std_table(results: pd.DataFrame, metric: str = "accuracy") -> pd.DataFrame:
-    """"mean ± std" of ``metric`` per (dataset, ratio) row and estimator column.
+    """"mean ± std" of ``metric`` per (dataset, ratio) row and estimator column: text, for
+    printing (the numbers: :func:`mean_std_long`).
 
     The spread is the sample standard deviation over resamples, as in
     :func:`resample_mean_std`.
@@ -168,6 +197,95 @@ def mean_std_table(results: pd.DataFrame, metric: str = "accuracy") -> pd.DataFr
     return cells.unstack("estimator")
 
 
+
+
+def run_settings(results: pd.DataFrame) -> pd.DataFrame:
+    """The settings of the "ok" cells (their "config" column, :mod:`sktdi.benchmark.settings`):
+    one row per (estimator, settings) with the number of cells.
+
+    Columns estimator, config (sorted JSON, ``{}`` for every default) and cells. Empty when the
+    table has no "config" column. An estimator with more than one row mixes settings.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from sktdi.benchmark.summary import run_settings
+    >>> results = pd.DataFrame({
+    ...     "dataset": "D", "mode": "resample", "ratio": 0.1, "resample": 0, "status": "ok",
+    ...     "estimator": ["tdi", "1nn-euclidean"], "accuracy": 0.5,
+    ...     "config": ['{"max_epochs": 5}', '{"max_epochs": 5}']})
+    >>> run_settings(results).values.tolist()
+    [['1nn-euclidean', '{}', 1], ['tdi', '{"max_epochs": 5}', 1]]
+    """
+    from .settings import normalize_config
+
+    columns = ["estimator", "config", "cells"]
+    ok = _ok(results)
+    if ok.empty or "config" not in ok.columns:
+        return pd.DataFrame(columns=columns)
+    # normalized: an older file recorded --max-epochs on 1-NN rows too, where it means nothing
+    config = [normalize_config(e, c) for e, c in zip(ok["estimator"], ok["config"])]
+    table = ok.assign(config=config).groupby(["estimator", "config"]).size()
+    return table.rename("cells").reset_index()[columns]
+
+
+def settings_lines(settings: pd.DataFrame, reference: str = "tdi",
+                   baseline: str = "s4d-lin") -> list[str]:
+    """Lines naming the non-default settings of :func:`run_settings`, for the report and the
+    figures: "max_epochs=5: TDI, S4D-Lin" (estimators at their defaults are not named), and for
+    an estimator whose cells mix settings, "TDI: mixed settings, ..." with the cells of each.
+    Empty when every cell ran with the defaults.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from sktdi.benchmark.summary import settings_lines
+    >>> settings = pd.DataFrame({"estimator": ["tdi", "s4d-lin", "1nn-euclidean"],
+    ...                          "config": ['{"max_epochs": 5}'] * 2 + ["{}"], "cells": 4})
+    >>> settings_lines(settings)
+    ['max_epochs=5: TDI, S4D-Lin']
+    """
+    from .settings import describe_settings
+
+    if settings is None or not len(settings):
+        return []
+    lines, uniform = [], {}
+    for name in _estimator_order(settings["estimator"], reference, baseline):
+        rows = settings[settings["estimator"] == name]
+        if len(rows) > 1:
+            parts = [f"{describe_settings(c)} ({n} cell{'s' if n != 1 else ''})"
+                     for c, n in zip(rows["config"], rows["cells"])]
+            lines.append(f"{_label(name)}: mixed settings, " + "; ".join(parts))
+        elif rows["config"].iloc[0] != "{}":
+            uniform.setdefault(rows["config"].iloc[0], []).append(_label(name))
+    return [f"{describe_settings(c)}: {', '.join(names)}" for c, names in uniform.items()] + lines
+
+
+def mean_nll(results: pd.DataFrame) -> pd.Series:
+    """Mean test NLL (log loss) per estimator over "ok" cells, NaN for hard-label models.
+
+    An estimator whose ``predict_proba`` is a 0/1 vote (1-NN, MiniRocket's ridge head:
+    :data:`sktdi.benchmark.estimators.HARD_LABEL`) has no NLL worth the name, only its error
+    rate times the clip's 34.5 nats; results files written before the harness knew that hold
+    one, which is not shown. Empty when the table has no "nll" column.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from sktdi.benchmark.summary import mean_nll
+    >>> results = pd.DataFrame({
+    ...     "dataset": "D", "mode": "resample", "ratio": 0.1, "resample": 0, "status": "ok",
+    ...     "estimator": ["tdi", "1nn-euclidean"], "accuracy": 0.7, "nll": [0.61, 9.44]})
+    >>> mean_nll(results).to_dict()
+    {'1nn-euclidean': nan, 'tdi': 0.61}
+    """
+    from .estimators import gives_probabilities
+
+    ok = _ok(results)
+    if ok.empty or "nll" not in ok.columns:
+        return pd.Series(dtype=float, name="nll")
+    nll = ok.groupby("estimator")["nll"].mean()
+    return nll.where([gives_probabilities(name) for name in nll.index])
 
 
 def training_size(results: pd.DataFrame) -> pd.DataFrame:
@@ -383,12 +501,14 @@ def summarize(
 ) -> dict[str, object]:
     """All summary tables of a results table, keyed by name.
 
-    "accuracy" (mean ± std strings, written to CSV by the CLI), "accuracy_stats"
-    (:func:`resample_mean_std`), "training_size", "duplicates"
+    "accuracy" (mean ± std strings, the printed table), "accuracy_stats"
+    (:func:`resample_mean_std`, the numbers; :func:`mean_std_long` is the same in long format,
+    as the CLI writes it to ``summary_accuracy.csv``), "training_size", "duplicates"
     (:func:`duplicate_training_sets`), "average_rank", "fit_seconds" (mean per estimator),
-    "errors" (number of failed cells), "cells" (number of rows), "reference", "baseline", and,
-    when ``reference`` has results, "wins_ties_losses" and "wilcoxon". An empty or all-error
-    table gives empty tables, never an exception.
+    "nll" (:func:`mean_nll`: mean test NLL per estimator, NaN for hard-label models),
+    "settings" (:func:`run_settings`), "errors" (number of failed cells), "cells" (number of
+    rows), "reference", "baseline", and, when ``reference`` has results, "wins_ties_losses" and
+    "wilcoxon". An empty or all-error table gives empty tables, never an exception.
 
     Examples
     --------
@@ -400,7 +520,8 @@ def summarize(
     >>> from sktdi.benchmark import summarize
     >>> sorted(summarize(results))  # doctest: +NORMALIZE_WHITESPACE
     ['accuracy', 'accuracy_stats', 'average_rank', 'baseline', 'cells', 'duplicates', 'errors',
-     'fit_seconds', 'reference', 'training_size', 'wilcoxon', 'wins_ties_losses']
+     'fit_seconds', 'nll', 'reference', 'settings', 'training_size', 'wilcoxon',
+     'wins_ties_losses']
     >>> summarize(pd.DataFrame())["errors"]
     0
     """
@@ -415,6 +536,8 @@ def summarize(
         "duplicates": duplicate_training_sets(results),
         "average_rank": average_ranks(results),
         "fit_seconds": fit,
+        "nll": mean_nll(results),
+        "settings": run_settings(results),
         "errors": errors,
         "cells": len(results),
         "reference": reference,
@@ -580,7 +703,11 @@ def format_summary(summary: dict[str, object]) -> str:
         why = (f"{errors}{of} cells failed (see the error column of the results table)"
                if errors else "the results table is empty")
         return _section("results", f"no successful cells: {why}")
-    parts = [_accuracy_section(summary)]
+    parts = []
+    settings = settings_lines(summary.get("settings"), reference, baseline)
+    if settings:
+        parts.append(_section("non-default run settings", "\n".join(settings)))
+    parts.append(_accuracy_section(summary))
 
     ranks = summary.get("average_rank")
     if ranks is not None and len(ranks):
@@ -591,7 +718,25 @@ def format_summary(summary: dict[str, object]) -> str:
                               "\n".join(lines)))
 
     fit = summary.get("fit_seconds")
-    if fit is not None and len(fit):
+    nll = summary.get("nll")
+    if fit is not None and len(fit) and nll is not None and len(nll):
+        order = _estimator_order(fit.index, reference, baseline)
+        table = pd.DataFrame(
+            {
+                "fit time": [format_seconds(fit[name]) for name in order],
+                "test NLL": [
+                    f"{nll[name]:.3f}" if name in nll.index and np.isfinite(nll[name]) else "—"
+                    for name in order
+                ],
+            },
+            index=[_label(name) for name in order],
+        )
+        body = table.to_string()
+        if (table["test NLL"] == "—").any():
+            body += ("\n—: no probabilities (a 0/1 vote such as 1-NN's or MiniRocket's ridge "
+                     "head, or no predict_proba), so no NLL")
+        parts.append(_section("mean per cell: fit time, test NLL (log loss)", body))
+    elif fit is not None and len(fit):
         order = _estimator_order(fit.index, reference, baseline)
         lines = [f"{_label(name):<20} {format_seconds(fit[name])}" for name in order]
         parts.append(_section("mean fit time per cell", "\n".join(lines)))

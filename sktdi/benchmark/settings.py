@@ -1,0 +1,122 @@
+"""A cell's settings: what, besides its key, changes its result, as its "config" column holds it.
+
+A cell's key (dataset, mode, ratio, resample, estimator) names the experiment; its settings say
+how it was run. They are the model overrides the estimator reads (``--max-epochs`` and any other
+entry of :attr:`Cell.params <sktdi.benchmark.Cell>`) and the harness settings that change the
+training or test series: ``min_per_class`` (when not 1), ``n_folds`` (in CV mode) and
+``data_dir`` (when the data come from a local archive). Resource settings (threads, ``n_jobs``,
+the backend) are not settings: they change the clock, not the result.
+
+The results file stores them as a JSON object with sorted keys, defaults left out, in its
+"config" column (``{}`` for a run with every default). A resumed run reuses a finished cell only
+when its stored settings equal the cell's; files written before the harness settings were
+recorded hold the model overrides alone there, which reads as the defaults for the rest.
+
+This module imports only the standard library (the CLI's parser path stays light).
+"""
+
+from __future__ import annotations
+
+import json
+
+#: the harness's own settings in a config, beside the model overrides
+HARNESS_SETTINGS = ("min_per_class", "n_folds", "data_dir")
+
+
+def used_params(estimator: str, params: dict) -> dict:
+    """The entries of ``params`` that the builder of ``estimator`` reads.
+
+    A builder may declare ``params_used``: the names it reads (a tuple), or a function returning
+    them. Without it every override counts. So ``--max-epochs`` is a setting of the SSM arms
+    and the deep peers, and not of 1-NN or MiniRocket, whose cells it leaves alone.
+
+    Examples
+    --------
+    >>> from sktdi.benchmark.settings import used_params
+    >>> used_params("tdi", {"max_epochs": 5}), used_params("1nn-euclidean", {"max_epochs": 5})
+    ({'max_epochs': 5}, {})
+    """
+    from .estimators import ESTIMATORS
+
+    build = ESTIMATORS[estimator][0] if estimator in ESTIMATORS else None
+    used = getattr(build, "params_used", None)
+    if used is None:
+        return dict(params)
+    names = set(used() if callable(used) else used)
+    return {k: v for k, v in params.items() if k in names}
+
+
+def cell_settings(
+    estimator: str,
+    params: dict,
+    *,
+    mode: str = "resample",
+    n_folds: int = 0,
+    min_per_class: int = 1,
+    data_dir: str | None = None,
+) -> dict:
+    """The settings of one cell (defaults left out); see the module docstring.
+
+    Examples
+    --------
+    >>> from sktdi.benchmark.settings import cell_settings
+    >>> cell_settings("tdi", {"max_epochs": 5}, mode="cv", n_folds=3)
+    {'max_epochs': 5, 'n_folds': 3}
+    >>> cell_settings("1nn-euclidean", {"max_epochs": 5})
+    {}
+    """
+    clash = set(params) & set(HARNESS_SETTINGS)
+    if clash:
+        raise ValueError(f"params {sorted(clash)} name harness settings, not model parameters")
+    settings = used_params(estimator, params)
+    if mode == "cv":
+        settings["n_folds"] = int(n_folds)
+    if int(min_per_class) != 1:
+        settings["min_per_class"] = int(min_per_class)
+    if data_dir is not None:
+        settings["data_dir"] = str(data_dir)
+    return settings
+
+
+def parse_config(config) -> dict:
+    """A config cell of a results file as a dict (empty or missing: ``{}``)."""
+    if not isinstance(config, str) or not config.strip():
+        return {}
+    try:
+        value = json.loads(config)
+    except ValueError:  # not written by the harness: matches no cell's settings
+        return {"config": config}
+    return value if isinstance(value, dict) else {"config": config}
+
+
+def normalize_config(estimator: str, config) -> str:
+    """``config`` (a results-file cell or a dict) as :func:`cell_settings` writes it for
+    ``estimator``: the overrides the estimator reads, the harness settings, sorted JSON.
+
+    Older files recorded every override for every estimator; this is what lets their 1-NN rows
+    of a ``--max-epochs 20`` run count as 1-NN rows of any run.
+
+    Examples
+    --------
+    >>> from sktdi.benchmark.settings import normalize_config
+    >>> normalize_config("1nn-euclidean", '{"max_epochs": 20}'), normalize_config("tdi", None)
+    ('{}', '{}')
+    """
+    settings = dict(config) if isinstance(config, dict) else parse_config(config)
+    harness = {k: settings.pop(k) for k in HARNESS_SETTINGS if k in settings}
+    return json.dumps({**used_params(estimator, settings), **harness}, sort_keys=True)
+
+
+def describe_settings(config) -> str:
+    """Settings as a reader wants them: "max_epochs=20, min_per_class=2", or "default settings".
+
+    Examples
+    --------
+    >>> from sktdi.benchmark.settings import describe_settings
+    >>> describe_settings('{"min_per_class": 2, "max_epochs": 20}'), describe_settings("{}")
+    ('max_epochs=20, min_per_class=2', 'default settings')
+    """
+    settings = dict(config) if isinstance(config, dict) else parse_config(config)
+    if not settings:
+        return "default settings"
+    return ", ".join(f"{k}={v}" for k, v in sorted(settings.items()))
