@@ -5,7 +5,8 @@
   internal callers (the estimators) use directly on data they validated already.
 - ``validate_sequences`` / ``check_lengths``: the estimators' checks, on top of scikit-learn's
   ``validate_data`` (3-D input, the length recorded at fit and checked afterwards, (n, 1, L)
-  and (n, L) as the same univariate data).
+  and (n, L) as the same univariate data). ``validate_padded_sequences``: both, for
+  estimators that also take series of unequal length (a list, or padded X with ``lengths``).
 - ``check_state_params``: parameter combinations the parameter constraints cannot express.
 - ``keyword_only`` / ``positional_arguments_error``: estimator constructors take keywords only.
 - ``plain``: a label as the user wrote it, for messages.
@@ -18,6 +19,8 @@ import inspect
 
 import numpy as np
 from sklearn.utils.validation import validate_data
+
+from .datasets import pad_sequences
 
 PAD_HINT = (
     "pad them to one length and pass the true lengths: "
@@ -299,6 +302,10 @@ def validate_sequences(
         elif len(shape) == 3 and fitted_ndim == 3:
             _check_fitted_shape(estimator, shape[1], shape[2] if check_length else None)
     kwargs.setdefault("dtype", [np.float64, np.float32])
+    if not reset and not check_length:
+        # for 2-D input validate_data would compare the padded length with n_features_in_
+        # (the length at fit); padded series may have any length, only channels must match
+        kwargs.setdefault("ensure_2d", False)
     if isinstance(y, str) and y == "no_validation":
         X = validate_data(estimator, X, reset=reset, allow_nd=True, **kwargs)
     else:
@@ -359,6 +366,63 @@ def check_lengths(lengths, X3: np.ndarray) -> np.ndarray | None:
             f"[{arr.min()}, {arr.max()}]"
         )
     return arr
+
+
+def _series_shapes(X) -> list[tuple] | None:
+    """The shapes of the series of X when X is a list (tuple, 1-D object array) of 1-D or 2-D
+    array-like series, else None. pandas frames are left to :func:`check_not_ragged` (their
+    time axis comes first), scalars to :func:`check_not_1d`."""
+    if isinstance(X, np.ndarray):
+        if X.dtype != object or X.ndim != 1:
+            return None
+    elif not isinstance(X, (list, tuple)):
+        return None
+    if len(X) == 0 or any(isinstance(s, (str, bytes)) or hasattr(s, "to_numpy") for s in X):
+        return None
+    try:
+        shapes = [np.shape(s) for s in X]
+    except ValueError:  # a series ragged in itself: check_not_ragged names it
+        return None
+    return shapes if all(len(shape) in (1, 2) for shape in shapes) else None
+
+
+def validate_padded_sequences(
+    estimator, X, y="no_validation", *, lengths=None, reset: bool, **kwargs
+):
+    """:func:`validate_sequences` and :func:`check_lengths` for estimators that take series of
+    unequal length; returns (X float (n, C, L), y, lengths (n,) or None).
+
+    Unequal lengths arrive either as a list of series, each (length_i,) or (n_channels,
+    length_i), which carries its own lengths and is right-padded with zeros here
+    (:func:`sktdi.datasets.pad_sequences`), or as right-padded X with its ``lengths``. Such
+    series may have any length, not only the one seen in ``fit``. ``lengths`` comes back
+    None when no series is padded (nothing to mask).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.base import BaseEstimator
+    >>> from sktdi._validation import validate_padded_sequences
+    >>> X, _, lengths = validate_padded_sequences(
+    ...     BaseEstimator(), [np.ones(3), np.ones(5)], reset=True)
+    >>> X.shape, lengths.tolist()
+    ((2, 1, 5), [3, 5])
+    """
+    shapes = _series_shapes(X)
+    if shapes is not None and lengths is None:
+        X, lengths = pad_sequences(X)
+    elif shapes is not None and len(set(shapes)) > 1:
+        raise ValueError(
+            "lengths is for right-padded X; X is a list of series of unequal lengths, which "
+            "carry their own: pass lengths=None"
+        )
+    X3, y = validate_sequences(
+        estimator, X, y, reset=reset, check_length=lengths is None, **kwargs
+    )
+    lengths = check_lengths(lengths, X3)
+    if lengths is not None and np.all(lengths == X3.shape[-1]):
+        lengths = None  # every series is whole
+    return X3, y, lengths
 
 
 def check_state_params(d_state: int, dt_min: float, dt_max: float) -> None:

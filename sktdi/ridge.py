@@ -6,30 +6,35 @@ estimators, the way sktime's ``RocketClassifier`` wraps MiniRocket. Nothing is t
 ridge head, so a fit takes a small fraction of ``SSMClassifier``'s training time.
 ``rocket="minirocket"`` also appends sktime's MiniRocket features of the raw series (the
 alignment sees the spectrum, the dilated kernels the local shape).
+
+Series of unequal length come as a list of series or as right-padded X with ``lengths``, as
+for the transformer (MiniRocket's features excepted: sktime's MiniRocketMultivariate needs
+series of one length).
 """
 
 from __future__ import annotations
 
-
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context
 from sklearn.linear_model import RidgeClassifierCV, RidgeCV
+from sklearn.metrics import accuracy_score, r2_score
 from sklearn.preprocessing import StandardScaler
 from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
 from ._seeding import spawn_seeds
-from ._validation import keyword_only, validate_sequences
+from ._validation import keyword_only, validate_padded_sequences
 from .persistence import SaveMixin
+from .tdi import TDI_DEFAULTS, TDI_INITS, warn_if_spectrum_ignored
 from .transformers import SpectralAlignmentTransformer
 
 # RocketClassifier's grid, so that the two heads are tuned alike
 DEFAULT_ALPHAS = np.logspace(-3, 3, 10)
 # the transformer's parameters the ridge models pass on unchanged
 BANK_PARAMETERS = (
-    "n_filters", "d_state", "init", "n_biases", "difference", "dt_min", "dt_max", "batch_size",
-    "random_state",
+    "n_filters", "d_state", "init", "tdi_spectrum", "n_biases", "difference", "dt_min", "dt_max",
+    "batch_size", "random_state",
 )
 # MiniRocket's kernels have 9 taps; shorter series have nothing for them to slide over
 ROCKET_MIN_LENGTH = 9
@@ -44,6 +49,28 @@ def _rocket_transformer(random_state: int):
             "rocket='minirocket' uses sktime's MiniRocket: pip install 'sktdi[sktime]'"
         ) from exc
     return MiniRocketMultivariate(random_state=random_state)
+
+
+def _check_rocket_lengths(
+    rocket, X3: np.ndarray, lengths: np.ndarray | None, fitted_length: int
+) -> None:
+    """MiniRocket's features need whole series of the fitted length: sktime's
+    MiniRocketMultivariate does not take unequal lengths, and its features of padding would
+    be features."""
+    if rocket is None:
+        return
+    if lengths is not None:
+        raise ValueError(
+            f"rocket={rocket!r} needs series of one length, unpadded: sktime's "
+            f"MiniRocketMultivariate does not take series of unequal length (these have "
+            f"{lengths.min()} to {lengths.max()} time steps, padded to {X3.shape[-1]}); set "
+            f"rocket=None to use the filter bank's features alone, which take unequal lengths"
+        )
+    if X3.shape[-1] != fitted_length:
+        raise ValueError(
+            f"rocket={rocket!r} needs series of the length seen in fit ({fitted_length}), as "
+            f"sktime's MiniRocketMultivariate does; got series of length {X3.shape[-1]}"
+        )
 
 
 class _SpectralRidge(SaveMixin, BaseEstimator):
@@ -69,6 +96,7 @@ class _SpectralRidge(SaveMixin, BaseEstimator):
         n_filters=128,
         d_state=16,
         init="tdi",
+        tdi_spectrum=TDI_DEFAULTS.spectrum,
         features="stats",
         n_biases=8,
         difference="auto",
@@ -82,6 +110,7 @@ class _SpectralRidge(SaveMixin, BaseEstimator):
         self.n_filters = n_filters
         self.d_state = d_state
         self.init = init
+        self.tdi_spectrum = tdi_spectrum
         self.features = features
         self.n_biases = n_biases
         self.difference = difference
@@ -92,10 +121,12 @@ class _SpectralRidge(SaveMixin, BaseEstimator):
         self.batch_size = batch_size
         self.random_state = random_state
 
-    def _fit_features(self, X: np.ndarray, y: np.ndarray) -> np.ndarray:
-        """Fit the bank (and MiniRocket) and the scaler; return the scaled training features."""
-        if X.ndim == 2:
-            X = X[:, np.newaxis, :]  # (n, 1, L): MiniRocket reads 3-D panels
+    def _fit_features(self, X: np.ndarray, y: np.ndarray, lengths) -> np.ndarray:
+        """Fit the bank (and MiniRocket) and the scaler on validated X (n, C, L); return the
+        scaled training features."""
+        # here, not in the transformer: the warning then points at the caller's fit
+        warn_if_spectrum_ignored(self.init, self.tdi_spectrum, stacklevel=4)
+        _check_rocket_lengths(self.rocket, X, lengths, X.shape[-1])
         if self.rocket is not None and X.shape[-1] < ROCKET_MIN_LENGTH:
             raise ValueError(
                 f"rocket={self.rocket!r} needs series of at least {ROCKET_MIN_LENGTH} time "
@@ -104,29 +135,31 @@ class _SpectralRidge(SaveMixin, BaseEstimator):
         # independent streams for the bank and MiniRocket's biases
         seeds = spawn_seeds(self.random_state, 2)
         bank = {name: getattr(self, name) for name in BANK_PARAMETERS}
+        bank["random_state"] = seeds[0]
+        if self.init not in TDI_INITS:
+            bank["tdi_spectrum"] = None  # ignored, and said so above: the bank need not repeat it
         self.transformer_ = SpectralAlignmentTransformer(
-            **{**bank, "random_state": seeds[0]}, features=self.features, task=self._task
-        ).fit(X, y)
+            **bank, features=self.features, task=self._task
+        ).fit(X, y, lengths=lengths)
         self.rocket_ = None
         if self.rocket is not None:
             self.rocket_ = _rocket_transformer(seeds[1]).fit(X)
         # the scale of a feature is no information: PPVs are fractions, the statistics are
         # in the series' units, MiniRocket's are counts; the ridge penalty needs them alike
         self.scaler_ = StandardScaler()
-        return self.scaler_.fit_transform(self._raw_features(X))
+        return self.scaler_.fit_transform(self._raw_features(X, lengths))
 
-    def _raw_features(self, X: np.ndarray) -> np.ndarray:
-        blocks = [self.transformer_.transform(X)]  # (n, F_bank)
-        if self.rocket_ is not None:
+    def _raw_features(self, X: np.ndarray, lengths) -> np.ndarray:
+        blocks = [self.transformer_._transform(X, lengths)]  # (n, F_bank)
+        if self.rocket_ is not None:  # X is (n, C, L): MiniRocket reads 3-D panels
             blocks.append(np.asarray(self.rocket_.transform(X), dtype=np.float64))  # (n, F_mr)
         return np.hstack(blocks)  # (n, F)
 
-    def _features(self, X) -> np.ndarray:
+    def _features(self, X, lengths) -> np.ndarray:
         check_is_fitted(self)
-        X, _ = validate_sequences(self, X, reset=False)
-        if X.ndim == 2:
-            X = X[:, np.newaxis, :]  # (n, 1, L): MiniRocket reads 3-D panels
-        return self.scaler_.transform(self._raw_features(X))
+        X, _, lengths = validate_padded_sequences(self, X, lengths=lengths, reset=False)
+        _check_rocket_lengths(self.rocket, X, lengths, self.n_timepoints_)
+        return self.scaler_.transform(self._raw_features(X, lengths))
 
     def _alphas(self) -> np.ndarray:
         return DEFAULT_ALPHAS if self.alphas is None else np.asarray(self.alphas, dtype=float)
@@ -150,6 +183,11 @@ class SpectralRidgeClassifier(ClassifierMixin, _SpectralRidge):
     n_filters, d_state, init, features, n_biases, difference, batch_size
         As for :class:`~sktdi.SpectralAlignmentTransformer` (``features`` is "stats" or
         "multirocket": the head needs pooled features).
+    tdi_spectrum : TaskSpectrum or None, default=None
+        A task statistic to align the bank to instead of estimating one from (X, y): domain
+        knowledge (:meth:`sktdi.tdi.TaskSpectrum.from_frequencies`) or a statistic estimated
+        on a larger, related dataset. Give one when the training set is too small for a
+        reliable estimate. With a named init it has no effect, and ``fit`` warns.
     dt_min, dt_max : float, default=0.01, 1.0
         Range of the filters' log-uniform step sizes. Up to 1, the bank also holds
         fast-decaying, local filters with poles over the whole band (pole radius down to e^-0.5);
@@ -194,34 +232,44 @@ class SpectralRidgeClassifier(ClassifierMixin, _SpectralRidge):
     _task = "classification"
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y):
+    def fit(self, X, y, lengths=None):
         """Build the aligned bank on (X, y) and fit the ridge head on its features.
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, length) or (n_samples, n_channels, length)
+        X : array-like of shape (n_samples, length) or (n_samples, n_channels, length), or list
+            A list may hold series of unequal length, each (length_i,) or (n_channels,
+            length_i).
         y : array-like of shape (n_samples,)
+        lengths : array-like of shape (n_samples,), optional
+            True lengths of series of unequal length, right-padded in X: the padding changes
+            no feature.
 
         Returns
         -------
         self : object
         """
-        X, y = validate_sequences(self, X, y, reset=True)
+        X, y, lengths = validate_padded_sequences(self, X, y, lengths=lengths, reset=True)
         check_classification_targets(y)
-        features = self._fit_features(X, y)  # (n, F)
+        features = self._fit_features(X, y, lengths)  # (n, F)
         self.ridge_ = RidgeClassifierCV(alphas=self._alphas()).fit(features, y)
         self.classes_ = self.ridge_.classes_
         return self
 
-    def decision_function(self, X):
-        """Ridge scores, (n_samples,) for two classes, else (n_samples, n_classes)."""
-        features = self._features(X)  # first: it raises NotFittedError before fit
+    def decision_function(self, X, lengths=None):
+        """Ridge scores, (n_samples,) for two classes, else (n_samples, n_classes);
+        ``lengths`` as in ``fit``."""
+        features = self._features(X, lengths)  # first: it raises NotFittedError before fit
         return self.ridge_.decision_function(features)
 
-    def predict(self, X):
-        """Predicted class labels, (n_samples,)."""
-        features = self._features(X)  # first: it raises NotFittedError before fit
+    def predict(self, X, lengths=None):
+        """Predicted class labels, (n_samples,); ``lengths`` as in ``fit``."""
+        features = self._features(X, lengths)  # first: it raises NotFittedError before fit
         return self.ridge_.predict(features)
+
+    def score(self, X, y, sample_weight=None, lengths=None):
+        """Accuracy on (X, y); ``lengths`` as in ``fit``."""
+        return accuracy_score(y, self.predict(X, lengths), sample_weight=sample_weight)
 
 
 class SpectralRidgeRegressor(RegressorMixin, _SpectralRidge):
@@ -246,27 +294,39 @@ class SpectralRidgeRegressor(RegressorMixin, _SpectralRidge):
     _task = "regression"
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y):
+    def fit(self, X, y, lengths=None):
         """Build the aligned bank on (X, y) and fit the ridge head on its features.
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, length) or (n_samples, n_channels, length)
+        X : array-like of shape (n_samples, length) or (n_samples, n_channels, length), or list
+            A list may hold series of unequal length, each (length_i,) or (n_channels,
+            length_i).
         y : array-like of shape (n_samples,) or (n_samples, n_outputs)
+        lengths : array-like of shape (n_samples,), optional
+            True lengths of series of unequal length, right-padded in X: the padding changes
+            no feature.
 
         Returns
         -------
         self : object
         """
-        X, y = validate_sequences(self, X, y, reset=True, multi_output=True, y_numeric=True)
-        features = self._fit_features(X, y)  # (n, F)
+        X, y, lengths = validate_padded_sequences(
+            self, X, y, lengths=lengths, reset=True, multi_output=True, y_numeric=True
+        )
+        features = self._fit_features(X, y, lengths)  # (n, F)
         self.ridge_ = RidgeCV(alphas=self._alphas()).fit(features, y)
         return self
 
-    def predict(self, X):
-        """Predicted targets, (n_samples,) or (n_samples, n_outputs)."""
-        features = self._features(X)  # first: it raises NotFittedError before fit
+    def predict(self, X, lengths=None):
+        """Predicted targets, (n_samples,) or (n_samples, n_outputs); ``lengths`` as in
+        ``fit``."""
+        features = self._features(X, lengths)  # first: it raises NotFittedError before fit
         return self.ridge_.predict(features)
+
+    def score(self, X, y, sample_weight=None, lengths=None):
+        """R² on (X, y), averaged uniformly over the outputs; ``lengths`` as in ``fit``."""
+        return r2_score(y, self.predict(X, lengths), sample_weight=sample_weight)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

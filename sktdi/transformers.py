@@ -12,8 +12,9 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted
 
+from ._inputs import valid_mask
 from ._seeding import spawn_seeds
-from ._validation import check_state_params, keyword_only, validate_sequences
+from ._validation import check_state_params, keyword_only, validate_padded_sequences
 from .persistence import SaveMixin
 from .ssm import INIT_NAMES, S4D, fft_conv
 from .tdi import (
@@ -83,10 +84,32 @@ def multirocket_pooling(filtered: torch.Tensor, bias: torch.Tensor) -> torch.Ten
     return torch.stack([ppv, mpv, mipv, lspv], dim=-1)  # (..., 4)
 
 
+def _shortest_length(X3: np.ndarray, lengths: np.ndarray | None) -> int:
+    """The true length of the shortest series of right-padded X (n, C, L)."""
+    return X3.shape[-1] if lengths is None else int(lengths.min())
+
+
+def _check_sequence_features_length(features: str, lengths, length: int, fitted_length: int):
+    """features="sequence" is one feature per time step: it needs whole series of the fitted
+    length (padding would be features; other lengths, another feature count)."""
+    if features == "sequence" and (lengths is not None or length != fitted_length):
+        got = (
+            f"series of {lengths.min()} to {lengths.max()} time steps"
+            if lengths is not None
+            else f"series of length {length}"
+        )
+        raise ValueError(
+            f"features='sequence' returns one feature per time step, so it needs whole series "
+            f"of the length seen in fit ({fitted_length}); got {got}. Series of unequal length "
+            f"need pooled features: features='stats' or 'multirocket'"
+        )
+
+
 def _check_bank_length(length: int, difference, filters_difference: bool) -> None:
     """Refuse series too short for the bank, in the user's terms: ``difference`` is named
     with the value it has (often the default ``"auto"``, which the user never wrote), and
-    the remedy is a public parameter of the transformer and of the ridge models.
+    the remedy is a public parameter of the transformer and of the ridge models. ``length``
+    is the shortest series' (its true length when the series are padded).
 
     Examples
     --------
@@ -105,6 +128,18 @@ def _check_bank_length(length: int, difference, filters_difference: bool) -> Non
         )
 
 
+def _zero_padding(X3: np.ndarray, lengths: np.ndarray | None) -> np.ndarray:
+    """X (n, C, L) with the padding zeroed: the causal filters keep it out of a series' own
+    steps, but a large padding value would still reach them through the FFT's round-off."""
+    return X3 if lengths is None else X3 * valid_mask(X3, lengths)
+
+
+def _difference_lengths(lengths: np.ndarray | None) -> np.ndarray | None:
+    """True lengths of the first differences of padded series: the difference across a
+    series' end (its last step minus the padding) is no step of it."""
+    return None if lengths is None else lengths - 1
+
+
 class SpectralAlignmentTransformer(SaveMixin, TransformerMixin, BaseEstimator):
     """Filter sequences with an S4D filter bank aligned to the task's spectrum.
 
@@ -115,6 +150,10 @@ class SpectralAlignmentTransformer(SaveMixin, TransformerMixin, BaseEstimator):
     of every series with the whole bank and returns either pooled statistics of the filtered
     sequences or the filtered sequences themselves, Φ(u) = T_h u / √L — the feature map of the
     SSM-induced kernel K(u, u') = Φ(u)ᵀΦ(u').
+
+    Series of unequal length (pooled features only) come as a list of series or as
+    right-padded X with ``lengths``: the filters are causal and every statistic pools a
+    series' own time steps only, so padding changes no feature.
 
     Parameters
     ----------
@@ -209,7 +248,8 @@ class SpectralAlignmentTransformer(SaveMixin, TransformerMixin, BaseEstimator):
     n_features_in_ : int
         Length of the series for 2-D input, number of channels for 3-D input.
     n_channels_, n_timepoints_ : int
-        Channels and length of the series seen in ``fit``.
+        Channels and length of the series seen in ``fit`` (the padded length for series of
+        unequal length).
 
     See Also
     --------
@@ -296,15 +336,20 @@ class SpectralAlignmentTransformer(SaveMixin, TransformerMixin, BaseEstimator):
         self.random_state = random_state
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y=None):
+    def fit(self, X, y=None, lengths=None):
         """Estimate the task spectrum and build the aligned filter bank.
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, length) or (n_samples, n_channels, length)
+        X : array-like of shape (n_samples, length) or (n_samples, n_channels, length), or list
+            A list may hold series of unequal length, each (length_i,) or (n_channels,
+            length_i).
         y : array-like of shape (n_samples,) or (n_samples, n_outputs)
             Class labels or regression targets; required when ``init`` is a TDI init and no
             ``tdi_spectrum`` is given.
+        lengths : array-like of shape (n_samples,), optional
+            True lengths of series of unequal length, right-padded in X: the padding is left
+            out of the task statistic, the biases and the features.
 
         Returns
         -------
@@ -323,10 +368,14 @@ class SpectralAlignmentTransformer(SaveMixin, TransformerMixin, BaseEstimator):
         warn_if_spectrum_ignored(self.init, self.tdi_spectrum, stacklevel=3)
         needs_y = self._needs_y()
         if needs_y:
-            X, y = validate_sequences(self, X, y, reset=True, multi_output=True, y_numeric=False)
+            X, y, lengths = validate_padded_sequences(
+                self, X, y, lengths=lengths, reset=True, multi_output=True, y_numeric=False
+            )
         else:
-            X, _ = validate_sequences(self, X, reset=True)
-        _check_bank_length(X.shape[-1], self.difference, self._difference())
+            X, _, lengths = validate_padded_sequences(self, X, lengths=lengths, reset=True)
+        _check_sequence_features_length(self.features, lengths, X.shape[-1], X.shape[-1])
+        _check_bank_length(_shortest_length(X, lengths), self.difference, self._difference())
+        X = _zero_padding(X, lengths)
         # independent streams: the bank's base modes, TDI, the bias sample
         seeds = spawn_seeds(self.random_state, 3)
         self.layer_ = S4D(
@@ -354,6 +403,7 @@ class SpectralAlignmentTransformer(SaveMixin, TransformerMixin, BaseEstimator):
             task=task,
             options=TDIOptions.from_params(self),
             random_state=seeds[1],
+            lengths=lengths if needs_y else None,
         )
         self.task_spectrum_ = plan.spectrum
         self.init_report_ = plan.to_dict()
@@ -362,9 +412,11 @@ class SpectralAlignmentTransformer(SaveMixin, TransformerMixin, BaseEstimator):
             self.layer_.D.zero_()  # a pure filter bank: no skip connection
         self.layer_.requires_grad_(False)
         bias_rng = np.random.RandomState(seeds[2])
-        self.biases_ = self._fit_biases(X, bias_rng)
+        self.biases_ = self._fit_biases(X, lengths, bias_rng)
         if self._difference():  # drawn after the series' own: those stay as without it
-            self.difference_biases_ = self._fit_biases(np.diff(X, axis=-1), bias_rng)
+            self.difference_biases_ = self._fit_biases(
+                np.diff(X, axis=-1), _difference_lengths(lengths), bias_rng
+            )
         if self.features == "stats":
             per_filter = len(STATISTICS) + self.n_biases
         elif self.features == "multirocket":
@@ -385,7 +437,8 @@ class SpectralAlignmentTransformer(SaveMixin, TransformerMixin, BaseEstimator):
         return self.init in TDI_INITS and self.tdi_spectrum is None
 
     def _filter(self, X: np.ndarray):
-        """Yield the filtered batches of X, each (b, n_channels, n_filters, length)."""
+        """Yield the filtered batches of X, each (b, n_channels, n_filters, length). The
+        filters are causal: a padded series' own steps are filtered as without the padding."""
         n, n_channels, length = X.shape
         K = self.layer_.kernel(length)  # (H, L)
         for start in range(0, n, self.batch_size):
@@ -394,69 +447,110 @@ class SpectralAlignmentTransformer(SaveMixin, TransformerMixin, BaseEstimator):
             filtered = fft_conv(u.reshape(b * n_channels, length, 1), K)  # (b·C, L, H)
             yield filtered.transpose(1, 2).reshape(b, n_channels, self.n_filters, length)
 
-    def _fit_biases(self, X: np.ndarray, rng) -> np.ndarray:
+    def _fit_biases(self, X: np.ndarray, lengths: np.ndarray | None, rng) -> np.ndarray:
         """PPV thresholds (n_channels, n_filters, n_biases): quantiles of each filter's output
-        on (a sample of) the training series."""
-        n, n_channels, length = X.shape
+        on (a sample of) the training series, over their own time steps."""
+        n, n_channels, _ = X.shape
         if self.features == "sequence" or self.n_biases == 0:
             return np.zeros((n_channels, self.n_filters, 0))
         rows = np.sort(rng.choice(n, size=min(n, BIAS_ROWS), replace=False))
         filtered = torch.cat(list(self._filter(X[rows])))  # (m, C, H, L)
-        values = filtered.permute(1, 2, 0, 3).reshape(n_channels, self.n_filters, -1)
+        if lengths is None:
+            values = filtered.permute(1, 2, 0, 3).reshape(n_channels, self.n_filters, -1)
+        else:  # series after series, as above, each cut to its own steps
+            values = torch.cat(
+                [series[..., :steps] for series, steps in zip(filtered, lengths[rows])], dim=-1
+            )  # (C, H, Σ lengths)
         step = max(1, values.shape[-1] // BIAS_SAMPLE)
         levels = (np.arange(self.n_biases) + 0.5) / self.n_biases
         biases = np.quantile(values[..., ::step].numpy(), levels, axis=-1)  # (Q, C, H)
         return np.ascontiguousarray(np.moveaxis(biases, 0, -1))
 
-    def transform(self, X):
+    def transform(self, X, lengths=None):
         """Filter X with the bank and return the features.
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, length) or (n_samples, n_channels, length)
-            Same length and channel count as in ``fit``.
+        X : array-like of shape (n_samples, length) or (n_samples, n_channels, length), or list
+            Same channel count as in ``fit``. Pooled features take any length, and a list of
+            series of unequal length; ``features="sequence"`` needs the length seen in ``fit``.
+        lengths : array-like of shape (n_samples,), optional
+            True lengths of series of unequal length, right-padded in X.
 
         Returns
         -------
         X_new : ndarray of shape (n_samples, n_features_out)
         """
         check_is_fitted(self)
-        X, _ = validate_sequences(self, X, reset=False)
-        features = self._features(X, self.biases_)
+        X, _, lengths = validate_padded_sequences(self, X, lengths=lengths, reset=False)
+        return self._transform(X, lengths)
+
+    def _transform(self, X: np.ndarray, lengths: np.ndarray | None) -> np.ndarray:
+        """:meth:`transform` of validated X (n, C, L) and lengths (the ridge models' entry:
+        they validated X already, with the lengths a list of series carries)."""
+        _check_sequence_features_length(self.features, lengths, X.shape[-1], self.n_timepoints_)
+        _check_bank_length(_shortest_length(X, lengths), self.difference, self._difference())
+        X = _zero_padding(X, lengths)
+        features = self._features(X, lengths, self.biases_)
         if self._difference():
-            difference = self._features(np.diff(X, axis=-1), self.difference_biases_)
+            difference = self._features(
+                np.diff(X, axis=-1), _difference_lengths(lengths), self.difference_biases_
+            )
             features = np.concatenate([features, difference], axis=1)
         return features
 
-    def _features(self, X: np.ndarray, biases: np.ndarray) -> np.ndarray:
-        """The features of one representation of the series (n, C, L) at its biases."""
-        length = X.shape[-1]
+    def fit_transform(self, X, y=None, lengths=None):
+        """``fit(X, y, lengths=lengths).transform(X, lengths=lengths)``: scikit-learn's
+        would not pass ``lengths`` on to ``transform``."""
+        return self.fit(X, y, lengths=lengths).transform(X, lengths=lengths)
+
+    def _features(self, X: np.ndarray, lengths: np.ndarray | None, biases: np.ndarray):
+        """The features (n, F) of one representation of the series (n, C, L) at its biases;
+        a padded series' features are those of its own steps, X[i, :, :lengths[i]]."""
         biases = torch.from_numpy(biases)  # (C, H, Q)
         out = []
-        for filtered in self._filter(X):  # (b, C, H, L)
-            b = filtered.shape[0]
-            if self.features == "sequence":
-                out.append((filtered / math.sqrt(length)).reshape(b, -1))
-                continue
-            if self.features == "multirocket":
-                pooled = [
-                    multirocket_pooling(filtered, biases[None, :, :, j])
-                    for j in range(biases.shape[-1])
-                ]  # each (b, C, H, 4), one bias at a time to bound memory
-                out.append(torch.stack(pooled, dim=-2).reshape(b, -1))  # (b, C·H·Q·4)
-                continue
-            stats = [
-                filtered.mean(dim=-1),
-                filtered.std(dim=-1, correction=0),
-                filtered.amax(dim=-1),
-                filtered.amin(dim=-1),
-            ] + [
-                # counting the booleans skips a float copy of every comparison
-                (filtered > biases[None, :, :, j, None]).sum(dim=-1).to(filtered.dtype) / length
-                for j in range(biases.shape[-1])
-            ]  # each (b, C, H)
-            out.append(torch.stack(stats, dim=-1).reshape(b, -1))
+        for start, filtered in zip(range(0, len(X), self.batch_size), self._filter(X)):
+            if lengths is None:
+                out.append(self._pool(filtered, biases))  # (b, F)
+            else:
+                batch_lengths = lengths[start : start + len(filtered)]  # (b,)
+                out.append(self._pool_own_steps(filtered, batch_lengths, biases))  # (b, F)
         return torch.cat(out).numpy()
+
+    def _pool_own_steps(self, filtered: torch.Tensor, lengths: np.ndarray, biases) -> torch.Tensor:
+        """The features (b, F) of padded filtered series (b, C, H, L) of true ``lengths`` (b,):
+        the series of one length are pooled together, cut to it."""
+        pooled = None
+        for steps in np.unique(lengths):
+            rows = torch.from_numpy(np.flatnonzero(lengths == steps))
+            group = self._pool(filtered[rows, ..., :steps], biases)  # (b_steps, F)
+            if pooled is None:
+                pooled = group.new_empty((len(filtered), group.shape[1]))
+            pooled[rows] = group
+        return pooled
+
+    def _pool(self, filtered: torch.Tensor, biases: torch.Tensor) -> torch.Tensor:
+        """The features (b, F) of filtered series (b, C, H, L), all of them whole."""
+        b, length = filtered.shape[0], filtered.shape[-1]
+        if self.features == "sequence":
+            return (filtered / math.sqrt(length)).reshape(b, -1)
+        if self.features == "multirocket":
+            pooled = [
+                multirocket_pooling(filtered, biases[None, :, :, j])
+                for j in range(biases.shape[-1])
+            ]  # each (b, C, H, 4), one bias at a time to bound memory
+            return torch.stack(pooled, dim=-2).reshape(b, -1)  # (b, C·H·Q·4)
+        stats = [
+            filtered.mean(dim=-1),
+            filtered.std(dim=-1, correction=0),
+            filtered.amax(dim=-1),
+            filtered.amin(dim=-1),
+        ] + [
+            # counting the booleans skips a float copy of every comparison
+            (filtered > biases[None, :, :, j, None]).sum(dim=-1).to(filtered.dtype) / length
+            for j in range(biases.shape[-1])
+        ]  # each (b, C, H)
+        return torch.stack(stats, dim=-1).reshape(b, -1)
 
     def get_feature_names_out(self, input_features=None):
         """Names "c{channel}_f{filter}_{statistic}" or "c{channel}_f{filter}_t{step}"; the

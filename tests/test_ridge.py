@@ -1,15 +1,26 @@
 """SpectralRidgeClassifier / SpectralRidgeRegressor: conformance, and identity with the
 pipeline they stand for."""
 
+import inspect
+import re
+import warnings
+
 import numpy as np
 import pytest
 from sklearn.base import clone
 from sklearn.linear_model import RidgeClassifierCV, RidgeCV
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
+from sklearn.utils._param_validation import InvalidParameterError
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from sktdi import SpectralAlignmentTransformer, SpectralRidgeClassifier, SpectralRidgeRegressor
+from sktdi import (
+    SpectralAlignmentTransformer,
+    SpectralRidgeClassifier,
+    SpectralRidgeRegressor,
+    SSMClassifier,
+)
+from sktdi.tdi import TaskSpectrum
 
 
 def planted(n_per_class=20, length=64, freq=0.3, seed=0):
@@ -93,6 +104,12 @@ def test_minirocket_features_are_appended():
     assert both.predict(X).shape == (len(y),)  # 2-D input works as (n, 1, L)
     with pytest.raises(ValueError, match="at least 9 time steps"):
         SpectralRidgeClassifier(rocket="minirocket").fit(X[:, :8], y)
+    # MiniRocket's features need the fitted length, unpadded: refused by name, not computed
+    # on the padding
+    with pytest.raises(ValueError, match="MiniRocketMultivariate does not take series of unequal"):
+        both.predict([X[0], X[1, :40]])
+    with pytest.raises(ValueError, match=r"length seen in fit \(64\)"):
+        both.predict([X[0, :40], X[1, :40]])
 
 
 @pytest.mark.parametrize("make", [SpectralRidgeClassifier, SpectralAlignmentTransformer])
@@ -109,3 +126,159 @@ def test_series_of_length_1_are_refused_in_plain_terms(make):
     assert "difference=True" not in message and "difference='auto'" in message
     # the way out the message offers works
     make(n_filters=4, difference=False).fit(X, y)
+
+
+# ---- series of unequal length ------------------------------------------------------------
+def unequal(lengths, freq=0.3, seed=0, pad_value=1e3):
+    """Planted-tone series of unequal length, as a list and right-padded with junk."""
+    rng = np.random.default_rng(seed)
+    y = np.arange(len(lengths)) % 2
+    series = [
+        rng.normal(size=n) + label * np.sin(2 * np.pi * freq * np.arange(n))
+        for n, label in zip(lengths, y)
+    ]
+    padded = np.full((len(series), max(lengths) + 5), pad_value)
+    for i, s in enumerate(series):
+        padded[i, : len(s)] = s
+    return series, padded, np.array(lengths), y
+
+
+@pytest.mark.parametrize("make", [SpectralRidgeClassifier, SpectralRidgeRegressor])
+def test_padded_series_are_predicted_as_each_series_alone(make):
+    """Before: a list of series of unequal length was refused with a message that said to pass
+    lengths=, which neither fit nor predict took. Now the list, or the series padded with junk
+    plus lengths=, fit the same model, and each series' prediction is that of the series alone:
+    the ridge head on the features of its own steps only."""
+    series, padded, lengths, y = unequal([40, 64, 52, 48, 57, 44] * 4)
+    target = y if make is SpectralRidgeClassifier else y * 1.5
+    scores = "decision_function" if make is SpectralRidgeClassifier else "predict"
+    model = make(n_filters=8, random_state=0).fit(series, target)
+    from_padding = make(n_filters=8, random_state=0).fit(padded, target, lengths=lengths)
+    np.testing.assert_allclose(from_padding.ridge_.coef_, model.ridge_.coef_, rtol=1e-8)
+
+    new, new_padded, new_lengths, new_y = unequal([30, 75, 61], seed=1)
+    # each series alone: whole, its own length, no padding and no mask
+    alone = np.vstack([model.transformer_.transform([s]) for s in new])  # (3, F)
+    expected = getattr(model.ridge_, scores)(model.scaler_.transform(alone))
+    np.testing.assert_allclose(getattr(model, scores)(new), expected, rtol=1e-9)
+    np.testing.assert_allclose(
+        getattr(model, scores)(new_padded, lengths=new_lengths), expected, rtol=1e-9
+    )
+    new_target = new_y if make is SpectralRidgeClassifier else new_y * 1.5
+    assert model.score(new_padded, new_target, lengths=new_lengths) == pytest.approx(
+        model.score(new, new_target)
+    )
+
+
+def test_padded_univariate_series_may_have_another_padded_length_than_in_fit():
+    # fitted on 2-D X, n_features_in_ is a length: padded series of another length are fine
+    _, padded, lengths, y = unequal([40, 64, 52, 48] * 3)
+    model = SpectralRidgeClassifier(n_filters=4, random_state=0).fit(padded, y, lengths=lengths)
+    assert model.n_features_in_ == padded.shape[1]
+    _, other, other_lengths, _ = unequal([30, 80], seed=1)
+    np.testing.assert_array_equal(
+        model.predict(other, lengths=other_lengths), model.predict([other[0, :30], other[1, :80]])
+    )
+    with pytest.raises(ValueError, match="features"):  # without lengths, sklearn's check stands
+        model.predict(other)
+
+
+def _named_arguments(message: str) -> set[str]:
+    return set(re.findall(r"\b([a-z_]+)=", message))
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        # a list carries its own lengths
+        lambda X, padded, lengths, y: SpectralRidgeClassifier().fit(X, y, lengths=lengths),
+        # MiniRocket takes series of one length (refused before sktime is imported)
+        lambda X, padded, lengths, y: SpectralRidgeClassifier(rocket="minirocket").fit(X, y),
+        lambda X, padded, lengths, y: SpectralRidgeRegressor(rocket="minirocket").fit(
+            padded, y, lengths=lengths
+        ),
+        # a series of one step has no first difference
+        lambda X, padded, lengths, y: SpectralRidgeClassifier().fit(
+            padded, y, lengths=np.r_[1, lengths[1:]]
+        ),
+        lambda X, padded, lengths, y: SpectralRidgeClassifier().fit(padded, y, lengths=lengths[1:]),
+    ],
+    ids=["list-and-lengths", "minirocket-list", "minirocket-padded", "length-1", "lengths-shape"],
+)
+def test_unequal_length_errors_name_only_arguments_that_exist(call):
+    series, padded, lengths, y = unequal([20, 30, 25, 18])
+    with pytest.raises(ValueError) as info:
+        call(series, padded, lengths, y)
+    message = str(info.value)
+    existing = set(SpectralRidgeClassifier().get_params()) | set(
+        inspect.signature(SpectralRidgeClassifier.fit).parameters
+    )
+    assert _named_arguments(message) <= existing, message
+    if "rocket" in message:
+        assert "MiniRocketMultivariate does not take series of unequal length" in message
+        assert "rocket=None" in message
+
+
+# ---- a given task spectrum ---------------------------------------------------------------
+@pytest.mark.parametrize("make", [SpectralRidgeClassifier, SpectralRidgeRegressor])
+def test_given_spectrum_is_the_one_the_bank_is_aligned_to(make):
+    """Before: TypeError, unexpected keyword argument 'tdi_spectrum'. Now the bank is aligned
+    to the given spectrum, whatever the training data's own statistic: the same bank from two
+    datasets with tones at other frequencies, and the bank a transformer builds from the
+    spectrum without any labels."""
+    given = TaskSpectrum.from_frequencies([0.1])
+    fits = []
+    for freq, seed in [(0.3, 0), (0.42, 1)]:
+        X, y = planted(n_per_class=10, freq=freq, seed=seed)
+        target = y if make is SpectralRidgeClassifier else y * 1.5
+        fits.append(make(n_filters=8, tdi_spectrum=given, random_state=0).fit(X, target))
+    first, second = (model.transformer_ for model in fits)
+    assert first.task_spectrum_ is given and second.task_spectrum_ is given
+    assert first.init_report_["reason"].startswith("tdi on the given spectrum")
+    from_spectrum = clone(first).fit(np.zeros((2, 64)))  # no y: nothing to estimate
+    for bank in (second, from_spectrum):
+        for name, value in first.layer_.state_dict().items():
+            np.testing.assert_array_equal(bank.layer_.state_dict()[name], value)
+    freqs, magnitude = first.frequency_response(257)
+    assert abs(freqs[np.argmax(magnitude.mean(axis=0))] - 0.1) < 0.03  # not the data's 0.3
+    copied = clone(fits[0]).get_params()["tdi_spectrum"]  # clone copies it
+    np.testing.assert_array_equal(copied.values, given.values)
+
+
+@pytest.mark.parametrize("bad", [[0.3], "0.3", np.array([0.3])], ids=["list", "str", "array"])
+@pytest.mark.parametrize("make", [SpectralRidgeClassifier, SpectralRidgeRegressor])
+def test_invalid_spectrum_is_refused_as_by_the_ssm_models(make, bad):
+    X, y = planted(n_per_class=3, length=16)
+    with pytest.raises(InvalidParameterError) as ours:
+        make(tdi_spectrum=bad).fit(X, y)
+    with pytest.raises(InvalidParameterError) as ssm:
+        SSMClassifier(tdi_spectrum=bad).fit(X, y)
+    assert str(ours.value) == str(ssm.value).replace("SSMClassifier", make.__name__)
+    assert "tdi_spectrum" in str(ours.value) and "TaskSpectrum" in str(ours.value)
+
+
+def test_given_spectrum_with_a_named_init_warns_at_the_callers_line():
+    X, y = planted(n_per_class=5)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        SpectralRidgeClassifier(
+            n_filters=4, init="s4d-lin", tdi_spectrum=TaskSpectrum.from_frequencies([0.2])
+        ).fit(X, y)
+    ignored = [w for w in caught if "tdi_spectrum is ignored" in str(w.message)]
+    assert len(ignored) == 1  # once, not again from the bank inside
+    assert ignored[0].filename == __file__
+
+
+def test_given_spectrum_and_unequal_lengths_survive_saving(tmp_path):
+    from sktdi import load
+
+    series, padded, lengths, y = unequal([40, 64, 52, 48] * 3)
+    given = TaskSpectrum.from_frequencies([0.2])
+    model = SpectralRidgeClassifier(n_filters=4, tdi_spectrum=given, random_state=0)
+    model.fit(series, y).save(tmp_path / "model.sktdi")
+    restored = load(tmp_path / "model.sktdi")
+    assert restored.tdi_spectrum.kind == "given"
+    np.testing.assert_array_equal(
+        restored.decision_function(padded, lengths=lengths),
+        model.decision_function(padded, lengths=lengths),
+    )

@@ -317,3 +317,132 @@ def test_bad_feature_settings_say_what_to_change(params, match):
         SpectralAlignmentTransformer(
             n_filters=2, d_state=4, init="s4d-lin", difference=True
         ).fit(np.ones((4, 1)))
+
+
+# ---- series of unequal length ------------------------------------------------------------
+def _numpy_features(bank, series: np.ndarray) -> np.ndarray:
+    """The bank's pooled features of one whole series (C, L), by numpy alone: each channel's
+    convolution with the bank's kernel, then its statistics at the fitted biases (the first
+    difference's after the series' own)."""
+    K = bank.layer_.kernel(series.shape[-1]).numpy()  # (H, L)
+    parts = [(series, bank.biases_)]
+    if hasattr(bank, "difference_biases_"):
+        parts.append((np.diff(series, axis=-1), bank.difference_biases_))
+    out = []
+    for u, biases in parts:
+        for c in range(u.shape[0]):
+            for h in range(K.shape[0]):
+                f = np.convolve(u[c], K[h])[: u.shape[-1]]
+                if bank.features == "stats":
+                    out += [f.mean(), f.std(), f.max(), f.min()]
+                    out += [np.mean(f > b) for b in biases[c, h]]
+                else:
+                    for b in biases[c, h]:
+                        out += _numpy_multirocket(f - b)
+    return np.array(out)
+
+
+def _unequal(lengths=(12, 30, 21, 30, 17, 25), channels=2, seed=0):
+    """Series (channels, length_i) of unequal length, and the same series right-padded
+    with a large junk value to a longer length."""
+    rng = np.random.default_rng(seed)
+    series = [rng.normal(size=(channels, n)) for n in lengths]
+    padded = np.full((len(series), channels, max(lengths) + 7), 1e3)
+    for i, s in enumerate(series):
+        padded[i, :, : s.shape[-1]] = s
+    return series, padded, np.array(lengths), np.arange(len(series)) % 2
+
+
+@pytest.mark.parametrize("features", ["stats", "multirocket"])
+def test_padded_series_have_the_features_of_the_series_alone(features):
+    """Before: "X holds 6 series of unequal lengths ... fit(X, y, lengths=lengths)", and fit
+    took no lengths. Now a list of series, or padded series with their lengths, give each
+    series' features as numpy computes them from the series alone: padding changes none."""
+    train, train_padded, train_lengths, y = _unequal()
+    bank = SpectralAlignmentTransformer(
+        n_filters=3, d_state=4, n_biases=2, features=features, difference=True, random_state=0
+    ).fit(train, y)
+    # new series: a training value can equal a bias (a quantile), and round-off then decides
+    # a PPV comparison
+    series, padded, lengths, _ = _unequal(lengths=(9, 33, 20, 14), seed=1)
+    expected = np.stack([_numpy_features(bank, s) for s in series])  # (4, F)
+    np.testing.assert_allclose(bank.transform(series), expected, atol=1e-9)
+    np.testing.assert_allclose(bank.transform(padded, lengths=lengths), expected, atol=1e-9)
+    # scikit-learn's fit_transform would not pass lengths on to transform
+    np.testing.assert_allclose(
+        clone(bank).fit_transform(train_padded, y, lengths=train_lengths),
+        bank.transform(train),
+        atol=1e-9,
+    )
+
+
+def test_padding_changes_nothing_in_the_fit():
+    """A list of series, and the same series padded with zeros or with junk to another length,
+    fit the same bank: the statistic and the biases come from the series' own steps."""
+    from sktdi.tdi import fisher_log_power
+
+    series, junk, lengths, y = _unequal()
+    zeros = junk[:, :, :30] * (np.arange(30) < lengths[:, None, None])
+    params = {"n_filters": 3, "d_state": 4, "n_biases": 3, "random_state": 0}
+    fits = [
+        SpectralAlignmentTransformer(**params).fit(series, y),
+        SpectralAlignmentTransformer(**params).fit(zeros, y, lengths=lengths),
+        SpectralAlignmentTransformer(**params).fit(junk, y, lengths=lengths),
+    ]
+    # the statistic of the series' own steps, as the public function computes it
+    statistic = fisher_log_power(zeros, y, lengths=lengths).values
+    # the biases: quantiles of the filtered values of every series' own steps
+    K = fits[0].layer_.kernel(30).numpy()  # (H, L)
+    levels = (np.arange(3) + 0.5) / 3
+    for bank in fits:
+        np.testing.assert_allclose(bank.task_spectrum_.values, statistic, rtol=1e-10)
+        for name, value in fits[0].layer_.state_dict().items():
+            np.testing.assert_allclose(bank.layer_.state_dict()[name], value, rtol=1e-12)
+        for c in range(2):
+            for h in range(3):
+                values = np.concatenate([np.convolve(s[c], K[h])[: s.shape[-1]] for s in series])
+                np.testing.assert_allclose(
+                    bank.biases_[c, h], np.quantile(values, levels), rtol=1e-9, atol=1e-12
+                )
+        np.testing.assert_allclose(
+            bank.difference_biases_, fits[0].difference_biases_, rtol=1e-9, atol=1e-12
+        )
+
+
+def test_a_pipeline_takes_a_list_of_series_of_unequal_length():
+    series, _, _, _ = _unequal(lengths=(40, 64, 52, 48) * 10, channels=1)
+    y = np.tile([0, 0, 1, 1], 10)  # both classes in either half, at every length
+    series = [s + 2 * c * np.sin(0.6 * np.pi * np.arange(s.shape[-1])) for s, c in zip(series, y)]
+    model = Pipeline(
+        [
+            ("bank", SpectralAlignmentTransformer(n_filters=8, random_state=0)),
+            ("scale", StandardScaler()),
+            ("ridge", RidgeClassifierCV()),
+        ]
+    ).fit(series[::2], y[::2])
+    assert model.score(series[1::2], y[1::2]) >= 0.9
+
+
+def test_unequal_lengths_errors_name_what_to_change():
+    series, padded, lengths, y = _unequal()
+    bank = SpectralAlignmentTransformer(n_filters=2, d_state=4, random_state=0)
+    # a list carries its lengths: a second set would be ambiguous
+    with pytest.raises(ValueError, match="pass lengths=None"):
+        bank.fit(series, y, lengths=lengths)
+    # one feature per time step cannot describe series of unequal length
+    sequence = SpectralAlignmentTransformer(
+        n_filters=2, d_state=4, init="s4d-lin", features="sequence"
+    )
+    with pytest.raises(ValueError, match="features='stats' or 'multirocket'"):
+        sequence.fit(padded, y, lengths=lengths)
+    sequence.fit(padded[:, :, :12], y)  # whole series of one length: fine
+    with pytest.raises(ValueError, match=r"length seen in fit \(12\)"):
+        sequence.transform(padded, lengths=lengths)
+    # the first difference of a one-step series has no step
+    short = lengths.copy()
+    short[0] = 1
+    fitted = bank.fit(padded, y, lengths=lengths)
+    with pytest.raises(ValueError, match=r"series of length 1 .*\(difference='auto'\)"):
+        fitted.transform(padded, lengths=short)
+    with pytest.raises(ValueError, match=r"lengths must lie in \[1, 37\]"):
+        fitted.transform(padded, lengths=np.full(6, 38))
