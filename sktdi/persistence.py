@@ -15,12 +15,16 @@ Values are encoded by type, from a closed list: JSON scalars, lists and dicts as
 tuples, non-string dict keys, non-finite floats, numpy scalars, numpy arrays (numeric ones in
 ``arrays.safetensors``, string and object ones in the JSON with their dtype), sktdi's TDI
 records (:class:`~sktdi.tdi.TaskSpectrum`, :class:`~sktdi.tdi.TDIReport`,
-:class:`~sktdi.tdi.SpectralPeak`) and a few library objects (a LabelEncoder, sktime's dtype
-kinds, an S4D filter bank, a skorch network, a nested sktdi estimator) tagged by the key
-``"__sktdi_type__"``. Any other value cannot be saved: ``save`` names it, and pickle remains
-the way to store arbitrary Python objects. A skorch network is rebuilt on load the way ``fit``
-builds it, from the estimator's parameters, and given the saved weights, optimizer state and
-history.
+:class:`~sktdi.tdi.SpectralPeak`) and a few library objects (a LabelEncoder, the ridge models'
+scaler, ridge head and sktime MiniRocket transformer, sktime's dtype kinds, an S4D filter bank,
+a skorch network, a nested sktdi estimator) tagged by the key ``"__sktdi_type__"``. Any other
+value cannot be saved: ``save`` names it, and pickle remains the way to store arbitrary Python
+objects. A skorch network is rebuilt on load the way ``fit`` builds it, from the estimator's
+parameters, and given the saved weights, optimizer state and history.
+
+The sktime adapters write the archive inside sktime's own layout (a zip of ``_metadata``, the
+class pickled by reference, and ``_obj``, here the archive), so that ``sktime.base.load``
+reads their files too; :func:`load` reads only ``_obj``.
 """
 
 from __future__ import annotations
@@ -65,6 +69,8 @@ ESTIMATOR_CLASSES = {
     "sktdi.SpectralAlignmentTransformer": ("sktdi.transformers", "SpectralAlignmentTransformer"),
     "sktdi.sktime.SktimeSSMClassifier": ("sktdi.sktime", "SktimeSSMClassifier"),
     "sktdi.sktime.SktimeSSMRegressor": ("sktdi.sktime", "SktimeSSMRegressor"),
+    "sktdi.sktime.SktimeSpectralRidgeClassifier": ("sktdi.sktime", "SktimeSpectralRidgeClassifier"),
+    "sktdi.sktime.SktimeSpectralRidgeRegressor": ("sktdi.sktime", "SktimeSpectralRidgeRegressor"),
     "sktdi.SpectralRidgeClassifier": ("sktdi.ridge", "SpectralRidgeClassifier"),
     "sktdi.SpectralRidgeRegressor": ("sktdi.ridge", "SpectralRidgeRegressor"),
 }
@@ -77,6 +83,8 @@ NESTED_OBJECT_CLASSES = {
     "sklearn.preprocessing.LabelBinarizer": ("sklearn.preprocessing", "LabelBinarizer"),
     "sklearn.linear_model.RidgeClassifierCV": ("sklearn.linear_model", "RidgeClassifierCV"),
     "sklearn.linear_model.RidgeCV": ("sklearn.linear_model", "RidgeCV"),
+    # the ridge models' rocket_: its fitted state is five arrays (see _minirocket_problem)
+    "sktime.MiniRocketMultivariate": ("sktime.transformations.rocket", "MiniRocketMultivariate"),
 }
 # dataclasses rebuilt from their fields
 RECORD_CLASSES = {
@@ -88,6 +96,13 @@ RECORD_CLASSES = {
 ENUM_CLASSES = {
     "sktime.DtypeKind": ("sktime.datatypes._dtypekind", "DtypeKind"),
 }
+# sktime's file layout (``BaseObject.save``): a zip of the pickled class, which
+# sktime.base.load unpickles to find the class's load_from_path, and the object, here the
+# sktdi archive. sktdi.load reads only the object; the class member must be the exact bytes
+# save writes (a fixed protocol), so it names a class and holds nothing else to run.
+SKTIME_CLASS_MEMBER = "_metadata"
+SKTIME_OBJECT_MEMBER = "_obj"
+SKTIME_PICKLE_PROTOCOL = 4
 # caches rebuilt on demand, not state: the float64 inference copies of the network
 TRANSIENT_ATTRIBUTES = frozenset({"_inference_modules"})
 # torch dtypes a saved filter bank may ask for
@@ -143,16 +158,19 @@ class SaveMixin:
         save_estimator(self, path)
 
 
-def save_estimator(estimator, path) -> None:
+def save_estimator(estimator, path, *, sktime_layout: bool = False) -> None:
     """Write a fitted sktdi estimator to ``path`` (what ``estimator.save(path)`` does).
 
     Parameters
     ----------
     estimator : SSMClassifier, SSMRegressor, SpectralAlignmentTransformer, \
-SktimeSSMClassifier or SktimeSSMRegressor
+SpectralRidgeClassifier, SpectralRidgeRegressor or one of the sktime adapters
         A fitted estimator of one of sktdi's own classes (not a subclass).
     path : str or os.PathLike
         The file to write; the suffix ``.sktdi`` is recommended.
+    sktime_layout : bool, default=False
+        Wrap the archive in sktime's file layout (what the sktime adapters' ``save`` writes),
+        so that ``sktime.base.load`` reads the file as well as :func:`load` does.
 
     Raises
     ------
@@ -168,6 +186,8 @@ SktimeSSMClassifier or SktimeSSMRegressor
     path = Path(os.fspath(path))
     _check_folder(path)
     data = dumps(estimator)
+    if sktime_layout:
+        data = _in_sktime_layout(type(estimator), data)
     # a temporary file beside the target, then an atomic rename: never a half-written file
     descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
     try:
@@ -197,7 +217,9 @@ def load(path):
     """Load an estimator saved with ``est.save(path)``.
 
     Reading runs no code from the file (no pickle; classes come from a fixed list of
-    sktdi's), so a file from an untrusted source is safe to load. Tensors are read onto the
+    sktdi's), so a file from an untrusted source is safe to load. The sktime adapters' files,
+    in sktime's layout, are read too: only their sktdi archive, never their pickled class
+    reference (which must be the exact one ``save`` writes). Tensors are read onto the
     CPU, so no GPU is needed whatever device trained the model: a model saved with a
     ``device`` that is not available here (``"cuda"`` on a CPU-only machine) is loaded with
     ``device="cpu"``, with a warning; ``device="auto"`` stays as it is.
@@ -291,14 +313,70 @@ def dumps(estimator) -> bytes:
 
 
 def loads(data: bytes, *, source: str = "the data"):
-    """The estimator in an archive's bytes (what :func:`load` reads); ``source`` names the
-    file in error messages."""
+    """The estimator in an archive's bytes (what :func:`load` reads), alone or in sktime's
+    layout; ``source`` names the file in error messages."""
+    _check_zip(data, source)
+    wrapped = _sktime_layout_members(data, source)
+    if wrapped is None:
+        return _loads_archive(data, source)
+    class_reference, data = wrapped
+    source = f"{source} (its {SKTIME_OBJECT_MEMBER} member)"
+    _check_zip(data, source)
+    estimator = _loads_archive(data, source)  # an sktime layout inside is refused there
+    if class_reference != _class_reference(type(estimator)):
+        raise ValueError(
+            f"{source}: the {SKTIME_CLASS_MEMBER} member beside it is not the reference to "
+            f"{type(estimator).__name__} that sktdi's save writes (sktime.base.load would "
+            f"unpickle it); the file was altered"
+        )
+    return estimator
+
+
+def _check_zip(data: bytes, source: str) -> None:
     if not zipfile.is_zipfile(io.BytesIO(data)):
         raise ValueError(
             f"{source} is not an sktdi model file: no zip archive found (another kind of file, "
             f"or a truncated one). Pickle and joblib files are read with pickle/joblib, which "
             f"run code: only from a trusted source"
         )
+
+
+def _class_reference(cls: type) -> bytes:
+    """``cls`` pickled by reference (its module and name), as sktime's loader reads it."""
+    import pickle  # to write only: sktdi never unpickles
+
+    return pickle.dumps(cls, protocol=SKTIME_PICKLE_PROTOCOL)
+
+
+def _in_sktime_layout(cls: type, archive: bytes) -> bytes:
+    """The sktdi ``archive`` of a ``cls`` in the zip that ``sktime.base.load`` reads."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as layout:
+        _write_member(layout, SKTIME_CLASS_MEMBER, _class_reference(cls), compress=False)
+        # stored: the archive is compressed already, and a stored member cannot be a zip bomb
+        _write_member(layout, SKTIME_OBJECT_MEMBER, archive, compress=False)
+    return buffer.getvalue()
+
+
+def _sktime_layout_members(data: bytes, source: str) -> tuple[bytes, bytes] | None:
+    """The class reference and sktdi archive of a file in sktime's layout; None for any
+    other zip, which is read as an sktdi archive."""
+    members = (SKTIME_CLASS_MEMBER, SKTIME_OBJECT_MEMBER)
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            if sorted(archive.namelist()) != sorted(members):
+                return None
+            for name in members:
+                # save stores both uncompressed: a larger member would be a decompression bomb
+                if archive.getinfo(name).file_size > len(data):
+                    raise ValueError(f"{source}: its {name} member is implausibly large")
+            return archive.read(SKTIME_CLASS_MEMBER), archive.read(SKTIME_OBJECT_MEMBER)
+    except (zipfile.BadZipFile, zlib.error, EOFError) as exc:
+        raise ValueError(f"{source} is a damaged or truncated archive: {exc}") from exc
+
+
+def _loads_archive(data: bytes, source: str):
+    """The estimator in an sktdi archive's bytes (a zip)."""
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             metadata = _read_metadata(archive, source)
@@ -460,7 +538,15 @@ def _registered_class(registry: dict, name, what: str) -> type:
     if not isinstance(name, str) or name not in registry:
         raise ValueError(f"unknown {what} {name!r}; known: {', '.join(sorted(registry))}")
     module_name, attribute = registry[name]
-    return getattr(importlib.import_module(module_name), attribute)
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:  # an optional dependency: sktime, for MiniRocket
+        package = module_name.split(".")[0]
+        raise ImportError(
+            f"the file holds a {name}, which needs {package}; install it (for sktime: pip "
+            f"install 'sktdi[sktime]') to load the file"
+        ) from exc
+    return getattr(module, attribute)
 
 
 def _is_skorch_net(value) -> bool:
@@ -669,12 +755,23 @@ class _Writer:
 def _unsupported_message(what: str, name: str, cls: type, exc: _Unsupported) -> str:
     inner = exc.location.split(f"/{name}", 1)[-1].strip("/")
     where = f" (at {inner})" if inner else ""
+    # a parameter is the user's choice, and can be set to a storable value; a fitted
+    # attribute is what fit made of it, so the only way out is another format
+    remedy = "use pickle/joblib, which store any Python object (and run code when loaded)"
+    if what == "parameter":
+        example = " (an int random_state)" if _is_random_state(exc.value) else ""
+        remedy = f"set it to such a value{example}, or {remedy}"
     return (
         f"{what} {name!r} of {cls.__name__} holds a {type(exc.value).__name__}{where}, which "
         f"the sktdi format cannot store (it stores None, booleans, numbers, strings, lists, "
-        f"tuples, dicts, numpy arrays and sktdi's TDI records): set it to such a value (an "
-        f"int random_state, for example), or use pickle/joblib, which store any Python object"
+        f"tuples, dicts, numpy arrays, sktdi's TDI records, and the fitted objects of a "
+        f"fixed list: sktdi's, a few of scikit-learn's, sktime's MiniRocketMultivariate): "
+        f"{remedy}"
     )
+
+
+def _is_random_state(value) -> bool:
+    return isinstance(value, (np.random.RandomState, np.random.Generator))
 
 
 def _module_kwargs(net) -> dict:
@@ -716,6 +813,65 @@ def _check_rebuilds_as_saved(owner, net) -> None:
             f"(changed since fit: the network's {', '.join(changed)}); refit, or set the "
             f"parameters back, before saving"
         )
+
+
+# ---- consistency of decoded objects -------------------------------------------------------
+
+# MiniRocket's numba transform hardcodes its 84 kernels (the 3-of-9 weight patterns)
+MINIROCKET_KERNELS = 84
+
+
+def _minirocket_problem(parameters, n_channels: int) -> str | None:
+    """Why ``parameters`` (MiniRocketMultivariate's fitted ``parameters``) cannot come from
+    a fit on ``n_channels`` channels, or None.
+
+    Notes
+    -----
+    ``_fit_multi`` returns (channels per combination, channel indices, dilations, features per
+    dilation, biases): one combination per kernel and dilation, each taking its slice of the
+    channel indices and one bias per feature. The numba transform indexes the input and the
+    biases with these counts without bounds checks, so counts that do not fit each other would
+    read outside the arrays instead of raising.
+    """
+    dtypes = (np.int32, np.int32, np.int32, np.int32, np.float32)
+    if type(parameters) is not tuple or len(parameters) != len(dtypes) or not all(
+        type(a) is np.ndarray and a.ndim == 1 and a.dtype == dtype
+        for a, dtype in zip(parameters, dtypes)
+    ):
+        return "MiniRocket's parameters are not its five 1-D arrays (4 of int32, 1 of float32)"
+    per_combination, channels, dilations, per_dilation, biases = parameters
+    n_features = MINIROCKET_KERNELS * int(per_dilation.sum(dtype=np.int64))
+    if len(per_dilation) != len(dilations) or (dilations < 1).any() or (per_dilation < 0).any():
+        return "MiniRocket's dilations and their feature counts do not match"
+    if len(per_combination) != MINIROCKET_KERNELS * len(dilations) or (per_combination < 1).any():
+        return "MiniRocket's channel combinations are not one per kernel and dilation"
+    if int(per_combination.sum(dtype=np.int64)) != len(channels) or (
+        channels.size and (channels.min() < 0 or channels.max() >= n_channels)
+    ):
+        return f"MiniRocket's channel indices are not {len(channels)} channels of {n_channels}"
+    if len(biases) != n_features:
+        return f"MiniRocket has {len(biases)} biases for {n_features} features"
+    return None
+
+
+def _spectral_ridge_problem(model) -> str | None:
+    """Why a ridge model's MiniRocket (``rocket_``) cannot be the one its fit made, or None."""
+    rocket = vars(model).get("rocket_")
+    if rocket is None:
+        return None
+    if _registered_name(NESTED_OBJECT_CLASSES, type(rocket)) != "sktime.MiniRocketMultivariate":
+        return f"rocket_ is a {type(rocket).__name__}, not sktime's MiniRocketMultivariate"
+    n_channels = vars(model).get("n_channels_")
+    if type(n_channels) is not int or n_channels < 1:
+        return f"n_channels_ is {n_channels!r}, not a channel count"
+    return _minirocket_problem(vars(rocket).get("parameters"), n_channels)
+
+
+# checks of a decoded object, by its registered name, beyond each value's type and shape
+OBJECT_CHECKS = {
+    "sktdi.SpectralRidgeClassifier": _spectral_ridge_problem,
+    "sktdi.SpectralRidgeRegressor": _spectral_ridge_problem,
+}
 
 
 # ---- decoding -----------------------------------------------------------------------------
@@ -765,6 +921,10 @@ class _Reader:
                 obj.__dict__[name] = self.decode(value)
         for name, value in networks.items():
             obj.__dict__[name] = self._decode_net(obj, value)
+        check = OBJECT_CHECKS.get(record["class"])
+        problem = None if check is None else check(obj)
+        if problem is not None:
+            raise ValueError(f"{self.source}: {problem}; the file was altered")
         return obj
 
     def decode(self, value):

@@ -190,9 +190,8 @@ class SpectralRidgeClassifier(ClassifierMixin, _SpectralRidge):
         reliable estimate. With a named init it has no effect, and ``fit`` warns.
     dt_min, dt_max : float, default=0.01, 1.0
         Range of the filters' log-uniform step sizes. Up to 1, the bank also holds
-        fast-decaying, local filters with poles over the whole band (pole radius down to e^-0.5);
-        chosen by cross-validation on training splits (``docs/kernel_regime.md``, rounds 5
-        and 6), where this local bank beat the transformer's narrower dt 0.001–0.1.
+        fast-decaying, local filters that see local shape, with poles over the whole band.
+        Rarely worth changing; how the range was chosen: ``docs/kernel_regime.md``.
     rocket : {None, "minirocket"}, default=None
         Also append sktime's MiniRocket features of the raw series (needs sktime and series
         of at least 9 time steps).

@@ -1,14 +1,19 @@
-"""sktime adapters: SktimeSSMClassifier and SktimeSSMRegressor.
+"""sktime adapters of sktdi's estimators: SSM and spectral ridge, classifier and regressor.
 
-Thin delegates of :class:`~sktdi.SSMClassifier` / :class:`~sktdi.SSMRegressor` with the same
-parameters, so that the models run in sktime's tooling (``evaluate``, benchmarking,
-pipelines). Series of unequal length are right-padded and masked by length; missing values are
-refused by sktime's base class with a clear error. Importing this module imports sktime.
+Thin delegates with the same parameters as the estimator they wrap (:class:`~sktdi.SSMClassifier`,
+:class:`~sktdi.SSMRegressor`, :class:`~sktdi.SpectralRidgeClassifier`,
+:class:`~sktdi.SpectralRidgeRegressor`), so that the models run in sktime's tooling
+(``evaluate``, benchmarking, pipelines). Series of unequal length are right-padded and masked
+by length; missing values are refused by sktime's base class with a clear error. ``save``
+writes the safe sktdi archive in sktime's file layout, so that both :func:`sktdi.load` and
+``sktime.base.load`` read it. Importing this module imports sktime.
 """
 
 from __future__ import annotations
 
 import inspect
+import os
+from pathlib import Path
 
 import numpy as np
 from sktime.classification.base import BaseClassifier
@@ -17,7 +22,15 @@ from sktime.regression.base import BaseRegressor
 from ._validation import keyword_only
 from .datasets import pad_sequences
 from .estimators import SSMClassifier, SSMRegressor
-from .persistence import SaveMixin, dumps, loads, save_estimator
+from .persistence import SKTIME_OBJECT_MEMBER, SaveMixin, dumps, load, loads, save_estimator
+from .ridge import SpectralRidgeClassifier, SpectralRidgeRegressor
+
+__all__ = [
+    "SktimeSSMClassifier",
+    "SktimeSSMRegressor",
+    "SktimeSpectralRidgeClassifier",
+    "SktimeSpectralRidgeRegressor",
+]
 
 _TAGS = {
     "authors": ["sktdi developers"],
@@ -31,10 +44,6 @@ _TAGS = {
     "capability:missing_values": False,
     "property:randomness": "derandomized",
     "capability:random_state": True,
-    # sktime's check reads ``save(path)``'s file with sktime.base.load, which unpickles it;
-    # here ``save`` writes the safe sktdi format instead (read by sktdi.load, tested in
-    # tests/test_persistence.py). The in-memory ``save()`` round trip is still checked.
-    "tests:skip_by_name": ["test_save_estimators_to_file"],
 }
 
 
@@ -69,14 +78,31 @@ def _delegate_signature(cls, estimator_cls):
     __init__.__doc__ = f"Same parameters as :class:`~sktdi.{estimator_cls.__name__}`."
     cls.__init__ = __init__
     # what a saved file lacking a newer parameter meant (sktdi.persistence reads it)
-    cls._value_before_parameter_existed = estimator_cls._value_before_parameter_existed
+    cls._value_before_parameter_existed = getattr(
+        estimator_cls, "_value_before_parameter_existed", {}
+    )
     return cls
 
 
-class _Delegate(SaveMixin):
-    _estimator_cls: type
+_ZIP_SIGNATURE = b"PK\x03\x04"  # an sktdi archive; sktime's pickle formats hold a pickle
+
+
+def _sktime_file(path) -> Path:
+    """Where ``save(path)`` writes: ``path`` itself, or ``path.zip`` for a name without a
+    suffix, which is where sktime's own ``save`` writes and ``sktime.base.load`` looks."""
+    path = Path(os.fspath(path))
+    return path if path.suffix else path.with_name(f"{path.name}.zip")
+
+
+class _SafeSktimeSave(SaveMixin):
+    """sktime's ``save`` / ``load_from_*`` contract with the safe sktdi archive as payload.
+
+    Any sktime adapter of an sktdi estimator (a class in ``sktdi.persistence``'s list)
+    inherits it, before its sktime base class.
+    """
 
     def __sklearn_is_fitted__(self) -> bool:
+        # what save's fitted check asks: sktime records fitting in _is_fitted
         return bool(getattr(self, "_is_fitted", False))
 
     def save(self, path=None, serialization_format="sktdi"):
@@ -85,26 +111,37 @@ class _Delegate(SaveMixin):
         Parameters
         ----------
         path : str, os.PathLike or None, default=None
-            The file to write (suffix ``.sktdi`` recommended), read back by
-            :func:`sktdi.load`. None: return the saved estimator in memory, as sktime's
-            ``save`` does, for ``sktime.base.load``.
+            The file to write. A name without a suffix gets ``.zip``, as in sktime
+            (``save("model")`` writes ``model.zip``, which ``sktime.base.load("model")``
+            reads); a name with one is written as it is (``.sktdi`` recommended). None:
+            return the saved estimator in memory, for ``sktime.base.load``.
         serialization_format : {"sktdi", "pickle", "cloudpickle"}, default="sktdi"
-            "sktdi": one archive that loads without running code (see
-            :func:`sktdi.load`). "pickle" and "cloudpickle": sktime's own ``save``, whose
-            files are read with ``sktime.base.load``.
+            "sktdi": the sktdi archive, which loads without running code, in sktime's file
+            layout (its ``_obj`` member), so that :func:`sktdi.load` and
+            ``sktime.base.load`` both read the file. "pickle" and "cloudpickle": sktime's
+            own ``save``.
 
         Returns
         -------
-        None or tuple
-            With a ``path``, None for "sktdi" (sktime's ZipFile for the pickle formats);
-            without one, ``(type(self), data)`` for ``sktime.base.load``.
+        pathlib.Path, tuple or zipfile.ZipFile
+            For "sktdi", the file written, or without a ``path`` ``(type(self), data)``
+            for ``sktime.base.load``; for the pickle formats, what sktime's ``save`` returns.
+
+        Notes
+        -----
+        ``sktime.base.load`` unpickles the file's ``_metadata`` member, a reference to the
+        class, to find the class's ``load_from_path``; the estimator's weights and fitted
+        state are read from the sktdi archive, never unpickled. :func:`sktdi.load` does not
+        unpickle ``_metadata`` either: it refuses a file whose ``_metadata`` is not the exact
+        reference ``save`` writes.
         """
         if serialization_format != "sktdi":
             return super(SaveMixin, self).save(path, serialization_format)
         if path is None:
             return type(self), dumps(self)
-        save_estimator(self, path)
-        return None
+        target = _sktime_file(path)
+        save_estimator(self, target, sktime_layout=True)
+        return target
 
     @classmethod
     def load_from_serial(cls, serial):
@@ -120,14 +157,60 @@ class _Delegate(SaveMixin):
         -------
         estimator : object
         """
-        if isinstance(serial, bytes) and serial[:4] == b"PK\x03\x04":  # a zip: sktdi's
-            estimator = loads(serial, source="the saved estimator")
-            if type(estimator) is not cls:
-                raise ValueError(
-                    f"the data holds a {type(estimator).__name__}, not a {cls.__name__}"
-                )
-            return estimator
+        if isinstance(serial, bytes) and serial.startswith(_ZIP_SIGNATURE):
+            return cls._expected(loads(serial, source="the saved estimator"))
         return super().load_from_serial(serial)
+
+    @classmethod
+    def load_from_path(cls, serial):
+        """Rebuild an estimator from the file of ``save(path)``, for ``sktime.base.load``.
+
+        Parameters
+        ----------
+        serial : str or os.PathLike
+            The zip file: what ``save`` returned.
+
+        Returns
+        -------
+        estimator : object
+
+        Notes
+        -----
+        The file is read by :func:`sktdi.load`, which runs no code from it. A file of
+        sktime's pickle formats (no sktdi archive inside) is read by sktime's loader, which
+        unpickles it.
+        """
+        import zipfile
+
+        with zipfile.ZipFile(serial) as archive, archive.open(SKTIME_OBJECT_MEMBER) as member:
+            pickled = member.read(len(_ZIP_SIGNATURE)) != _ZIP_SIGNATURE
+        if pickled:  # save(path, serialization_format="pickle"): sktime's own file
+            return super().load_from_path(serial)
+        return cls._expected(load(serial))
+
+    @classmethod
+    def _expected(cls, estimator):
+        if type(estimator) is not cls:
+            raise ValueError(f"the data holds a {type(estimator).__name__}, not a {cls.__name__}")
+        return estimator
+
+
+class _Delegate(_SafeSktimeSave):
+    """An sktime estimator that fits and predicts with a wrapped sktdi estimator.
+
+    ``_delegate_signature`` gives a subclass the wrapped class's parameters; ``estimator_``
+    is the fitted sktdi estimator.
+    """
+
+    _estimator_cls: type
+
+    def __init__(self):
+        super().__init__()
+        self.set_tags(**self._parameter_tags())
+
+    def _parameter_tags(self) -> dict:
+        """Tags that depend on the parameters' values (none unless a subclass says so)."""
+        return {}
 
     def _make_estimator(self):
         return self._estimator_cls(**{name: getattr(self, name) for name in self._param_names()})
@@ -145,6 +228,8 @@ class _Delegate(SaveMixin):
         X, lengths = _padded(X)
         return self.estimator_.predict(X, lengths=lengths)
 
+
+class _SSMDelegate(_Delegate):
     @classmethod
     def get_test_params(cls, parameter_set: str = "default"):
         """Small, fast settings for sktime's estimator checks."""
@@ -152,7 +237,20 @@ class _Delegate(SaveMixin):
         return [fast, {**fast, "init": "s4d-lin", "pooling": "last"}]
 
 
-class SktimeSSMClassifier(_Delegate, BaseClassifier):
+class _SpectralRidgeDelegate(_Delegate):
+    def _parameter_tags(self) -> dict:
+        # MiniRocket's features need series of one length (sktime's MiniRocketMultivariate)
+        return {"capability:unequal_length": self.rocket is None}
+
+    @classmethod
+    def get_test_params(cls, parameter_set: str = "default"):
+        """Settings for sktime's estimator checks: the defaults, a small bank with
+        MiniRocket's features, and a small S4D-Lin bank."""
+        small = {"n_filters": 8, "d_state": 4, "n_biases": 2}
+        return [{}, {**small, "rocket": "minirocket"}, {**small, "init": "s4d-lin"}]
+
+
+class SktimeSSMClassifier(_SSMDelegate, BaseClassifier):
     """sktime classifier delegating to :class:`~sktdi.SSMClassifier` (same parameters).
 
     Multivariate and unequal-length panels are supported (padding masked by length); missing
@@ -178,7 +276,7 @@ class SktimeSSMClassifier(_Delegate, BaseClassifier):
         return self.estimator_.predict_proba(X, lengths=lengths)
 
 
-class SktimeSSMRegressor(_Delegate, BaseRegressor):
+class SktimeSSMRegressor(_SSMDelegate, BaseRegressor):
     """sktime regressor delegating to :class:`~sktdi.SSMRegressor` (same parameters).
 
     Examples
@@ -195,5 +293,61 @@ class SktimeSSMRegressor(_Delegate, BaseRegressor):
     _tags = dict(_TAGS)
 
 
+class SktimeSpectralRidgeClassifier(_SpectralRidgeDelegate, BaseClassifier):
+    """sktime classifier delegating to :class:`~sktdi.SpectralRidgeClassifier`.
+
+    Same parameters. The fast path in sktime's tooling: only a ridge head is trained, as in
+    sktime's ``RocketClassifier``, so a fit takes seconds; use it as the baseline, or where
+    :class:`SktimeSSMClassifier` has no time to train. Multivariate panels are supported, and
+    so are series of unequal length (padding masked by length) unless ``rocket="minirocket"``,
+    whose features need series of one length; missing values are not.
+
+    Notes
+    -----
+    A ridge classifier gives scores, not probabilities, so ``predict_proba`` is sktime's
+    default: 1 for the predicted class, 0 for the others, as in sktime's ``RocketClassifier``
+    (whose ``RidgeClassifierCV`` has no ``predict_proba`` either). The tag
+    ``capability:predict_proba`` is False to say so. The ridge scores are
+    ``estimator_.decision_function``.
+
+    Examples
+    --------
+    >>> from sktime.datasets import load_unit_test
+    >>> from sktdi.sktime import SktimeSpectralRidgeClassifier
+    >>> X_train, y_train = load_unit_test(split="train")
+    >>> X_test, y_test = load_unit_test(split="test")
+    >>> clf = SktimeSpectralRidgeClassifier(random_state=0).fit(X_train, y_train)
+    >>> bool(clf.score(X_test, y_test) > 0.7)
+    True
+    """
+
+    _estimator_cls = SpectralRidgeClassifier
+    _tags = dict(_TAGS)
+
+
+class SktimeSpectralRidgeRegressor(_SpectralRidgeDelegate, BaseRegressor):
+    """sktime regressor delegating to :class:`~sktdi.SpectralRidgeRegressor`.
+
+    Same parameters. The fast path in sktime's tooling: only a ridge head is trained; use it
+    as the baseline, or where :class:`SktimeSSMRegressor` has no time to train. Multivariate
+    panels are supported, and so are series of unequal length unless ``rocket="minirocket"``;
+    missing values are not.
+
+    Examples
+    --------
+    >>> from sktdi.datasets import load_ucr
+    >>> from sktdi.sktime import SktimeSpectralRidgeRegressor
+    >>> X, y = load_ucr("Covid3Month", split="train")
+    >>> reg = SktimeSpectralRidgeRegressor(random_state=0).fit(X, y.astype(float))
+    >>> reg.predict(X[:3]).shape
+    (3,)
+    """
+
+    _estimator_cls = SpectralRidgeRegressor
+    _tags = dict(_TAGS)
+
+
 _delegate_signature(SktimeSSMClassifier, SSMClassifier)
 _delegate_signature(SktimeSSMRegressor, SSMRegressor)
+_delegate_signature(SktimeSpectralRidgeClassifier, SpectralRidgeClassifier)
+_delegate_signature(SktimeSpectralRidgeRegressor, SpectralRidgeRegressor)

@@ -181,12 +181,9 @@ class SpectralAlignmentTransformer(SaveMixin, TransformerMixin, BaseEstimator):
         0 = none ("stats" only).
     difference : bool or "auto", default="auto"
         Also filter the first difference of each series (as MultiRocket does) and append its
-        features, with its own biases, after those of the series itself. The bank is the
-        same: differencing multiplies every series' power at a frequency by the same factor,
-        which the Fisher statistic's between/within ratio of log-powers cancels. "auto": for
-        the pooled features ("stats", "multirocket"), not for ``features="sequence"`` (the
-        kernel's feature map), where True is an error. (Cross-validation on training splits
-        chose it: ``docs/tdi.md``, round 4.)
+        features, with their own biases. "auto": on for the pooled features ("stats",
+        "multirocket"), off for ``features="sequence"``, where True is an error. Set False to
+        halve the transform time, usually at some cost in accuracy.
     task : {"auto", "classification", "regression"}, default="auto"
         Which statistic TDI uses; "auto" infers it from ``y``.
     tdi_subsample : int, float or None, default=None
@@ -222,10 +219,9 @@ class SpectralAlignmentTransformer(SaveMixin, TransformerMixin, BaseEstimator):
         the frequencies move, s4d-lin's spread of time scales stays).
     dt_min, dt_max : float, default=1e-2, 1.0
         Range of the filters' log-uniform step sizes. Up to 1, the bank also holds
-        fast-decaying, local filters with poles over the whole band (pole radius down to e^-0.5), so
-        the filters that reliability shrinkage leaves unaligned see every frequency up to 0.5
-        cycles/sample. (Cross-validation on training splits chose 0.01–1 over the earlier
-        default 0.001–0.1: ``docs/kernel_regime.md``, rounds 5 and 6.)
+        fast-decaying, local filters that see local shape, and the filters TDI leaves
+        unaligned see every frequency up to 0.5 cycles/sample. Rarely worth changing; how
+        the range was chosen: ``docs/kernel_regime.md``.
     batch_size : int, default=256
         Series filtered at once (bounds memory; the fitted features do not depend on it).
     random_state : int, RandomState instance or None, default=None

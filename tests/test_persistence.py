@@ -9,6 +9,7 @@ import io
 import json
 import math
 import pickle
+import sys
 import warnings
 import zipfile
 from pathlib import Path
@@ -242,6 +243,77 @@ def test_sktime_adapters_round_trip(tmp_path):
     np.testing.assert_array_equal(loaded.predict(X), reg.predict(X))
 
 
+def test_sktime_load_reads_the_adapters_files_without_unpickling_their_state(
+    classifier, tmp_path, monkeypatch
+):
+    # before: save("estimator") wrote a bare sktdi archive at "estimator", and
+    # sktime.base.load("estimator") said "The given save location ... was not found"
+    pytest.importorskip("sktime")
+    from sktime.base import load as sktime_load
+
+    from sktdi.sktime import SktimeSSMClassifier
+
+    _, X, y = classifier
+    clf = quietly_fit(SktimeSSMClassifier(**FAST), X, y)
+    expected = clf.predict_proba(X)
+    # sktime's convention: a name without a suffix gets .zip, where sktime.base.load looks
+    written = clf.save(str(tmp_path / "estimator"))
+    assert written == tmp_path / "estimator.zip" and written.is_file()
+    with zipfile.ZipFile(written) as archive:
+        assert sorted(archive.namelist()) == ["_metadata", "_obj"]
+        assert archive.read("_obj")[:2] == b"PK"  # the sktdi archive
+    unpickled = []
+    real_loads = pickle.loads
+
+    def spy(data, *args, **kwargs):  # sktime's loader unpickles _metadata: the class only
+        unpickled.append(real_loads(data, *args, **kwargs))
+        return unpickled[-1]
+
+    with monkeypatch.context() as patch:
+        patch.setattr(pickle, "loads", spy)
+        loaded = sktime_load(str(tmp_path / "estimator"))
+    assert unpickled == [SktimeSSMClassifier] and type(loaded) is SktimeSSMClassifier
+    np.testing.assert_array_equal(loaded.predict_proba(X), expected)
+    with monkeypatch.context() as patch:  # sktdi.load reads the same file, unpickling nothing
+        refusing_to_unpickle(patch)
+        loaded = sktdi.load(written)
+    np.testing.assert_array_equal(loaded.predict_proba(X), expected)
+    # a name with a suffix is written as it is, and both loaders read it
+    assert clf.save(tmp_path / "clf.sktdi") == tmp_path / "clf.sktdi"
+    np.testing.assert_array_equal(sktime_load(tmp_path / "clf.sktdi").predict_proba(X), expected)
+    np.testing.assert_array_equal(sktdi.load(tmp_path / "clf.sktdi").predict_proba(X), expected)
+    # sktime's own pickle files still go through sktime's loader
+    clf.save(str(tmp_path / "pickled"), serialization_format="pickle")
+    np.testing.assert_array_equal(sktime_load(str(tmp_path / "pickled")).predict(X), clf.predict(X))
+
+
+def test_an_altered_sktime_class_reference_is_refused(classifier, tmp_path):
+    # sktime.base.load would unpickle _metadata: sktdi.load accepts only the exact class
+    # reference save writes, so a file it loads holds nothing else for sktime's loader to run
+    pytest.importorskip("sktime")
+    from sktdi.sktime import SktimeSSMClassifier, SktimeSSMRegressor
+
+    _, X, y = classifier
+    path = quietly_fit(SktimeSSMClassifier(**FAST), X, y).save(tmp_path / "clf.zip")
+    with zipfile.ZipFile(path) as archive:
+        inner = archive.read("_obj")
+    for name, reference in [
+        ("code", pickle.dumps(print)),  # any callable: what a malicious file would hold
+        ("other-class", pickle.dumps(SktimeSSMRegressor, protocol=4)),
+    ]:
+        with zipfile.ZipFile(tmp_path / f"{name}.zip", "w") as archive:
+            archive.writestr("_metadata", reference)
+            archive.writestr("_obj", inner)
+        with pytest.raises(ValueError, match="_metadata member .* SktimeSSMClassifier"):
+            sktdi.load(tmp_path / f"{name}.zip")
+    # sktime's own pickle file is not an sktdi one: its _obj is a pickle, never read
+    with zipfile.ZipFile(tmp_path / "pickled.zip", "w") as archive:
+        archive.writestr("_metadata", pickle.dumps(SktimeSSMClassifier))
+        archive.writestr("_obj", pickle.dumps(None))
+    with pytest.raises(ValueError, match=r"\(its _obj member\) is not an sktdi model file"):
+        sktdi.load(tmp_path / "pickled.zip")
+
+
 # ---- what cannot be saved -----------------------------------------------------------------
 
 
@@ -280,7 +352,7 @@ def test_values_without_a_safe_encoding_are_named(tmp_path):
     X, _ = planted()
     bank = SpectralAlignmentTransformer(**{**BANK, "random_state": np.random.RandomState(0)})
     bank = quietly_fit(bank.set_params(init="s4d-lin"), X)
-    with pytest.raises(ValueError, match="parameter 'random_state' .* RandomState"):
+    with pytest.raises(ValueError, match="parameter 'random_state' .* RandomState.*an int"):
         bank.save(tmp_path / "bank.sktdi")
     bank.set_params(random_state=0)
     bank.__dict__["tdi_spectrum"] = MinMaxScaler()  # an estimator object as a parameter
@@ -288,8 +360,10 @@ def test_values_without_a_safe_encoding_are_named(tmp_path):
         bank.save(tmp_path / "bank.sktdi")
     bank.__dict__["tdi_spectrum"] = None
     bank.callback_ = {"hook": print}  # a callable, nested in a fitted attribute
-    with pytest.raises(ValueError, match=r"attribute 'callback_' .* \(at hook\)"):
+    with pytest.raises(ValueError, match=r"attribute 'callback_' .* \(at hook\)") as info:
         bank.save(tmp_path / "bank.sktdi")
+    # what fit made cannot be "set" to another value: no parameter's advice for an attribute
+    assert "random_state" not in str(info.value) and "set it" not in str(info.value)
     assert not (tmp_path / "bank.sktdi").exists()
 
 
@@ -522,8 +596,8 @@ def test_extra_members_are_refused(saved, tmp_path):
         sktdi.load(target)
 
 
-def test_load_never_unpickles(saved, monkeypatch):
-    path, clf, X = saved
+def refusing_to_unpickle(monkeypatch):
+    """Make every way of unpickling (or evaluating code) fail, until the context ends."""
 
     def refuse(*args, **kwargs):
         raise AssertionError("load must not unpickle")
@@ -534,19 +608,88 @@ def test_load_never_unpickles(saved, monkeypatch):
         monkeypatch.setattr(module, name, refuse)
     monkeypatch.setattr("builtins.eval", refuse)
     monkeypatch.setattr("builtins.exec", refuse)
+
+
+def test_load_never_unpickles(saved, monkeypatch):
+    path, clf, X = saved
+    refusing_to_unpickle(monkeypatch)
     np.testing.assert_array_equal(sktdi.load(path).predict(X), clf.predict(X))
 
 
+def ridge_target(estimator_class, labels):
+    return labels if estimator_class == "SpectralRidgeClassifier" else (labels == "ringing") * 1.5
+
+
 @pytest.mark.parametrize("estimator_class", ["SpectralRidgeClassifier", "SpectralRidgeRegressor"])
-def test_ridge_models_round_trip_and_rocket_features_are_named(estimator_class, tmp_path):
+def test_ridge_models_round_trip(estimator_class, tmp_path):
     X, labels = planted()
-    y = labels if estimator_class == "SpectralRidgeClassifier" else (labels == "ringing") * 1.5
-    model = getattr(sktdi, estimator_class)(**BANK).fit(X, y)
+    model = getattr(sktdi, estimator_class)(**BANK).fit(X, ridge_target(estimator_class, labels))
     loaded = round_trip(model, tmp_path)
     assert_same(model, loaded)
     np.testing.assert_array_equal(loaded.predict(X), model.predict(X))
-    pytest.importorskip("sktime")
+
+
+@pytest.mark.parametrize("n_channels", [None, 3], ids=["univariate", "multivariate"])
+@pytest.mark.parametrize("estimator_class", ["SpectralRidgeClassifier", "SpectralRidgeRegressor"])
+def test_ridge_models_with_minirocket_round_trip_exactly(estimator_class, n_channels, tmp_path):
+    # before: "attribute 'rocket_' ... holds a MiniRocketMultivariate, which the sktdi format
+    # cannot store: set it to such a value (an int random_state, for example)"
     pytest.importorskip("numba")
-    with_rocket = getattr(sktdi, estimator_class)(rocket="minirocket", **BANK).fit(X, y)
-    with pytest.raises(ValueError, match="'rocket_'.*pickle/joblib"):
-        with_rocket.save(tmp_path / "rocket.sktdi")
+    rocket = pytest.importorskip("sktime.transformations.rocket")
+    X, labels = planted(n_channels=n_channels)
+    model = getattr(sktdi, estimator_class)(rocket="minirocket", **BANK)
+    model.fit(X, ridge_target(estimator_class, labels))
+    with pytest.MonkeyPatch.context() as patch:
+        refusing_to_unpickle(patch)
+        loaded = round_trip(model, tmp_path)
+    # a real fitted sktime MiniRocket, with the fitted state (dilations, features per
+    # dilation, biases, channel combinations) and sktime's own bookkeeping as they were
+    assert type(loaded.rocket_) is rocket.MiniRocketMultivariate and loaded.rocket_.is_fitted
+    assert_same(model, loaded)
+    np.testing.assert_array_equal(loaded.rocket_.transform(X), model.rocket_.transform(X))
+    np.testing.assert_array_equal(loaded.predict(X), model.predict(X))
+    if estimator_class == "SpectralRidgeClassifier":  # no predict_proba: a ridge head
+        np.testing.assert_array_equal(loaded.decision_function(X), model.decision_function(X))
+
+
+@pytest.fixture(scope="module")
+def saved_rocket(tmp_path_factory):
+    pytest.importorskip("numba")
+    pytest.importorskip("sktime")
+    X, y = planted(n_channels=2)
+    model = sktdi.SpectralRidgeClassifier(rocket="minirocket", **BANK).fit(X, y)
+    path = tmp_path_factory.mktemp("rocket") / "rocket.sktdi"
+    model.save(path)
+    return path
+
+
+@pytest.mark.parametrize(
+    "index, alter, match",
+    [
+        (1, lambda channels: channels + 2, "channel indices are not .* of 2"),  # 2 channels
+        (3, lambda per_dilation: per_dilation + 1, r"\d+ biases for \d+ features"),
+        (0, lambda per_combination: per_combination * 0, "one per kernel and dilation"),
+    ],
+    ids=["channel-index", "features-per-dilation", "empty-combinations"],
+)
+def test_altered_minirocket_parameters_are_refused(saved_rocket, tmp_path, index, alter, match):
+    # MiniRocket's numba transform indexes with these counts unchecked: arrays that do not
+    # fit each other would read outside the input and the biases, not raise
+    from safetensors.numpy import load as load_arrays
+    from safetensors.numpy import save as save_arrays
+
+    with zipfile.ZipFile(saved_rocket) as archive:
+        arrays = load_arrays(archive.read("arrays.safetensors"))
+    key = f"estimator/attributes/rocket_/attributes/parameters/{index}"
+    altered = {**arrays, key: alter(arrays[key]).astype(arrays[key].dtype)}  # same shape
+    target = rewrite(
+        saved_rocket, tmp_path / "r.sktdi", members={"arrays.safetensors": save_arrays(altered)}
+    )
+    with pytest.raises(ValueError, match=f"MiniRocket.*{match}.*the file was altered"):
+        sktdi.load(target)
+
+
+def test_a_minirocket_file_without_sktime_names_what_to_install(saved_rocket, monkeypatch):
+    monkeypatch.setitem(sys.modules, "sktime.transformations.rocket", None)  # as if missing
+    with pytest.raises(ImportError, match=r"needs sktime; .*pip install 'sktdi\[sktime\]'"):
+        sktdi.load(saved_rocket)

@@ -18,24 +18,37 @@ from sktdi.datasets import (
     stratified_folds,
     training_subsample,
 )
-from sktdi.sktime import SktimeSSMClassifier, SktimeSSMRegressor
+from sktdi.sktime import (
+    SktimeSpectralRidgeClassifier,
+    SktimeSpectralRidgeRegressor,
+    SktimeSSMClassifier,
+    SktimeSSMRegressor,
+)
 
 FAST = dict(d_model=8, n_layers=1, d_state=8, max_epochs=3, random_state=0)
 
 
-@pytest.mark.parametrize("cls", [SktimeSSMClassifier, SktimeSSMRegressor])
+@pytest.mark.parametrize(
+    "cls",
+    [
+        SktimeSSMClassifier,
+        SktimeSSMRegressor,
+        SktimeSpectralRidgeClassifier,
+        SktimeSpectralRidgeRegressor,
+    ],
+)
 def test_sktime_check_estimator(cls):
     from sktime.utils.estimator_checks import check_estimator
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        # the tag lists sktime's file test, whose sktime.base.load unpickles: save(path)
-        # writes the safe sktdi format instead (tests/test_persistence.py)
-        skipped = cls.get_class_tag("tests:skip_by_name")
-        results = check_estimator(cls, raise_exceptions=False, tests_to_exclude=skipped)
+        results = check_estimator(cls, raise_exceptions=False)  # all of them, none skipped
     failed = {name: result for name, result in results.items() if result != "PASSED"}
     assert not failed, failed
     assert len(results) > 100
+    # save(path) then sktime.base.load(path): the sktdi archive in sktime's file layout
+    assert any(name.startswith("test_save_estimators_to_file") for name in results)
+    assert cls.get_class_tag("tests:skip_by_name", None) is None
 
 
 def test_adapter_mirrors_estimator_parameters():
@@ -46,6 +59,92 @@ def test_adapter_mirrors_estimator_parameters():
     assert clf.get_params()["d_model"] == 12 and clf.clone().init == "s4d-inv"
     with pytest.raises(TypeError, match="unexpected"):
         SktimeSSMClassifier(width=3)
+
+
+@pytest.mark.parametrize(
+    "adapter, name",
+    [
+        (SktimeSpectralRidgeClassifier, "SpectralRidgeClassifier"),
+        (SktimeSpectralRidgeRegressor, "SpectralRidgeRegressor"),
+    ],
+)
+def test_spectral_ridge_adapters_mirror_parameters_and_tags(adapter, name):
+    import sktdi
+
+    estimator = getattr(sktdi, name)()
+    assert adapter().get_params() == estimator.get_params()
+    assert adapter(n_filters=8).clone().n_filters == 8
+    # MiniRocket's features need series of one length: the tag follows ``rocket``
+    assert adapter().get_tag("capability:unequal_length") is True
+    minirocket = adapter(rocket="minirocket")
+    assert minirocket.get_tag("capability:unequal_length") is False
+    assert minirocket.set_params(rocket=None).get_tag("capability:unequal_length") is True
+    assert adapter.get_class_tag("capability:multivariate") is True
+    assert len(adapter.get_test_params()) >= 2
+
+
+def test_spectral_ridge_classifier_proba_is_one_hot_of_predict():
+    X, y = load_ucr("BasicMotions", "train")
+    clf = SktimeSpectralRidgeClassifier(n_filters=16, random_state=0).fit(X, y)
+    assert clf.estimator_.n_features_in_ == 6  # the channels: multivariate
+    assert clf.get_tag("capability:predict_proba") is False  # sktime's default, said so
+    proba = clf.predict_proba(X)
+    assert proba.shape == (len(X), 4) and set(np.unique(proba)) <= {0.0, 1.0}
+    np.testing.assert_array_equal(clf.classes_[proba.argmax(axis=1)], clf.predict(X))
+
+
+def test_spectral_ridge_adapter_unequal_length():
+    X, y = load_ucr("JapaneseVowels", "train")
+    idx = np.arange(0, len(X), max(1, len(X) // 40))
+    frames = [pd.DataFrame(X[i].T) for i in idx]  # sktime's df-list: (length, channels)
+    clf = SktimeSpectralRidgeClassifier(n_filters=16, random_state=0).fit(frames, y[idx])
+    assert clf.predict(frames).shape == (len(idx),)
+    # with MiniRocket's features, sktime's base class refuses them by the tag
+    with pytest.raises(ValueError, match="unequal length"):
+        SktimeSpectralRidgeClassifier(n_filters=16, rocket="minirocket").fit(frames, y[idx])
+
+
+def _ridge_scores(adapter, X):
+    """The ridge head's raw output: the classifier's scores, the regressor's predictions."""
+    head = adapter.estimator_
+    return head.decision_function(X) if hasattr(head, "decision_function") else head.predict(X)
+
+
+@pytest.mark.parametrize(
+    "cls, params",
+    [
+        (SktimeSpectralRidgeClassifier, {}),
+        (SktimeSpectralRidgeClassifier, {"rocket": "minirocket"}),
+        (SktimeSpectralRidgeRegressor, {}),
+        (SktimeSpectralRidgeRegressor, {"rocket": "minirocket"}),
+    ],
+    ids=["classifier", "classifier-minirocket", "regressor", "regressor-minirocket"],
+)
+def test_spectral_ridge_adapters_save_load_round_trip(tmp_path, cls, params):
+    from sktime.base import load as sktime_load
+
+    import sktdi
+
+    if cls is SktimeSpectralRidgeClassifier:
+        X, y = load_ucr("BasicMotions", "train")
+        X_new = load_ucr("BasicMotions", "test")[0]
+    else:
+        X, y = load_ucr("Covid3Month", "train")
+        X_new, y = load_ucr("Covid3Month", "test")[0], y.astype(float)
+    model = cls(n_filters=16, random_state=0, **params).fit(X, y)
+    expected = model.predict(X_new)
+    scores = _ridge_scores(model, X_new)
+    # to a file in sktime's layout: sktime.base.load and sktdi.load both read it
+    written = model.save(str(tmp_path / "model"))
+    assert written == tmp_path / "model.zip"
+    for loaded in (sktime_load(str(tmp_path / "model")), sktdi.load(written)):
+        assert type(loaded) is cls and loaded.get_params() == model.get_params()
+        np.testing.assert_array_equal(loaded.predict(X_new), expected)
+        np.testing.assert_array_equal(_ridge_scores(loaded, X_new), scores)
+    # in memory, through sktime's loader: the bytes are the sktdi archive
+    kind, data = model.save()
+    assert kind is cls and data[:2] == b"PK"
+    np.testing.assert_array_equal(sktime_load((kind, data)).predict(X_new), expected)
 
 
 def test_multivariate_fit():
