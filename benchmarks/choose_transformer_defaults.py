@@ -143,7 +143,7 @@ def _minirocket(seed):
 def _filtered_minirocket(seed, n_filters=8):
     from sklearn.base import BaseEstimator, ClassifierMixin
     from sklearn.preprocessing import StandardScaler
-    from sktime.transformations.panel.rocket import MiniRocketMultivariate
+    from sktime.transformations.rocket import MiniRocketMultivariate
 
     from sktdi import SpectralAlignmentTransformer
 

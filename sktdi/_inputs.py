@@ -6,6 +6,9 @@ count in the statistics and must be zero in what the network sees.
 
 from __future__ import annotations
 
+import sys
+import warnings
+
 import numpy as np
 
 
@@ -52,3 +55,89 @@ def network_input(
     """Standardized series (n, C, L) in ``dtype`` with the padding zeroed."""
     X3 = (X3 - mean[:, None]) / scale[:, None]  # (n, C, L)
     return (X3 * valid_mask(X3, lengths)).astype(dtype)
+
+
+# ---- padded series predicted without their lengths ------------------------------------------
+
+
+class PaddedSeriesWarning(UserWarning):
+    """A model fitted on right-padded series (``fit(X, y, lengths=...)``) is asked to predict
+    series that look padded, without ``lengths``: the padding would be read as signal."""
+
+
+def fit_padding(X3: np.ndarray, lengths: np.ndarray | None, previous: dict | None = None):
+    """What padded the fit's series, for :func:`warn_if_padded`: None when no series was
+    padded, else ``{"value": the constant every padded step held in every channel (None when
+    they differ), "steps": the longest padding}``; merged with ``previous`` (partial_fit).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sktdi._inputs import fit_padding
+    >>> X = np.array([[[1.0, 2.0, 0.0, 0.0]], [[1.0, 2.0, 3.0, 4.0]]])
+    >>> fit_padding(X, np.array([2, 4])), fit_padding(X, np.array([4, 4]))
+    ({'value': 0.0, 'steps': 2}, None)
+    """
+    if lengths is None or lengths.min() == X3.shape[-1]:
+        return previous
+    padded = np.broadcast_to(~valid_mask(X3, lengths), X3.shape)  # (n, C, L)
+    values = X3[padded]
+    value = float(values[0]) if np.all(values == values[0]) else None
+    steps = int(X3.shape[-1] - lengths.min())
+    if previous is not None:
+        value = value if previous["value"] == value else None
+        steps = max(steps, previous["steps"])
+    return {"value": value, "steps": steps}
+
+
+def looks_padded(X3: np.ndarray, padding: dict) -> np.ndarray:
+    """Per series (n,), whether X (n, C, L) ends as the fit's padding did: its last two time
+    steps (one, when the fit padded by one step at most) hold the fit's padding value in every
+    channel; when the fit's padding was no single constant, its last two steps are equal.
+
+    Two steps, not one: a whole series may well end in one exact zero (counts, clipped
+    signals), two in every channel far more rarely.
+    """
+    if padding["value"] is None:
+        tail = X3[:, :, -2:]  # (n, C, 2)
+        return np.all(tail == tail[:, :, -1:], axis=(1, 2))
+    tail = X3[:, :, -min(2, padding["steps"]) :]  # (n, C, 1 or 2)
+    return np.all(tail == padding["value"], axis=(1, 2))
+
+
+def warn_if_padded(estimator, X3: np.ndarray) -> None:
+    """Warn (:class:`PaddedSeriesWarning`) when ``estimator`` was fitted on padded series
+    and X, given without ``lengths``, looks padded the same way."""
+    padding = getattr(estimator, "_fit_padding", None)  # absent from models saved before
+    if padding is None:
+        return
+    padded = looks_padded(X3, padding)
+    if not padded.any():
+        return
+    if padding["value"] is None:
+        tail = "2 equal time steps"
+    else:
+        steps = min(2, padding["steps"])
+        tail = f"{steps} time step{'s' * (steps > 1)} of the padding value {padding['value']:g}"
+    warnings.warn(
+        f"{type(estimator).__name__} was fitted on padded series with lengths=, and "
+        f"{int(padded.sum())} of {len(X3)} series given without lengths= end in {tail}, as "
+        f"the padding did: their padding is read as signal, and the predictions differ from "
+        f"those with lengths=. Pass the series' true lengths (lengths=...), or "
+        f"lengths=np.full(len(X), {X3.shape[-1]}) for series that are whole",
+        PaddedSeriesWarning,
+        stacklevel=_caller_stacklevel(),
+    )
+
+
+def _caller_stacklevel() -> int:
+    """The ``stacklevel`` that points a warning raised by the function calling this one at
+    the first frame outside sktdi and scikit-learn: the user's call, whichever public method
+    (``predict``, ``predict_proba``, ``score``, ...) led there."""
+    frame, level = sys._getframe(1), 1
+    while frame is not None and frame.f_globals.get("__name__", "").split(".")[0] in (
+        "sktdi",
+        "sklearn",
+    ):
+        frame, level = frame.f_back, level + 1
+    return level

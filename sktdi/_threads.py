@@ -10,6 +10,18 @@ reads when it is imported; its thread backend and the ``multiprocessing`` backen
 so there every fit asks for every core. :func:`resolve_n_threads` gives a fit inside any
 joblib worker the worker's share, and :func:`torch_threads` applies a count for one block and
 restores the previous one.
+
+numba (sktime's MiniRocket) changes torch's count behind its back. Its OpenMP threading layer,
+started by the first parallel numba call in a process (or ``numba.get_num_threads()``), calls
+``omp_set_num_threads(NUMBA_NUM_THREADS)`` on the calling thread, and ``NUMBA_NUM_THREADS``
+defaults to the number of CPUs, whatever ``OMP_NUM_THREADS`` says. torch's CPU wheels use the
+same ``libgomp.so.1`` (numba's layer links the soname torch has already loaded) and
+``torch.get_num_threads()`` is that thread's OpenMP count, so after one MiniRocket transform
+torch ran on every core: ``OMP_NUM_THREADS=1`` and ``torch.set_num_threads(1)`` were lost, and
+the next fit, side by side with others, ran up to 40 times slower. The layer starts once per
+process; later numba calls pass their thread count to each parallel region and leave the
+OpenMP setting alone. :func:`keep_torch_threads` wraps any call that may start it and gives
+torch its count back.
 """
 
 from __future__ import annotations
@@ -95,3 +107,26 @@ def torch_threads(n_threads: int | None):
             _open_blocks -= 1
             if _open_blocks == 0:
                 torch.set_num_threads(_saved_count)
+
+
+@contextlib.contextmanager
+def keep_torch_threads():
+    """Run a block that may change torch's thread count behind its back (numba starting its
+    OpenMP threading layer: sktime's MiniRocket) and restore the count it had before.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from sktdi._threads import keep_torch_threads
+    >>> before = torch.get_num_threads()
+    >>> with keep_torch_threads():
+    ...     torch.set_num_threads(before + 1)  # what numba's first parallel call does
+    >>> torch.get_num_threads() == before
+    True
+    """
+    count = torch.get_num_threads()
+    try:
+        yield
+    finally:
+        if torch.get_num_threads() != count:
+            torch.set_num_threads(count)

@@ -22,14 +22,21 @@ from numbers import Integral, Real
 import numpy as np
 import torch
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context
+from sklearn.metrics import accuracy_score, r2_score
 from sklearn.preprocessing import LabelEncoder
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
-from ._memory import keep_freed_memory
 from ._inference import INFERENCE_DTYPES, check_inference_device, inference_module, predict_outputs
-from ._inputs import fit_standardization, network_input
+from ._inputs import (  # noqa: F401 - PaddedSeriesWarning: public here, for filters
+    PaddedSeriesWarning,
+    fit_padding,
+    fit_standardization,
+    network_input,
+    warn_if_padded,
+)
+from ._memory import keep_freed_memory
 from ._seeding import random_streams, seeded
 from ._threads import resolve_n_threads, torch_threads
 from ._training import build_net, check_network_params, network_spec, resolve_device
@@ -40,8 +47,8 @@ from ._validation import (
     plain,
     validate_sequences,
 )
-from .persistence import SaveMixin
 from .augmentation import AUGMENTATIONS
+from .persistence import SaveMixin
 from .ssm import INIT_NAMES, NETWORKS, POOLINGS
 from .tdi import (
     TDI_DEFAULTS,
@@ -55,6 +62,48 @@ from .tdi import (
 )
 
 MIN_LENGTH = 2  # a single time step is a tabular feature, not a sequence
+
+
+def _init_report(plan: InitPlan, reports: list) -> dict:
+    """``init_report_``: the plan's decision, and what the layers TDI initialized hold.
+
+    The plan's keys stay as they were (``chosen`` is the decision: "tdi" for ``init="tdi"``
+    even where TDI then aligned nothing); two keys say what the network starts from:
+    ``applied``, the initialization its modes hold (the base, "s4d-lin", when TDI aligned no
+    channel: it stood down, bit for bit), and ``n_aligned_channels``, the channels TDI aligned,
+    summed over those layers. When TDI stood down, ``reason`` opens with it.
+
+    Examples
+    --------
+    >>> from sktdi.estimators import _init_report
+    >>> from sktdi.tdi import InitPlan
+    >>> plan = InitPlan(requested="tdi", chosen="tdi", channel_share=0.0, reason="no bin")
+    >>> report = _init_report(plan, [])
+    >>> report["chosen"], report["applied"], report["n_aligned_channels"]
+    ('tdi', 's4d-lin', 0)
+    >>> report["reason"]
+    'tdi stood down: no bin, s4d-lin kept on all'
+    """
+    decision = plan.to_dict()
+    n_aligned = sum(report.n_aligned_channels or 0 for report in reports)
+    moved = n_aligned > 0 or any(report.refine_steps > 0 for report in reports)
+    applied = plan.chosen
+    if plan.chosen in TDI_INITS and not moved:
+        applied = base_init(plan.requested)
+        reason = decision["reason"]
+        if plan.channel_share > 0:  # the plan's share rounds to no channel of a layer
+            reason = f"a channel share of {plan.channel_share:.1%} rounds to no channel"
+        if f"{applied} kept on all" not in reason:
+            reason += f", {applied} kept on all"
+        decision["reason"] = f"{plan.chosen} stood down: {reason}"
+    out = {}
+    for key, value in decision.items():  # the new keys beside the ones they qualify
+        out[key] = value
+        if key == "chosen":
+            out["applied"] = applied
+        elif key == "channel_share":
+            out["n_aligned_channels"] = n_aligned
+    return out
 
 
 class _BaseSSM(SaveMixin, BaseEstimator):
@@ -210,7 +259,8 @@ class _BaseSSM(SaveMixin, BaseEstimator):
 
     # ---- data ----------------------------------------------------------------------------
     def _validate(self, X, y="no_validation", *, reset: bool, lengths=None):
-        y_kwargs = {} if isinstance(y, str) else {"multi_output": self._task == "regression"}
+        fitting = not isinstance(y, str)  # predictions pass no y ("no_validation")
+        y_kwargs = {"multi_output": self._task == "regression"} if fitting else {}
         X3, y = validate_sequences(
             self,
             X,
@@ -225,6 +275,11 @@ class _BaseSSM(SaveMixin, BaseEstimator):
             self.input_mean_, self.input_scale_ = fit_standardization(
                 X3, lengths, enabled=self.scale_inputs
             )
+        if fitting:  # what padded the series, for predictions without lengths
+            previous = None if reset else getattr(self, "_fit_padding", None)
+            self._fit_padding = fit_padding(X3, lengths, previous)
+        elif lengths is None:
+            warn_if_padded(self, X3)  # fitted on padded series: do these look padded?
         return X3, y, lengths
 
     # ---- the fit: build, TDI, train ------------------------------------------------------
@@ -258,7 +313,7 @@ class _BaseSSM(SaveMixin, BaseEstimator):
             )
             self.tdi_reports_ = []
         self.task_spectrum_ = plan.spectrum
-        self.init_report_ = plan.to_dict()
+        self.init_report_ = _init_report(plan, self.tdi_reports_)
 
     def _fit(self, X, y, *, epochs: int | None, partial: bool, classes=None, lengths=None):
         first = not (partial or self.warm_start) or not hasattr(self, "net_")
@@ -504,7 +559,9 @@ class SSMClassifier(ClassifierMixin, _BaseSSM):
         What TDI did to each initialized layer (empty unless TDI ran).
     init_report_ : dict
         The initialization decision: requested and chosen init, reliability, significant bins,
-        share of aligned channels, and the reason.
+        share of aligned channels, and the reason; ``applied``, the initialization the
+        network starts from, and ``n_aligned_channels``, the channels TDI aligned ("s4d-lin"
+        and 0 where TDI stood down: no channel aligned).
     history_ : skorch.History
         Per-epoch training log.
     n_epochs_ : int
@@ -599,7 +656,9 @@ class SSMClassifier(ClassifierMixin, _BaseSSM):
             Class labels of any hashable type; at least 2 classes.
         lengths : array-like of shape (n_samples,), optional
             True lengths of series of unequal length, right-padded in X: the padding is
-            masked (the SSM is causal, and pooling skips it).
+            masked (the SSM is causal, and pooling skips it). Predictions need the lengths
+            of padded series too: without them, series that end as this padding did warn
+            (:class:`~sktdi.estimators.PaddedSeriesWarning`).
 
         Returns
         -------
@@ -630,6 +689,11 @@ class SSMClassifier(ClassifierMixin, _BaseSSM):
         """Most probable class label per series."""
         check_is_fitted(self)
         return self.classes_[np.argmax(self.predict_proba(X, lengths), axis=1)]
+
+    def score(self, X, y, sample_weight=None, lengths=None):
+        """Mean accuracy of ``predict(X, lengths)`` on y (scikit-learn's ``score``; series
+        padded as in ``fit`` need their ``lengths`` here too)."""
+        return float(accuracy_score(y, self.predict(X, lengths), sample_weight=sample_weight))
 
 
 class SSMRegressor(RegressorMixin, _BaseSSM):
@@ -699,7 +763,8 @@ class SSMRegressor(RegressorMixin, _BaseSSM):
         X : array-like of shape (n_samples, length) or (n_samples, n_channels, length)
         y : array-like of shape (n_samples,) or (n_samples, n_outputs)
         lengths : array-like of shape (n_samples,), optional
-            True lengths of right-padded series of unequal length.
+            True lengths of right-padded series of unequal length; predictions need them too
+            (see :meth:`SSMClassifier.fit`).
 
         Returns
         -------
@@ -718,6 +783,11 @@ class SSMRegressor(RegressorMixin, _BaseSSM):
         """Predictions in the original target units: (n_samples,) or (n_samples, n_outputs)."""
         Y = self._forward(X, lengths).numpy() * self.y_scale_ + self.y_mean_
         return Y.ravel() if self._y_ndim == 1 else Y
+
+    def score(self, X, y, sample_weight=None, lengths=None):
+        """R² of ``predict(X, lengths)`` on y (scikit-learn's ``score``; series padded as in
+        ``fit`` need their ``lengths`` here too)."""
+        return float(r2_score(y, self.predict(X, lengths), sample_weight=sample_weight))
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

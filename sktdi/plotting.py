@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import numpy as np
 
-
 ESTIMATOR_LABELS = {
     "tdi": "TDI",
     "s4d-lin": "S4D-Lin",

@@ -24,6 +24,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
 from ._seeding import spawn_seeds
+from ._threads import keep_torch_threads
 from ._validation import keyword_only, validate_padded_sequences
 from .persistence import SaveMixin
 from .tdi import TDI_DEFAULTS, TDI_INITS, warn_if_spectrum_ignored
@@ -43,7 +44,7 @@ ROCKET_MIN_LENGTH = 9
 def _rocket_transformer(random_state: int):
     """sktime's MiniRocket for 1..C channels, with a clear error when sktime is missing."""
     try:
-        from sktime.transformations.panel.rocket import MiniRocketMultivariate
+        from sktime.transformations.rocket import MiniRocketMultivariate
     except ImportError as exc:  # sktime is an optional dependency
         raise ImportError(
             "rocket='minirocket' uses sktime's MiniRocket: pip install 'sktdi[sktime]'"
@@ -143,7 +144,8 @@ class _SpectralRidge(SaveMixin, BaseEstimator):
         ).fit(X, y, lengths=lengths)
         self.rocket_ = None
         if self.rocket is not None:
-            self.rocket_ = _rocket_transformer(seeds[1]).fit(X)
+            with keep_torch_threads():  # numba's first start resets the OpenMP threads
+                self.rocket_ = _rocket_transformer(seeds[1]).fit(X)
         # the scale of a feature is no information: PPVs are fractions, the statistics are
         # in the series' units, MiniRocket's are counts; the ridge penalty needs them alike
         self.scaler_ = StandardScaler()
@@ -152,7 +154,9 @@ class _SpectralRidge(SaveMixin, BaseEstimator):
     def _raw_features(self, X: np.ndarray, lengths) -> np.ndarray:
         blocks = [self.transformer_._transform(X, lengths)]  # (n, F_bank)
         if self.rocket_ is not None:  # X is (n, C, L): MiniRocket reads 3-D panels
-            blocks.append(np.asarray(self.rocket_.transform(X), dtype=np.float64))  # (n, F_mr)
+            with keep_torch_threads():
+                rocket = self.rocket_.transform(X)  # (n, F_mr)
+            blocks.append(np.asarray(rocket, dtype=np.float64))  # (n, F_mr)
         return np.hstack(blocks)  # (n, F)
 
     def _features(self, X, lengths) -> np.ndarray:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pickle
+import re
 import sys
 import warnings
 
@@ -366,6 +367,34 @@ def test_auto_init_decides_from_reliability_and_reports_why():
     assert lin.init_report_["chosen"] == "s4d-lin"
     assert lin.task_spectrum_ is None and lin.tdi_reports_ == []
     assert "reliability" in lin.init_report_["reason"] or "significant" in lin.init_report_["reason"]
+
+
+def test_init_report_says_when_tdi_stood_down():
+    """Before: init="tdi" on a task with no significant bin reported chosen "tdi" and
+    nothing else said the network started from S4D-Lin on every channel."""
+    tiny = {
+        "network": "s4d", "d_model": 8, "n_layers": 1, "d_state": 8, "max_epochs": 0,
+        "random_state": 0,
+    }
+    X, y = planted(n_per_class=20, length=128, freq=0.4)
+    aligned = SSMClassifier(**tiny).fit(X, y).init_report_
+    assert aligned["chosen"] == aligned["applied"] == "tdi"
+    assert aligned["n_aligned_channels"] > 0 and "stood down" not in aligned["reason"]
+    noise = np.random.default_rng(2).normal(size=X.shape)  # no significant bin
+    flat = SSMClassifier(**tiny).fit(noise, y).init_report_
+    assert flat["chosen"] == "tdi" and flat["n_significant_bins"] == 0  # the decision, kept
+    assert flat["applied"] == "s4d-lin" and flat["n_aligned_channels"] == 0
+    assert flat["reason"].startswith("tdi stood down: no significant frequency bin")
+    assert list(flat)[:3] == ["requested", "chosen", "applied"]  # printed side by side
+    # a share that rounds to no channel of an 8-channel layer stands down too
+    rounded = SSMClassifier(**tiny, tdi_channel_share=0.01).fit(X, y).init_report_
+    assert rounded["applied"] == "s4d-lin" and rounded["n_aligned_channels"] == 0
+    assert re.fullmatch(  # the share: the reliability times tdi_channel_share
+        r"tdi stood down: a channel share of 0\.\d% rounds to no channel, s4d-lin kept on all",
+        rounded["reason"],
+    )
+    named = SSMClassifier(**{**tiny, "init": "s4d-inv"}).fit(X, y).init_report_
+    assert named["applied"] == "s4d-inv" and "stood down" not in named["reason"]
 
 
 def test_control_arm_uses_the_same_machinery_elsewhere():
@@ -739,3 +768,76 @@ def test_keep_freed_memory_applies_once_and_can_be_turned_off(setting, expected)
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
     ).stdout.split()
     assert out == [expected, "True"]
+
+
+def _run_python(code: str, **env_changes) -> list[str]:
+    """Run ``code`` in a fresh interpreter (thread settings are process state); its stdout
+    split into words. ``env_changes``: a value sets the variable, None removes it."""
+    import os
+    import subprocess
+
+    env = dict(os.environ)
+    for name, value in env_changes.items():
+        if value is None:
+            env.pop(name, None)
+        else:
+            env[name] = value
+    result = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    return result.stdout.split()
+
+
+@pytest.mark.parametrize("guarded", [True, False])
+def test_keep_torch_threads_keeps_the_users_count_when_numba_starts(guarded):
+    """numba's OpenMP threading layer sets the OpenMP thread count, which torch shares, to
+    NUMBA_NUM_THREADS (the CPU count by default) when it starts; keep_torch_threads gives
+    torch the count the user set back. Unguarded, the start shows the mechanism (omp layer)."""
+    pytest.importorskip("numba")
+    code = (
+        "import contextlib, torch, numba\n"
+        "from sktdi._threads import keep_torch_threads\n"
+        "torch.set_num_threads(1)\n"
+        # torch applies a count on a thread's first use, after which it is OpenMP's setting
+        "assert torch.get_num_threads() == 1\n"
+        f"with keep_torch_threads() if {guarded} else contextlib.nullcontext():\n"
+        "    numba.get_num_threads()  # starts the threading layer, once per process\n"
+        "print(torch.get_num_threads(), numba.threading_layer())\n"
+    )
+    # NUMBA_NUM_THREADS=2: the start asks for 2 threads even on a 1-CPU machine
+    count, layer = _run_python(code, OMP_NUM_THREADS=None, NUMBA_NUM_THREADS="2")
+    if guarded:
+        assert count == "1"
+    elif layer == "omp":
+        assert count == "2"  # the mechanism the guard undoes
+    else:  # pragma: no cover - tbb/workqueue layers leave OpenMP alone
+        assert count == "1"
+
+
+def test_minirocket_leaves_torch_threads_as_the_user_set_them():
+    """OMP_NUM_THREADS=1: after a MiniRocket-path fit and predict torch still runs on 1
+    thread, and so does the SSMClassifier fit after it (n_threads=None leaves torch's own
+    count; before the fix numba had raised it to the CPU count, 40x slower on a busy machine)."""
+    pytest.importorskip("sktime")
+    code = (
+        "import warnings; warnings.simplefilter('ignore')\n"
+        "import numpy as np, torch\n"
+        "from sktdi import SSMClassifier, SpectralRidgeClassifier\n"
+        "rng = np.random.default_rng(0)\n"
+        "X, y = rng.normal(size=(12, 2, 24)), np.repeat([0, 1], 6)\n"
+        "before = torch.get_num_threads()\n"
+        "model = SpectralRidgeClassifier(rocket='minirocket', n_filters=4, random_state=0)\n"
+        "model.fit(X, y)\n"
+        "after_fit = torch.get_num_threads()\n"
+        "model.predict(X)\n"
+        "after_predict = torch.get_num_threads()\n"
+        "seen = set()\n"
+        "torch.nn.modules.module.register_module_forward_pre_hook(\n"
+        "    lambda module, args: seen.add(torch.get_num_threads()))\n"
+        "SSMClassifier(network='s4d', d_model=4, n_layers=1, d_state=4, max_epochs=1,\n"
+        "              random_state=0).fit(X, y)\n"
+        "print(before, after_fit, after_predict, *sorted(seen))\n"
+    )
+    out = _run_python(code, OMP_NUM_THREADS="1", NUMBA_NUM_THREADS="2")
+    assert out == ["1", "1", "1", "1"], out

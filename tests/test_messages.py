@@ -219,3 +219,90 @@ def test_one_class_is_named_as_the_user_wrote_it(call):
     assert "(0.0)" in str(info.value) and "np." not in str(info.value)
     with pytest.raises(ValueError, match=r"only 1 class \('calm'\)"):
         call(X, np.array(["calm"] * 6))
+
+
+# ---- padded series predicted without their lengths ---------------------------------------
+def _padded(seed=0):
+    """Univariate series of 10..16 steps, zero-padded to 16 (pad_sequences), and labels."""
+    X, lengths = pad_sequences(_series([10, 12, 14, 16, 11, 13, 15, 16], seed))
+    return X, lengths, np.arange(8) % 2
+
+
+def _padding_warnings(call):
+    import warnings
+
+    from sktdi.estimators import PaddedSeriesWarning
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        call()
+    return [w for w in caught if issubclass(w.category, PaddedSeriesWarning)]
+
+
+@pytest.mark.parametrize("method", ["predict", "predict_proba", "decision_function", "score"])
+def test_padded_fit_predicted_without_lengths_warns(method):
+    """Before: the same padded series predicted without lengths= gave other predictions, in
+    silence (the padding read as signal)."""
+    X, lengths, y = _padded()
+    model = SSMClassifier(**TINY).fit(X, y, lengths=lengths)
+    args = (X, y) if method == "score" else (X,)
+    caught = _padding_warnings(lambda: getattr(model, method)(*args))
+    assert len(caught) == 1
+    message = str(caught[0].message)
+    assert "fitted on padded series with lengths=" in message
+    # padded by 2 steps or more: the series of 15 steps ends in one zero, as a whole one may
+    assert "5 of 8 series given without lengths= end in 2 time steps of the padding value 0" in message
+    assert "lengths=np.full(len(X), 16)" in message
+    assert caught[0].filename == __file__  # points at the user's call
+    assert not _padding_warnings(lambda: getattr(model, method)(*args, lengths=lengths))
+    # what the warning is about
+    from sktdi.estimators import PaddedSeriesWarning
+
+    with pytest.warns(PaddedSeriesWarning):
+        without = model.predict_proba(X)
+    assert not np.allclose(without, model.predict_proba(X, lengths=lengths))
+
+
+def test_padded_regressor_predicted_without_lengths_warns():
+    X, lengths, y = _padded()
+    model = SSMRegressor(**TINY).fit(X, y.astype(float), lengths=lengths)
+    assert len(_padding_warnings(lambda: model.predict(X))) == 1
+    assert not _padding_warnings(lambda: model.predict(X, lengths=lengths))
+
+
+def test_no_padding_warning_for_whole_series():
+    X, lengths, y = _padded()
+    whole = np.random.default_rng(1).normal(size=X.shape)
+    whole[:, :, -1] = 0.0  # one trailing zero is no padding: a series may end at 0
+    padded_fit = SSMClassifier(**TINY).fit(X, y, lengths=lengths)
+    assert not _padding_warnings(lambda: padded_fit.predict(whole))
+    # fitted without lengths, or with every series whole: padding-like tails are data
+    plain_fit = SSMClassifier(**TINY).fit(whole, y)
+    assert not _padding_warnings(lambda: plain_fit.predict(X))
+    whole_fit = SSMClassifier(**TINY).fit(whole, y, lengths=np.full(8, 16))
+    assert not _padding_warnings(lambda: whole_fit.predict(X))
+
+
+def test_padding_that_is_no_constant_is_recognised_by_its_flat_tail():
+    """Series padded by repeating their last value (edge padding)."""
+    X, lengths, y = _padded()
+    for i, length in enumerate(lengths):
+        X[i, :, length:] = X[i, :, length - 1 : length]
+    model = SSMClassifier(**TINY).fit(X, y, lengths=lengths)
+    caught = _padding_warnings(lambda: model.predict(X))
+    assert len(caught) == 1 and "end in 2 equal time steps" in str(caught[0].message)
+    assert not _padding_warnings(lambda: model.predict(X, lengths=lengths))
+
+
+def test_the_padding_record_survives_saving_and_pickling(tmp_path):
+    import pickle
+
+    from sktdi import load
+
+    X, lengths, y = _padded()
+    model = SSMClassifier(**TINY).fit(X, y, lengths=lengths)
+    model.save(tmp_path / "model.sktdi")
+    for copy in (load(tmp_path / "model.sktdi"), pickle.loads(pickle.dumps(model))):
+        assert len(_padding_warnings(lambda copy=copy: copy.predict(X))) == 1
+    del model._fit_padding  # a model saved before the record existed: no warning, no error
+    assert not _padding_warnings(lambda: model.predict(X))

@@ -13,6 +13,8 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.linear_model import RidgeClassifierCV
 from sklearn.preprocessing import StandardScaler
 
+from .._threads import keep_torch_threads
+
 
 class MiniRocketRidge(ClassifierMixin, BaseEstimator):
     """MiniRocket features with a cross-validated ridge head (numpy3D input)."""
@@ -21,17 +23,20 @@ class MiniRocketRidge(ClassifierMixin, BaseEstimator):
         self.random_state = random_state
 
     def fit(self, X, y):
-        from sktime.transformations.panel.rocket import MiniRocket, MiniRocketMultivariate
+        from sktime.transformations.rocket import MiniRocket, MiniRocketMultivariate
 
         X = np.asarray(X, dtype=np.float64)  # (n, C, L)
         rocket = MiniRocket if X.shape[1] == 1 else MiniRocketMultivariate
-        self.rocket_ = rocket(random_state=self.random_state).fit(X)
+        with keep_torch_threads():  # numba's first start resets the OpenMP threads
+            self.rocket_ = rocket(random_state=self.random_state).fit(X)
+            features = np.asarray(self.rocket_.transform(X))
         self.scaler_ = StandardScaler(with_mean=False)
-        features = self.scaler_.fit_transform(np.asarray(self.rocket_.transform(X)))
+        features = self.scaler_.fit_transform(features)
         self.ridge_ = RidgeClassifierCV(alphas=np.logspace(-3, 3, 10)).fit(features, y)
         self.classes_ = self.ridge_.classes_
         return self
 
     def predict(self, X):
-        features = np.asarray(self.rocket_.transform(np.asarray(X, dtype=np.float64)))
+        with keep_torch_threads():
+            features = np.asarray(self.rocket_.transform(np.asarray(X, dtype=np.float64)))
         return self.ridge_.predict(self.scaler_.transform(features))
