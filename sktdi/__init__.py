@@ -17,6 +17,7 @@ _LAZY = {
     "load": ".persistence",
     "SpectralRidgeClassifier": ".ridge",
     "SpectralRidgeRegressor": ".ridge",
+    "PaddedSeriesWarning": "._inputs",
 }
 
 __all__ = [
@@ -25,6 +26,7 @@ __all__ = [
     "SpectralAlignmentTransformer",
     "SpectralRidgeClassifier",
     "SpectralRidgeRegressor",
+    "PaddedSeriesWarning",
     "load",
     "__version__",
 ]

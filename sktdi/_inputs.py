@@ -61,8 +61,21 @@ def network_input(
 
 
 class PaddedSeriesWarning(UserWarning):
-    """A model fitted on right-padded series (``fit(X, y, lengths=...)``) is asked to predict
-    series that look padded, without ``lengths``: the padding would be read as signal."""
+    """A model fitted on right-padded series (``fit(X, y, lengths=...)``, or a list of series
+    of unequal length) is asked to predict (a transformer: to transform) series that look
+    padded, without ``lengths``: the padding would be read as signal.
+
+    Every sktdi estimator that takes ``lengths`` gives it: ``SSMClassifier``,
+    ``SSMRegressor``, ``SpectralRidgeClassifier``, ``SpectralRidgeRegressor`` and
+    ``SpectralAlignmentTransformer``.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> from sktdi import PaddedSeriesWarning
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("error", PaddedSeriesWarning)  # an error in this block
+    """
 
 
 def fit_padding(X3: np.ndarray, lengths: np.ndarray | None, previous: dict | None = None):
@@ -119,12 +132,14 @@ def warn_if_padded(estimator, X3: np.ndarray) -> None:
     else:
         steps = min(2, padding["steps"])
         tail = f"{steps} time step{'s' * (steps > 1)} of the padding value {padding['value']:g}"
+    outputs = "features" if hasattr(estimator, "transform") else "predictions"
     warnings.warn(
-        f"{type(estimator).__name__} was fitted on padded series with lengths=, and "
-        f"{int(padded.sum())} of {len(X3)} series given without lengths= end in {tail}, as "
-        f"the padding did: their padding is read as signal, and the predictions differ from "
-        f"those with lengths=. Pass the series' true lengths (lengths=...), or "
-        f"lengths=np.full(len(X), {X3.shape[-1]}) for series that are whole",
+        f"{type(estimator).__name__} was fitted on padded series with lengths= (or a list of "
+        f"series of unequal length, padded with zeros), and {int(padded.sum())} of "
+        f"{len(X3)} series given without lengths= end in {tail}, as the padding did: their "
+        f"padding is read as signal, and the {outputs} differ from those with lengths=. Pass "
+        f"the series' true lengths (lengths=...), or lengths=np.full(len(X), "
+        f"{X3.shape[-1]}) for series that are whole",
         PaddedSeriesWarning,
         stacklevel=_caller_stacklevel(),
     )

@@ -6,7 +6,9 @@
 - ``validate_sequences`` / ``check_lengths``: the estimators' checks, on top of scikit-learn's
   ``validate_data`` (3-D input, the length recorded at fit and checked afterwards, (n, 1, L)
   and (n, L) as the same univariate data). ``validate_padded_sequences``: both, for
-  estimators that also take series of unequal length (a list, or padded X with ``lengths``).
+  estimators that also take series of unequal length (a list, or padded X with ``lengths``),
+  with the record of the fit's padding and the warning for padded series predicted without
+  their lengths.
 - ``check_state_params``: parameter combinations the parameter constraints cannot express.
 - ``keyword_only`` / ``positional_arguments_error``: estimator constructors take keywords only.
 - ``plain``: a label as the user wrote it, for messages.
@@ -20,6 +22,7 @@ import inspect
 import numpy as np
 from sklearn.utils.validation import validate_data
 
+from ._inputs import fit_padding, warn_if_padded
 from .datasets import pad_sequences
 
 PAD_HINT = (
@@ -398,6 +401,13 @@ def validate_padded_sequences(
     series may have any length, not only the one seen in ``fit``. ``lengths`` comes back
     None when no series is padded (nothing to mask).
 
+    What padded the series is recorded in ``fit`` (``reset=True``; merged with the record so
+    far when ``y`` is given without ``reset``: ``partial_fit``, ``warm_start``) as
+    ``estimator._fit_padding`` (:func:`sktdi._inputs.fit_padding`); a prediction (no ``y``)
+    of X given without ``lengths`` then warns when its series end as that padding did
+    (:func:`sktdi._inputs.warn_if_padded`, :class:`~sktdi.PaddedSeriesWarning`). A list of
+    series of unequal length carries its lengths: it never warns.
+
     Examples
     --------
     >>> import numpy as np
@@ -408,6 +418,7 @@ def validate_padded_sequences(
     >>> X.shape, lengths.tolist()
     ((2, 1, 5), [3, 5])
     """
+    given = lengths
     shapes = _series_shapes(X)
     if shapes is not None and lengths is None:
         X, lengths = pad_sequences(X)
@@ -422,6 +433,11 @@ def validate_padded_sequences(
     lengths = check_lengths(lengths, X3)
     if lengths is not None and np.all(lengths == X3.shape[-1]):
         lengths = None  # every series is whole
+    if reset or not (isinstance(y, str) and y == "no_validation"):  # fit, partial_fit
+        previous = None if reset else getattr(estimator, "_fit_padding", None)
+        estimator._fit_padding = fit_padding(X3, lengths, previous)
+    elif given is None and lengths is None:  # a prediction of series that may be padded
+        warn_if_padded(estimator, X3)
     return X3, y, lengths
 
 

@@ -31,22 +31,14 @@ from sklearn.utils.validation import check_is_fitted
 from ._inference import INFERENCE_DTYPES, check_inference_device, inference_module, predict_outputs
 from ._inputs import (  # noqa: F401 - PaddedSeriesWarning: public here, for filters
     PaddedSeriesWarning,
-    fit_padding,
     fit_standardization,
     network_input,
-    warn_if_padded,
 )
 from ._memory import keep_freed_memory
 from ._seeding import random_streams, seeded
 from ._threads import resolve_n_threads, torch_threads
 from ._training import build_net, check_network_params, network_spec, resolve_device
-from ._validation import (
-    check_lengths,
-    check_state_params,
-    keyword_only,
-    plain,
-    validate_sequences,
-)
+from ._validation import check_state_params, keyword_only, plain, validate_padded_sequences
 from .augmentation import AUGMENTATIONS
 from .persistence import SaveMixin
 from .ssm import INIT_NAMES, NETWORKS, POOLINGS
@@ -62,48 +54,6 @@ from .tdi import (
 )
 
 MIN_LENGTH = 2  # a single time step is a tabular feature, not a sequence
-
-
-def _init_report(plan: InitPlan, reports: list) -> dict:
-    """``init_report_``: the plan's decision, and what the layers TDI initialized hold.
-
-    The plan's keys stay as they were (``chosen`` is the decision: "tdi" for ``init="tdi"``
-    even where TDI then aligned nothing); two keys say what the network starts from:
-    ``applied``, the initialization its modes hold (the base, "s4d-lin", when TDI aligned no
-    channel: it stood down, bit for bit), and ``n_aligned_channels``, the channels TDI aligned,
-    summed over those layers. When TDI stood down, ``reason`` opens with it.
-
-    Examples
-    --------
-    >>> from sktdi.estimators import _init_report
-    >>> from sktdi.tdi import InitPlan
-    >>> plan = InitPlan(requested="tdi", chosen="tdi", channel_share=0.0, reason="no bin")
-    >>> report = _init_report(plan, [])
-    >>> report["chosen"], report["applied"], report["n_aligned_channels"]
-    ('tdi', 's4d-lin', 0)
-    >>> report["reason"]
-    'tdi stood down: no bin, s4d-lin kept on all'
-    """
-    decision = plan.to_dict()
-    n_aligned = sum(report.n_aligned_channels or 0 for report in reports)
-    moved = n_aligned > 0 or any(report.refine_steps > 0 for report in reports)
-    applied = plan.chosen
-    if plan.chosen in TDI_INITS and not moved:
-        applied = base_init(plan.requested)
-        reason = decision["reason"]
-        if plan.channel_share > 0:  # the plan's share rounds to no channel of a layer
-            reason = f"a channel share of {plan.channel_share:.1%} rounds to no channel"
-        if f"{applied} kept on all" not in reason:
-            reason += f", {applied} kept on all"
-        decision["reason"] = f"{plan.chosen} stood down: {reason}"
-    out = {}
-    for key, value in decision.items():  # the new keys beside the ones they qualify
-        out[key] = value
-        if key == "chosen":
-            out["applied"] = applied
-        elif key == "channel_share":
-            out["n_aligned_channels"] = n_aligned
-    return out
 
 
 class _BaseSSM(SaveMixin, BaseEstimator):
@@ -261,25 +211,15 @@ class _BaseSSM(SaveMixin, BaseEstimator):
     def _validate(self, X, y="no_validation", *, reset: bool, lengths=None):
         fitting = not isinstance(y, str)  # predictions pass no y ("no_validation")
         y_kwargs = {"multi_output": self._task == "regression"} if fitting else {}
-        X3, y = validate_sequences(
-            self,
-            X,
-            y,
-            reset=reset,
-            min_length=MIN_LENGTH,
-            check_length=lengths is None,
-            **y_kwargs,
+        # a list of series of unequal length is padded here; the fit records its padding,
+        # and predictions of series that look padded, given without lengths, warn
+        X3, y, lengths = validate_padded_sequences(
+            self, X, y, lengths=lengths, reset=reset, min_length=MIN_LENGTH, **y_kwargs
         )
-        lengths = check_lengths(lengths, X3)
         if reset:
             self.input_mean_, self.input_scale_ = fit_standardization(
                 X3, lengths, enabled=self.scale_inputs
             )
-        if fitting:  # what padded the series, for predictions without lengths
-            previous = None if reset else getattr(self, "_fit_padding", None)
-            self._fit_padding = fit_padding(X3, lengths, previous)
-        elif lengths is None:
-            warn_if_padded(self, X3)  # fitted on padded series: do these look padded?
         return X3, y, lengths
 
     # ---- the fit: build, TDI, train ------------------------------------------------------
@@ -313,7 +253,7 @@ class _BaseSSM(SaveMixin, BaseEstimator):
             )
             self.tdi_reports_ = []
         self.task_spectrum_ = plan.spectrum
-        self.init_report_ = _init_report(plan, self.tdi_reports_)
+        self.init_report_ = plan.report(self.tdi_reports_)
 
     def _fit(self, X, y, *, epochs: int | None, partial: bool, classes=None, lengths=None):
         first = not (partial or self.warm_start) or not hasattr(self, "net_")
@@ -651,14 +591,18 @@ class SSMClassifier(ClassifierMixin, _BaseSSM):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, length) or (n_samples, n_channels, length)
+        X : array-like of shape (n_samples, length) or (n_samples, n_channels, length), or list
+            A list may hold series of unequal length, each (length_i,) or (n_channels,
+            length_i): it is right-padded with zeros and masked, as
+            ``sktdi.datasets.pad_sequences(X)`` with its ``lengths`` would be. The
+            predictions take such a list too.
         y : array-like of shape (n_samples,)
             Class labels of any hashable type; at least 2 classes.
         lengths : array-like of shape (n_samples,), optional
             True lengths of series of unequal length, right-padded in X: the padding is
             masked (the SSM is causal, and pooling skips it). Predictions need the lengths
             of padded series too: without them, series that end as this padding did warn
-            (:class:`~sktdi.estimators.PaddedSeriesWarning`).
+            (:class:`~sktdi.PaddedSeriesWarning`).
 
         Returns
         -------
@@ -760,7 +704,9 @@ class SSMRegressor(RegressorMixin, _BaseSSM):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, length) or (n_samples, n_channels, length)
+        X : array-like of shape (n_samples, length) or (n_samples, n_channels, length), or list
+            A list may hold series of unequal length, each (length_i,) or (n_channels,
+            length_i) (see :meth:`SSMClassifier.fit`).
         y : array-like of shape (n_samples,) or (n_samples, n_outputs)
         lengths : array-like of shape (n_samples,), optional
             True lengths of right-padded series of unequal length; predictions need them too

@@ -9,7 +9,8 @@ alignment sees the spectrum, the dilated kernels the local shape).
 
 Series of unequal length come as a list of series or as right-padded X with ``lengths``, as
 for the transformer (MiniRocket's features excepted: sktime's MiniRocketMultivariate needs
-series of one length).
+series of one length). A model fitted with ``lengths`` warns (:class:`~sktdi.PaddedSeriesWarning`)
+when asked to predict or score series that end as the fit's padding did, without ``lengths``.
 """
 
 from __future__ import annotations
@@ -165,6 +166,13 @@ class _SpectralRidge(SaveMixin, BaseEstimator):
         _check_rocket_lengths(self.rocket, X, lengths, self.n_timepoints_)
         return self.scaler_.transform(self._raw_features(X, lengths))
 
+    @property
+    def init_report_(self) -> dict:
+        """The bank's ``init_report_`` (what TDI decided and what the filters start from),
+        here as on the SSM models."""
+        check_is_fitted(self)
+        return self.transformer_.init_report_
+
     def _alphas(self) -> np.ndarray:
         return DEFAULT_ALPHAS if self.alphas is None else np.asarray(self.alphas, dtype=float)
 
@@ -209,6 +217,10 @@ class SpectralRidgeClassifier(ClassifierMixin, _SpectralRidge):
     ----------
     transformer_ : SpectralAlignmentTransformer
         The fitted filter bank.
+    init_report_ : dict
+        The bank's initialization report, ``transformer_.init_report_``: requested, chosen
+        and ``applied`` init, ``n_aligned_channels``, the reason ("tdi stood down: ..." where
+        TDI aligned no filter), as for :class:`~sktdi.SSMClassifier`.
     rocket_ : sktime MiniRocketMultivariate or None
         The fitted MiniRocket transformer (``rocket="minirocket"``).
     scaler_ : StandardScaler
@@ -246,7 +258,8 @@ class SpectralRidgeClassifier(ClassifierMixin, _SpectralRidge):
         y : array-like of shape (n_samples,)
         lengths : array-like of shape (n_samples,), optional
             True lengths of series of unequal length, right-padded in X: the padding changes
-            no feature.
+            no feature. Predictions need the lengths of padded series too: without them,
+            series that end as this padding did warn (:class:`~sktdi.PaddedSeriesWarning`).
 
         Returns
         -------
@@ -308,7 +321,8 @@ class SpectralRidgeRegressor(RegressorMixin, _SpectralRidge):
         y : array-like of shape (n_samples,) or (n_samples, n_outputs)
         lengths : array-like of shape (n_samples,), optional
             True lengths of series of unequal length, right-padded in X: the padding changes
-            no feature.
+            no feature. Predictions need the lengths of padded series too: without them,
+            series that end as this padding did warn (:class:`~sktdi.PaddedSeriesWarning`).
 
         Returns
         -------

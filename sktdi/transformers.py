@@ -153,7 +153,9 @@ class SpectralAlignmentTransformer(SaveMixin, TransformerMixin, BaseEstimator):
 
     Series of unequal length (pooled features only) come as a list of series or as
     right-padded X with ``lengths``: the filters are causal and every statistic pools a
-    series' own time steps only, so padding changes no feature.
+    series' own time steps only, so padding changes no feature. A transformer fitted with
+    ``lengths`` warns (:class:`~sktdi.PaddedSeriesWarning`) when ``transform`` is given series
+    without ``lengths`` that end as the fit's padding did.
 
     Parameters
     ----------
@@ -234,7 +236,11 @@ class SpectralAlignmentTransformer(SaveMixin, TransformerMixin, BaseEstimator):
     tdi_report_ : TDIReport or None
         Peaks found, modes per peak, alignment loss (None for a named ``init``).
     init_report_ : dict
-        The initialization decision (requested and chosen init, reliability, reason).
+        The initialization decision (requested and chosen init, reliability, significant
+        bins, share of aligned channels, reason) and what the bank starts from, as for
+        :class:`~sktdi.SSMClassifier`: ``applied``, the initialization its modes hold, and
+        ``n_aligned_channels``, the filters TDI aligned ("s4d-lin" and 0 where TDI stood
+        down, and ``reason`` then begins with "tdi stood down").
     layer_ : sktdi.ssm.S4D
         The filter bank (float64, D = 0).
     biases_ : ndarray of shape (n_channels, n_filters, n_biases)
@@ -402,7 +408,7 @@ class SpectralAlignmentTransformer(SaveMixin, TransformerMixin, BaseEstimator):
             lengths=lengths if needs_y else None,
         )
         self.task_spectrum_ = plan.spectrum
-        self.init_report_ = plan.to_dict()
+        self.init_report_ = plan.report(reports)
         self.tdi_report_ = reports[0] if reports else None
         with torch.no_grad():
             self.layer_.D.zero_()  # a pure filter bank: no skip connection
@@ -471,7 +477,9 @@ class SpectralAlignmentTransformer(SaveMixin, TransformerMixin, BaseEstimator):
             Same channel count as in ``fit``. Pooled features take any length, and a list of
             series of unequal length; ``features="sequence"`` needs the length seen in ``fit``.
         lengths : array-like of shape (n_samples,), optional
-            True lengths of series of unequal length, right-padded in X.
+            True lengths of series of unequal length, right-padded in X. Needed for series
+            padded as in ``fit``: without them, series that end as the fit's padding did
+            warn (:class:`~sktdi.PaddedSeriesWarning`), their padding read as signal.
 
         Returns
         -------

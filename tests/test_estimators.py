@@ -358,6 +358,51 @@ def test_unequal_lengths_padding_is_masked():
         clf.predict(X, lengths=lengths[:5])
 
 
+@pytest.mark.parametrize("make", [SSMClassifier, SSMRegressor])
+def test_a_list_of_series_of_unequal_length_is_the_padded_panel_with_its_lengths(make):
+    """Before: fit and every prediction refused a list of series of unequal length ("pad them
+    ... pad_sequences"), which the ridge models and the transformer took. Now the list is
+    padded and masked inside: fit, partial_fit and every prediction give exactly what
+    pad_sequences(series) with its lengths gives."""
+    from sktdi.datasets import pad_sequences
+
+    rng = np.random.default_rng(0)
+    lengths = [20, 31, 26, 40, 23, 35, 28, 38] * 2
+    labels = np.arange(16) % 2
+    series = [
+        rng.normal(size=(2, n)) + label * np.sin(0.6 * np.arange(n))
+        for n, label in zip(lengths, labels)
+    ]
+    y = labels if make is SSMClassifier else labels * 1.5 + 0.1
+    X, padded_lengths = pad_sequences(series)
+    new = [rng.normal(size=(2, n)) for n in (17, 44, 30)]  # longer than any in fit, too
+    new_X, new_lengths = pad_sequences(new)
+    new_y = y[:3]
+    methods = ["predict", "score"]
+    if make is SSMClassifier:
+        methods += ["predict_proba", "decision_function"]
+    for fit in ("fit", "partial_fit"):
+        from_list = getattr(make(**FAST, random_state=0), fit)(series, y)
+        from_padding = getattr(make(**FAST, random_state=0), fit)(X, y, lengths=padded_lengths)
+        assert from_list.task_spectrum_.estimator["method"] == "welch-ragged"
+        for method in methods:
+            args = (new_y,) if method == "score" else ()
+            np.testing.assert_array_equal(
+                getattr(from_list, method)(new, *args),
+                getattr(from_padding, method)(new_X, *args, lengths=new_lengths),
+            )
+    # univariate series, each (length_i,)
+    univariate = [s[0] for s in series]
+    from_list = make(**FAST, random_state=0).fit(univariate, y)
+    X1, lengths1 = pad_sequences(univariate)
+    np.testing.assert_array_equal(
+        from_list.predict([s[0] for s in new]),
+        make(**FAST, random_state=0).fit(X1, y, lengths=lengths1).predict(
+            new_X[:, :1], lengths=new_lengths
+        ),
+    )
+
+
 def test_auto_init_decides_from_reliability_and_reports_why():
     X, y = planted(n_per_class=20, length=128, freq=0.4)
     tdi = SSMClassifier(init="auto", max_epochs=0, random_state=0).fit(X, y)

@@ -70,12 +70,10 @@ def test_scalar_X_is_refused_clearly():
 @pytest.mark.parametrize(
     "call",
     [
-        lambda X: SSMClassifier(**TINY).fit(X, [0, 1, 0, 1]),
-        lambda X: _fitted().predict(X),
         lambda X: fisher_log_power(X, [0, 1, 0, 1]),
         lambda X: plan_initialization(X, [0, 1, 0, 1], init="tdi", task="classification"),
     ],
-    ids=["fit", "predict", "fisher_log_power", "plan_initialization"],
+    ids=["fisher_log_power", "plan_initialization"],
 )
 def test_ragged_series_name_the_lengths_and_pad_sequences(make, call):
     # before: "setting an array element with a sequence. The requested array has an
@@ -88,6 +86,32 @@ def test_ragged_series_name_the_lengths_and_pad_sequences(make, call):
     assert "inhomogeneous" not in message
 
 
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: _series([5, 7, 6, 7]),  # list of 1-D arrays
+        lambda: [s.tolist() for s in _series([5, 7, 6, 7])],  # list of lists
+        lambda: [s[np.newaxis] for s in _series([5, 7, 6, 7])],  # list of (1, L_i)
+        lambda: np.array(_series([5, 7, 6, 7]), dtype=object),  # object array
+    ],
+    ids=["arrays", "lists", "2d-arrays", "object-array"],
+)
+@pytest.mark.parametrize("make_model", [SSMClassifier, SSMRegressor])
+def test_the_ssm_models_take_a_list_of_series_of_unequal_length(make, make_model):
+    """Before: "X holds 4 series of unequal lengths ... pad them", where the ridge models and
+    the transformer took the list. Now fit and the predictions take it as they take
+    pad_sequences(series) with its lengths."""
+    y = [0, 1, 0, 1] if make_model is SSMClassifier else [0.0, 1.0, 0.5, -1.0]
+    X, lengths = pad_sequences(_series([5, 7, 6, 7]))
+    from_list = make_model(**TINY).fit(make(), y)
+    from_padding = make_model(**TINY).fit(X, y, lengths=lengths)
+    np.testing.assert_array_equal(from_list.input_mean_, from_padding.input_mean_)
+    np.testing.assert_array_equal(
+        from_list.predict(make()), from_padding.predict(X, lengths=lengths)
+    )
+    assert from_list.score(make(), y) == from_padding.score(X, y, lengths=lengths)
+
+
 def test_the_ragged_hint_works():
     series = _series([20, 24, 22, 24, 21, 23])
     X, lengths = pad_sequences(series)
@@ -98,9 +122,34 @@ def test_the_ragged_hint_works():
 
 def test_series_of_mixed_shapes_are_named():
     with pytest.raises(ValueError, match=r"different shapes .*\(length,\)"):
-        SSMClassifier(**TINY).fit([np.ones(5), np.ones((1, 5))], [0, 1])
+        fisher_log_power([np.ones(5), np.ones((1, 5))], [0, 1])
     with pytest.raises(ValueError, match=r"X\[1\] is itself ragged"):
         fisher_log_power([[[1.0, 2.0]], [[1.0, 2.0], [1.0]]], [0, 1])
+    # the estimators pad a list: (length,) is univariate, as (1, length) is ...
+    model = SSMClassifier(**TINY, init="s4d-lin").fit([np.ones(5), np.ones((1, 6))], [0, 1])
+    assert model.n_channels_ == 1
+    # ... and series with other channel counts cannot be padded into one array
+    with pytest.raises(ValueError, match=r"differ in their number of channels \(\[1, 2\]\)"):
+        SSMClassifier(**TINY).fit([np.ones(5), np.ones((2, 6))], [0, 1])
+
+
+def _named_arguments(message: str) -> set[str]:
+    import re
+
+    return set(re.findall(r"\b([a-z_]+)=", message))
+
+
+@pytest.mark.parametrize("make_model", [SSMClassifier, SSMRegressor])
+def test_a_list_with_lengths_names_only_arguments_that_exist(make_model):
+    import inspect
+
+    series, y = _series([5, 7, 6, 7]), [0, 1, 0, 1]
+    with pytest.raises(ValueError, match="pass lengths=None") as info:
+        make_model(**TINY).fit(series, y, lengths=[5, 7, 6, 7])
+    existing = set(make_model().get_params())
+    for method in ("fit", "partial_fit", "predict"):
+        existing |= set(inspect.signature(getattr(make_model, method)).parameters)
+    assert _named_arguments(str(info.value)) <= existing, str(info.value)
 
 
 def test_pad_sequences_reads_1d_series_as_univariate():
@@ -294,15 +343,102 @@ def test_padding_that_is_no_constant_is_recognised_by_its_flat_tail():
     assert not _padding_warnings(lambda: model.predict(X, lengths=lengths))
 
 
-def test_the_padding_record_survives_saving_and_pickling(tmp_path):
+# every model that takes lengths= warns alike: one fit and prediction check, sktdi._inputs
+FAST_PATH = {
+    "SpectralRidgeClassifier": dict(n_filters=4, d_state=4, random_state=0),
+    "SpectralRidgeRegressor": dict(n_filters=4, d_state=4, random_state=0),
+    "SpectralAlignmentTransformer": dict(n_filters=2, d_state=4, random_state=0),
+}
+ALL_MODELS = ["SSMClassifier", "SSMRegressor", *FAST_PATH]
+# what each model computes from series: the methods that warn
+OUTPUTS = {
+    "SSMClassifier": ["predict", "predict_proba", "decision_function", "score"],
+    "SSMRegressor": ["predict", "score"],
+    "SpectralRidgeClassifier": ["predict", "decision_function", "score"],
+    "SpectralRidgeRegressor": ["predict", "score"],
+    "SpectralAlignmentTransformer": ["transform"],
+}
+
+
+def _model(name):
+    import sktdi
+
+    return getattr(sktdi, name)(**FAST_PATH.get(name, TINY))
+
+
+def _target(name, y):
+    return y.astype(float) * 1.5 if "Regressor" in name else y
+
+
+def _call(model, method, X, y, **kwargs):
+    args = (X, y) if method == "score" else (X,)
+    return getattr(model, method)(*args, **kwargs)
+
+
+@pytest.mark.parametrize("name", list(FAST_PATH))
+def test_the_fast_path_warns_for_padded_series_predicted_without_lengths(name):
+    """Before: the ridge models and the transformer, fitted with lengths=, predicted (or
+    transformed) the same padded series without lengths= in silence, their padding read as
+    signal; the SSM models warned. Now every model warns alike, once per call."""
+    X, lengths, y = _padded()
+    y = _target(name, y)
+    for fitted in (_model(name).fit(X, y, lengths=lengths), _model(name).fit(
+        [x[:, :n] for x, n in zip(X, lengths)], y  # a list of series: padded with zeros inside
+    )):
+        for method in OUTPUTS[name]:
+            caught = _padding_warnings(lambda: _call(fitted, method, X, y))
+            assert len(caught) == 1, method
+            message = str(caught[0].message)
+            assert message.startswith(f"{name} was fitted on padded series with lengths=")
+            assert "5 of 8 series given without lengths= end in 2 time steps of the padding " \
+                "value 0" in message
+            assert caught[0].filename == __file__  # points at the user's call
+            assert not _padding_warnings(lambda: _call(fitted, method, X, y, lengths=lengths))
+            # the way out the message offers for whole series
+            whole = np.full(len(X), X.shape[-1])
+            assert not _padding_warnings(lambda: _call(fitted, method, X, y, lengths=whole))
+    # what the warning is about
+    output = OUTPUTS[name][0]
+    assert not np.allclose(
+        _call(fitted, output, X, y, lengths=whole), _call(fitted, output, X, y, lengths=lengths)
+    )
+
+
+@pytest.mark.parametrize("name", list(FAST_PATH))
+def test_the_fast_path_never_warns_after_a_fit_on_whole_series(name):
+    X, lengths, y = _padded()
+    y = _target(name, y)
+    whole = np.random.default_rng(1).normal(size=X.shape)
+    for fitted in (_model(name).fit(whole, y), _model(name).fit(whole, y, lengths=np.full(8, 16))):
+        assert fitted._fit_padding is None
+        for method in OUTPUTS[name]:
+            assert not _padding_warnings(lambda: _call(fitted, method, X, y))
+    padded_fit = _model(name).fit(X, y, lengths=lengths)
+    whole[:, :, -1] = 0.0  # one trailing zero is no padding: a series may end at 0
+    assert not _padding_warnings(lambda: _call(padded_fit, OUTPUTS[name][0], whole, y))
+
+
+@pytest.mark.parametrize("name", ALL_MODELS)
+def test_the_padding_record_survives_saving_and_pickling(tmp_path, name):
     import pickle
 
     from sktdi import load
 
     X, lengths, y = _padded()
-    model = SSMClassifier(**TINY).fit(X, y, lengths=lengths)
+    y = _target(name, y)
+    method = OUTPUTS[name][0]
+    model = _model(name).fit(X, y, lengths=lengths)
     model.save(tmp_path / "model.sktdi")
     for copy in (load(tmp_path / "model.sktdi"), pickle.loads(pickle.dumps(model))):
-        assert len(_padding_warnings(lambda copy=copy: copy.predict(X))) == 1
+        assert copy._fit_padding == model._fit_padding == {"value": 0.0, "steps": 6}
+        assert len(_padding_warnings(lambda copy=copy: _call(copy, method, X, y))) == 1
     del model._fit_padding  # a model saved before the record existed: no warning, no error
-    assert not _padding_warnings(lambda: model.predict(X))
+    assert not _padding_warnings(lambda: _call(model, method, X, y))
+
+
+def test_padded_series_warning_is_public():
+    import sktdi
+    from sktdi.estimators import PaddedSeriesWarning
+
+    assert sktdi.PaddedSeriesWarning is PaddedSeriesWarning
+    assert "PaddedSeriesWarning" in sktdi.__all__ and "PaddedSeriesWarning" in dir(sktdi)

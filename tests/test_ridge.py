@@ -245,6 +245,21 @@ def test_given_spectrum_is_the_one_the_bank_is_aligned_to(make):
     np.testing.assert_array_equal(copied.values, given.values)
 
 
+def test_init_report_is_the_banks_as_on_the_ssm_models():
+    """Before: AttributeError; the report lay in transformer_ alone. Now init_report_ is read
+    where the SSM models have it, with the keys that say whether TDI stood down."""
+    X, y = planted(n_per_class=2)
+    noise = np.random.default_rng(1).normal(size=X.shape)  # labels that are noise
+    model = SpectralRidgeClassifier(n_filters=4, random_state=0)
+    assert not hasattr(model, "init_report_")  # not fitted
+    report = model.fit(noise, y).init_report_
+    assert report is model.transformer_.init_report_
+    assert report["applied"] == "s4d-lin" and report["n_aligned_channels"] == 0
+    assert report["reason"].startswith("tdi stood down: ")
+    X, y = planted()
+    assert model.fit(X, y).init_report_["applied"] == "tdi"
+
+
 @pytest.mark.parametrize("bad", [[0.3], "0.3", np.array([0.3])], ids=["list", "str", "array"])
 @pytest.mark.parametrize("make", [SpectralRidgeClassifier, SpectralRidgeRegressor])
 def test_invalid_spectrum_is_refused_as_by_the_ssm_models(make, bad):

@@ -505,6 +505,46 @@ def test_plan_initialization_auto_and_shrinkage():
     assert named.chosen == "s4d-inv" and named.spectrum is None
 
 
+def test_init_plan_report_says_what_the_layers_start_from():
+    """InitPlan.report, every estimator's init_report_ (it lived in sktdi.estimators, where the
+    transformer did not use it)."""
+    from sktdi.tdi import InitPlan, initialize_layers
+
+    X, y = planted_classification([0.3], n_per_class=20, length=128)
+    codes = np.unique(y, return_inverse=True)[1]
+    options = TDIOptions(reliability=False)
+    layers = [S4D(8, 4).double(), S4D(8, 4).double()]
+    plan, reports = initialize_layers(
+        layers, X[:, None], codes, init="tdi", task="classification", options=options,
+        random_state=0,
+    )
+    report = plan.report(reports)
+    assert report["applied"] == "tdi" and report["n_aligned_channels"] == 16  # both layers
+    assert report["reason"] == plan.reason and list(report) == [
+        "requested", "chosen", "applied", "reliability", "reliability_note",
+        "n_significant_bins", "channel_share", "n_aligned_channels", "reason",
+    ]
+    assert {key: report[key] for key in plan.to_dict()} == plan.to_dict()  # none lost
+    # a share that rounds to no channel of an 8-channel layer: TDI stood down
+    plan, reports = initialize_layers(
+        [S4D(8, 4).double()], X[:, None], codes, init="tdi-control", task="classification",
+        options=TDIOptions(reliability=False, channel_share=0.05), random_state=0,
+    )
+    report = plan.report(reports)
+    assert report["chosen"] == "tdi-control" and report["applied"] == BASE_INIT
+    assert report["reason"] == (
+        "tdi-control stood down: a channel share of 5.0% rounds to no channel, s4d-lin kept "
+        "on all"
+    )
+    # refinement moves the modes even where no channel was peak-aligned: not stood down
+    moved = InitPlan(requested="tdi", chosen="tdi", channel_share=0.0, reason="r")
+    from dataclasses import replace
+
+    assert moved.report([replace(reports[0], refine_steps=3)])["applied"] == "tdi"
+    named = InitPlan(requested="s4d-inv", chosen="s4d-inv", channel_share=0.0, reason="named")
+    assert named.report([])["applied"] == "s4d-inv" and named.report([])["reason"] == "named"
+
+
 def test_reliability_is_measured_on_the_tdi_subsample():
     from sktdi.tdi import plan_initialization
 

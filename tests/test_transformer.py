@@ -209,6 +209,37 @@ def test_given_spectrum_aligns_without_labels():
     assert abs(freqs[np.argmax(magnitude.mean(axis=0))] - 0.35) < 0.03
 
 
+def test_init_report_says_when_tdi_stood_down_as_the_ssm_models_do():
+    """Before: the transformer's init_report_ was the plan alone: on labels that are noise it
+    said chosen "tdi" and nothing said the bank was S4D-Lin on every filter. Now it has the
+    SSM models' applied, n_aligned_channels and "tdi stood down" reason, from one function
+    (InitPlan.report), word for word the same on the same data."""
+    from sktdi import SSMClassifier
+
+    rng = np.random.default_rng(0)
+    noise = rng.normal(size=(4, 64))  # two series per class, labels that are noise
+    labels = np.array([0, 0, 1, 1])
+    bank = SpectralAlignmentTransformer(n_filters=8, d_state=4, random_state=0)
+    flat = bank.fit(noise, labels).init_report_
+    assert flat["chosen"] == "tdi" and flat["applied"] == "s4d-lin"
+    assert flat["n_aligned_channels"] == 0 and flat["channel_share"] == 0.0
+    assert flat["reason"].startswith("tdi stood down: ")
+    assert flat["reason"].endswith("s4d-lin kept on all")
+    assert list(flat)[:3] == ["requested", "chosen", "applied"]  # the plan's keys are kept
+    assert {"reliability", "reliability_note", "n_significant_bins"} <= set(flat)
+    network = {"network": "s4d", "d_model": 8, "n_layers": 1, "d_state": 4, "max_epochs": 0}
+    ssm = SSMClassifier(**network, random_state=0).fit(noise, labels).init_report_
+    assert ssm == flat
+
+    X, y = planted(n_per_class=20, length=128)
+    aligned = bank.fit(X, y).init_report_
+    assert aligned["chosen"] == aligned["applied"] == "tdi"
+    assert aligned["n_aligned_channels"] == bank.tdi_report_.n_aligned_channels > 0
+    assert "stood down" not in aligned["reason"]
+    named = SpectralAlignmentTransformer(n_filters=8, init="s4d-inv").fit(X).init_report_
+    assert named["applied"] == "s4d-inv" and named["n_aligned_channels"] == 0
+
+
 def test_constructor_is_keyword_only():
     with pytest.raises(TypeError):
         SpectralAlignmentTransformer(16)

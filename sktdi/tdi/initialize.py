@@ -180,9 +180,10 @@ def control_spectrum(spectrum: TaskSpectrum, random_state=None) -> TaskSpectrum:
 
 @dataclass
 class InitPlan:
-    """What an estimator's ``fit`` does to its SSM modes, and why (``init_report_``).
+    """What an estimator's ``fit`` does to its SSM modes, and why.
 
     ``spectrum`` is the statistic to align to; None means the base initialization stays.
+    :meth:`report` with the alignment's reports is every estimator's ``init_report_``.
 
     Examples
     --------
@@ -209,6 +210,59 @@ class InitPlan:
         """The decision as plain values (the spectrum is ``task_spectrum_``)."""
         out = asdict(self)
         del out["spectrum"]
+        return out
+
+    def report(self, reports: list[TDIReport]) -> dict:
+        """Every estimator's ``init_report_``: the decision (:meth:`to_dict`, its keys as they
+        were) and what the layers TDI initialized hold.
+
+        ``chosen`` is the decision: "tdi" for ``init="tdi"`` even where TDI then aligned
+        nothing. Two keys say what the model starts from: ``applied``, the initialization its
+        modes hold (the base, :data:`BASE_INIT`, when TDI aligned no channel: it stood down,
+        bit for bit), and ``n_aligned_channels``, the channels TDI aligned, summed over
+        ``reports`` (one per aligned layer, as :func:`initialize_layers` returns them). When
+        TDI stood down, ``reason`` opens with it.
+
+        Parameters
+        ----------
+        reports : list of TDIReport
+            What TDI did to each layer (empty when it aligned none).
+
+        Returns
+        -------
+        report : dict
+            The decision's keys, with ``applied`` after ``chosen`` and ``n_aligned_channels``
+            after ``channel_share``.
+
+        Examples
+        --------
+        >>> from sktdi.tdi import InitPlan
+        >>> plan = InitPlan(requested="tdi", chosen="tdi", channel_share=0.0, reason="no bin")
+        >>> report = plan.report([])
+        >>> report["chosen"], report["applied"], report["n_aligned_channels"]
+        ('tdi', 's4d-lin', 0)
+        >>> report["reason"]
+        'tdi stood down: no bin, s4d-lin kept on all'
+        """
+        decision = self.to_dict()
+        n_aligned = sum(report.n_aligned_channels or 0 for report in reports)
+        moved = n_aligned > 0 or any(report.refine_steps > 0 for report in reports)
+        applied = self.chosen
+        if self.chosen in TDI_INITS and not moved:
+            applied = base_init(self.requested)
+            reason = decision["reason"]
+            if self.channel_share > 0:  # the plan's share rounds to no channel of a layer
+                reason = f"a channel share of {self.channel_share:.1%} rounds to no channel"
+            if f"{applied} kept on all" not in reason:
+                reason += f", {applied} kept on all"
+            decision["reason"] = f"{self.chosen} stood down: {reason}"
+        out = {}
+        for key, value in decision.items():  # the new keys beside the ones they qualify
+            out[key] = value
+            if key == "chosen":
+                out["applied"] = applied
+            elif key == "channel_share":
+                out["n_aligned_channels"] = n_aligned
         return out
 
 
