@@ -360,14 +360,13 @@ class SSMClassifier(ClassifierMixin, _BaseSSM):
         Initialization of the SSM modes. "tdi" aligns them with the task before training;
         "auto" uses TDI only when the task statistic is reliable (split-half reliability
         ≥ 0.5 and a significant bin), else S4D-Lin; "tdi-control" runs TDI on a statistic
-        whose peaks are moved to random frequencies (the control arm of a study).
+        whose peaks are moved to random frequencies, to measure what the statistic adds.
     network : {"conv-s4d", "s4d"}, default="conv-s4d"
-        The network. "conv-s4d" (:class:`sktdi.ssm.ConvS4DNetwork`): blocks of causal
-        convolutions of widths 20 and 10, a max-pool branch and an S4D layer for the long
-        range, BatchNorm, ReLU, a residual shortcut every three blocks; it generalizes on
-        shape-based data where "s4d" memorizes (``docs/deep_model.md``). "s4d"
-        (:class:`sktdi.ssm.S4DNetwork`): a pointwise encoder and S4D blocks; several times
-        faster to train, and the choice for ``prenorm`` or ``bidirectional``. Both are causal.
+        The network. "conv-s4d" (:class:`sktdi.ssm.ConvS4DNetwork`): causal convolutions for
+        local shape and an S4D layer in every block for the long range; the classifier's
+        default, it generalizes on shape data. "s4d" (:class:`sktdi.ssm.S4DNetwork`): S4D
+        blocks only, several times faster to train, and the one for ``prenorm`` or
+        ``bidirectional``. Both are causal.
     d_model, n_layers, d_state : int, default=128, 6, 64
         Width, depth and state size per channel (even) of the network. For "conv-s4d",
         d_model is a block's output width, shared by its four branches (a multiple of 4),
@@ -463,17 +462,11 @@ class SSMClassifier(ClassifierMixin, _BaseSSM):
     device : str, default="auto"
         "auto" (CUDA when available, else CPU), "cpu", "cuda", "cuda:1", "mps", ...
     n_threads : int or None, default=None
-        CPU threads torch uses in ``fit``, ``partial_fit`` and the predictions (its
-        intra-op thread pool, ``torch.set_num_threads``); the process's previous count is
-        restored afterwards. None: inside a ``joblib`` worker (``GridSearchCV(n_jobs=...)``,
-        ``cross_validate(n_jobs=...)``) the worker's share, ``OMP_NUM_THREADS`` as joblib's
-        loky backend sets it (``cpu_count() // n_jobs``), or 1 under a backend that does not
-        set it (threads, multiprocessing); elsewhere torch's own setting. Several fits at
-        once each asking for every core slow each other down several times over; set 1 for
-        fits run side by side by other means. Named for threads, not ``n_jobs``: in
-        scikit-learn ``n_jobs`` counts joblib workers running tasks side by side (with -1
-        for all CPUs), while this counts the threads of one computation, and an estimator
-        with both would be ambiguous inside a search that has its own ``n_jobs``.
+        CPU threads torch uses in ``fit``, ``partial_fit`` and the predictions; the previous
+        count is restored afterwards. None: inside a joblib worker (``GridSearchCV(n_jobs=...)``)
+        the worker's share of the cores, elsewhere torch's own setting. Set 1 when several
+        processes fit at once on one machine. Not ``n_jobs``, which in scikit-learn counts
+        workers, not threads (``docs/estimators.md``).
     random_state : int, RandomState instance or None, default=None
         Seeds the fit: one root seed is drawn from it, and independent streams are spawned
         for the network's initialization, shuffling and dropout, for TDI, and for the

@@ -170,13 +170,10 @@ class SpectralAlignmentTransformer(SaveMixin, TransformerMixin, BaseEstimator):
         named initialization ignores ``y`` (for comparison).
     features : {"stats", "multirocket", "sequence"}, default="stats"
         "stats": per channel and filter, the mean, standard deviation, maximum and minimum of
-        the filtered sequence and, for each of ``n_biases`` biases, the proportion of time
-        steps where it exceeds the bias (MiniRocket's PPV): n_channels · n_filters ·
-        (4 + n_biases) features per representation (the series, and by default its first
-        difference: ``difference``). "multirocket": per channel, filter and bias, MultiRocket's
-        four poolings of z = filtered − bias (:func:`multirocket_pooling`): n_channels ·
-        n_filters · 4 · n_biases features. "sequence": Φ(u) flattened (n_channels ·
-        n_filters · length features).
+        the filtered series, and the share of steps above each of ``n_biases`` biases
+        (MiniRocket's PPV). "multirocket": MultiRocket's four poolings at each bias
+        (:func:`multirocket_pooling`), more features at about twice the cost. "sequence":
+        the kernel's feature map Φ(u) itself, n_filters × length values per channel.
     n_biases : int, default=8
         Thresholds per filter for ``features="stats"`` and ``"multirocket"``: quantiles
         (j + ½) / n_biases of the filter's output on the training series, set in ``fit``;
