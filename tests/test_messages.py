@@ -57,7 +57,8 @@ def test_scalar_X_is_refused_clearly():
 
 
 # ---- series of unequal length ------------------------------------------------------------
-@pytest.mark.parametrize(
+#: the forms a user's ragged series come in
+RAGGED_FORMS = pytest.mark.parametrize(
     "make",
     [
         lambda: _series([5, 7, 6, 7]),  # list of 1-D arrays
@@ -67,6 +68,9 @@ def test_scalar_X_is_refused_clearly():
     ],
     ids=["arrays", "lists", "2d-arrays", "object-array"],
 )
+
+
+@RAGGED_FORMS
 @pytest.mark.parametrize(
     "call",
     [
@@ -86,16 +90,7 @@ def test_ragged_series_name_the_lengths_and_pad_sequences(make, call):
     assert "inhomogeneous" not in message
 
 
-@pytest.mark.parametrize(
-    "make",
-    [
-        lambda: _series([5, 7, 6, 7]),  # list of 1-D arrays
-        lambda: [s.tolist() for s in _series([5, 7, 6, 7])],  # list of lists
-        lambda: [s[np.newaxis] for s in _series([5, 7, 6, 7])],  # list of (1, L_i)
-        lambda: np.array(_series([5, 7, 6, 7]), dtype=object),  # object array
-    ],
-    ids=["arrays", "lists", "2d-arrays", "object-array"],
-)
+@RAGGED_FORMS
 @pytest.mark.parametrize("make_model", [SSMClassifier, SSMRegressor])
 def test_the_ssm_models_take_a_list_of_series_of_unequal_length(make, make_model):
     """Before: "X holds 4 series of unequal lengths ... pad them", where the ridge models and
