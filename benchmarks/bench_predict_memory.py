@@ -212,7 +212,7 @@ def main(argv: list[str] | None = None) -> dict:
             "python": platform.python_version(),
         },
         "model": {
-            "estimator": "SSMClassifier (defaults: d_model 64, d_state 64, 2 layers)",
+            "estimator": f"SSMClassifier (network {model.network!r}, otherwise defaults)",
             "n_train": args.n_train,
             "epochs": args.epochs,
             "fit_s": fit_s,

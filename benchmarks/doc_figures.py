@@ -1412,6 +1412,11 @@ def which_model() -> str:
     kernel = _kernel_means()
     overall = kernel.mean()
     planted = kernel.xs("planted", level="dataset").mean()
+    by_ratio = kernel.xs("planted", level="dataset")
+    planted_gaps = 100 * (by_ratio["tdi+ridge+minirocket"] - by_ratio["minirocket-ridge"])
+    cells = _kernel_ok()
+    cells = cells[cells["dataset"] == "planted"]
+    planted_sizes = (cells["n_train"] / cells["n_classes"]).groupby(cells["ratio"]).mean()
     total, _ = _kernel_seconds()
     n_kernel = kernel.index.get_level_values("dataset").nunique()
     deep = _deep_means()
@@ -1437,13 +1442,15 @@ def which_model() -> str:
         },
         {
             "your data": "information in frequency bands (vibration, audio, physiology, "
-            "spectra); few series per class",
+            "spectra), a band you cannot name, and several series per class",
             "use": "`SpectralRidgeClassifier(rocket=\"minirocket\")`; "
             "`SpectralRidgeClassifier()` without sktime",
             "what to expect": (
                 "ahead of MiniRocket where the information is spectral: "
                 f"{_pts(100 * (planted['tdi+ridge+minirocket'] - planted['minirocket-ridge']))} "
-                "points on the planted-frequency task (mean over training sizes); without "
+                "points on the planted-frequency task (mean over training sizes; "
+                f"{_pts(planted_gaps.iloc[0])} at the smallest, "
+                f"{int(planted_sizes.iloc[0])} series per class); without "
                 "MiniRocket's features "
                 f"{_pts(100 * (overall['tdi+ridge'] - overall['minirocket-ridge']))} points "
                 "against MiniRocket over every dataset"
@@ -1451,12 +1458,13 @@ def which_model() -> str:
         },
         {
             "your data": "you know the informative band, or have a larger related dataset",
-            "use": "any model with `tdi_spectrum=TaskSpectrum.from_frequencies([...])` "
-            "(or `task_spectrum` of the related data)",
+            "use": "`SSMClassifier(tdi_spectrum=...)`, or `SpectralRidgeClassifier(tdi_spectrum=...)` "
+            "without `rocket` (MiniRocket's features know nothing of the band); "
+            "`TaskSpectrum.from_frequencies([...])`, or `task_spectrum` of the related data",
             "what to expect": (
-                "the largest gain measured: planted-frequency task, two series per class, "
-                f"{_f(given['s4d-lin'])} with S4D-Lin, {_f(given['tdi-known'])} with the band "
-                f"given, {_f(given['tdi-transfer'])} with the spectrum of related data"
+                "the largest gain measured (SSMClassifier, planted-frequency task, two series per "
+                f"class): {_f(given['s4d-lin'])} with S4D-Lin, {_f(given['tdi-known'])} with the "
+                f"band given, {_f(given['tdi-transfer'])} with the spectrum of related data"
             ),
         },
         {
