@@ -30,8 +30,38 @@ from .tdi import base_init
 PREDICT_BATCH_SIZE = 1024
 
 
+DEVICE_FORMS = '"auto", "cpu", "cuda", "cuda:N" (N: the GPU\'s index, as "cuda:1") or "mps"'
+
+
+def check_device(device) -> None:
+    """Refuse a ``device`` that torch cannot parse (``"gpu"``), naming it and the accepted
+    forms, before torch's RuntimeError from deep in the network's construction, which lists
+    every device type torch knows.
+
+    Examples
+    --------
+    >>> from sktdi._training import check_device
+    >>> check_device("cuda:1")
+    >>> check_device("gpu")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: device='gpu' is not a device: use "auto", "cpu", "cuda", "cuda:N" ...
+    """
+    if device == "auto":
+        return
+    try:
+        torch.device(device)
+    except (RuntimeError, TypeError, ValueError):
+        raise ValueError(
+            f"device={device!r} is not a device: use {DEVICE_FORMS}; \"auto\" takes CUDA "
+            f"when it is available, else the CPU"
+        ) from None
+
+
 def resolve_device(device: str) -> str:
-    """"auto" -> "cuda" when available, else "cpu"; an unavailable device is an error."""
+    """"auto" -> "cuda" when available, else "cpu"; an unavailable device is an error, and
+    so is a string that names no device (:func:`check_device`)."""
+    check_device(device)
     if device == "auto":
         return "cuda" if torch.cuda.is_available() else "cpu"
     if str(device).startswith("cuda") and not torch.cuda.is_available():
@@ -237,3 +267,35 @@ def network_spec(estimator, n_channels: int, n_outputs: int) -> tuple[type, dict
         "n_members": estimator.n_estimators, "combine": combine, "network": estimator.network,
         **kwargs,
     }
+
+
+def network_parameters(module: type, module_kwargs: dict) -> dict:
+    """The estimator parameters :func:`network_spec` made ``(module, module_kwargs)`` from,
+    by their public names (``d_model``, ``n_layers``, ``network``, ``n_estimators``, ...):
+    what an error about a network can name. ``init`` is the base initialization the layers
+    are built with (:func:`sktdi.tdi.base_init`); the data's ``n_channels`` and
+    ``n_outputs`` are left out.
+
+    Examples
+    --------
+    >>> from sktdi import SSMClassifier
+    >>> from sktdi._training import network_parameters, network_spec
+    >>> spec = network_spec(SSMClassifier(d_model=32, n_layers=2), 1, 2)
+    >>> {k: v for k, v in network_parameters(*spec).items() if k in ("d_model", "n_layers")}
+    {'d_model': 32, 'n_layers': 2}
+    """
+    kwargs = dict(module_kwargs)
+    kwargs.pop("n_channels", None)
+    kwargs.pop("n_outputs", None)
+    if module is S4DEnsemble:
+        parameters = {"n_estimators": kwargs.pop("n_members"), "network": kwargs.pop("network")}
+        kwargs.pop("combine", None)  # the task's, not a parameter
+    else:
+        names = [name for name, cls in NETWORKS.items() if cls is module]
+        parameters = {"n_estimators": 1, "network": names[0] if names else module.__name__}
+    if "n_filters" in kwargs:  # conv-s4d: d_model as four branches of n_filters
+        parameters["d_model"] = 4 * kwargs.pop("n_filters")
+    if "depth" in kwargs:
+        parameters["n_layers"] = kwargs.pop("depth")
+    parameters.update(kwargs)
+    return parameters

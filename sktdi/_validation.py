@@ -110,6 +110,12 @@ def check_not_1d(X, *, name: str = "X") -> None:
         except (TypeError, ValueError):
             return  # ragged or not numeric: the checks after this one name the problem
     ndim = len(shape)
+    if ndim == 1 and shape[0] == 0:  # [] is no series, not one series of no steps
+        raise ValueError(
+            f"{name} holds no series (it is empty); give at least one series: a 2-D array "
+            f"(n_samples, length), a 3-D array (n_samples, n_channels, length), or a list "
+            f"of series"
+        )
     if ndim == 0:
         raise ValueError(
             f"{name} is a scalar, but a batch of sequences is 2-D (n_samples, length) "
@@ -273,6 +279,26 @@ def as_labels(y, n_samples: int, *, name: str = "y") -> tuple[np.ndarray, np.nda
     return classes, codes
 
 
+def check_two_classes(classes, *, name: str = "y") -> None:
+    """Refuse fewer than 2 classes (``classes``: the distinct labels) with the classifiers'
+    one message, naming the label as the user wrote it.
+
+    Examples
+    --------
+    >>> from sktdi._validation import check_two_classes
+    >>> check_two_classes(["calm", "ringing"])
+    >>> check_two_classes(["calm"])
+    Traceback (most recent call last):
+    ...
+    ValueError: y has only 1 class ('calm'); a classifier needs at least 2
+    """
+    if len(classes) < 2:
+        label = f" ({plain(classes[0])!r})" if len(classes) else ""
+        raise ValueError(
+            f"{name} has only {len(classes)} class{label}; a classifier needs at least 2"
+        )
+
+
 def validate_sequences(
     estimator,
     X,
@@ -304,6 +330,17 @@ def validate_sequences(
             X = np.asarray(X)[:, np.newaxis, :]
         elif len(shape) == 3 and fitted_ndim == 3:
             _check_fitted_shape(estimator, shape[1], shape[2] if check_length else None)
+        univariate = len(shape) == 2 or (len(shape) == 3 and shape[1] == 1)
+        expected = estimator.n_features_in_
+        if check_length and fitted_ndim == 2 and univariate and shape[-1] != expected:
+            # validate_data's own message would say "features" and nothing of lengths=; this
+            # one keeps its opening, which scikit-learn's conformance checks look for
+            raise _length_error(
+                estimator,
+                shape[-1],
+                f"X has {shape[-1]} features, but {type(estimator).__name__} is expecting "
+                f"{expected} features as input (series of length {expected})",
+            )
     kwargs.setdefault("dtype", [np.float64, np.float32])
     if not reset and not check_length:
         # for 2-D input validate_data would compare the padded length with n_features_in_
@@ -343,10 +380,44 @@ def _check_fitted_shape(estimator, n_channels: int, length: int | None) -> None:
             f"X has {n_channels} channels, but {name} was fitted on {estimator.n_channels_}"
         )
     if length is not None and length != estimator.n_timepoints_:
-        raise ValueError(
+        raise _length_error(
+            estimator,
+            length,
             f"X has sequences of length {length}, but {name} was fitted on length "
-            f"{estimator.n_timepoints_}"
+            f"{estimator.n_timepoints_}",
         )
+
+
+def _length_error(estimator, length: int, opening: str) -> ValueError:
+    """The error for an array of series whose length is not the fit's, given without
+    ``lengths``: ``opening`` and the way out where the model has one.
+
+    A model whose outputs pool each series over time (the SSM models, the ridge models
+    without MiniRocket, the transformer's pooled features) takes series of any length with
+    their lengths: a list of series, or an array with ``lengths=``. A plain array must keep
+    the fit's length (scikit-learn's ``n_features_in_`` contract for 2-D X); the message
+    says how to give other lengths, and, for a model fitted on padded series, that an array
+    padded to another length needs its ``lengths=``. A model that needs the fit's length
+    (``estimator._fixed_length_reason()``: MiniRocket's features, ``features="sequence"``)
+    says why.
+    """
+    name = type(estimator).__name__
+    fixed = getattr(estimator, "_fixed_length_reason", None)
+    reason = fixed() if fixed is not None else None
+    if reason is not None:
+        return ValueError(f"{opening}: {reason}")
+    if getattr(estimator, "_fit_padding", None) is not None:
+        return ValueError(
+            f"{opening}, the length its series were padded to (fit with lengths=, or a list of "
+            f"series of unequal length). {name} takes series of any length with their "
+            f"lengths: pass lengths= with X (each series' true length; lengths=np.full(len(X), "
+            f"{length}) for series that are whole), or a list of series"
+        )
+    return ValueError(
+        f"{opening}. An array without lengths= must have the fit's length, but {name} takes "
+        f"series of any length with their lengths: pass lengths= with X (lengths=np.full("
+        f"len(X), {length}) for series that are whole), or a list of series"
+    )
 
 
 def check_lengths(lengths, X3: np.ndarray) -> np.ndarray | None:

@@ -76,7 +76,9 @@ def _benchmark_parser(sub) -> argparse.ArgumentParser:
     p.add_argument(
         "--n-jobs", type=int, default=os.cpu_count() or 1,
         help="cells run at once (default: one per core; -1: one per core); 1 runs them one "
-        "after another with every core",
+        "after another, each with OMP_NUM_THREADS threads when that environment variable is "
+        "set, else with every core (with more jobs, OMP_NUM_THREADS caps each cell's share "
+        "of the cores)",
     )
     p.add_argument("--backend", choices=["loky", "dask"], default="loky")
     p.add_argument(

@@ -38,7 +38,13 @@ from ._memory import keep_freed_memory
 from ._seeding import random_streams, seeded
 from ._threads import resolve_n_threads, torch_threads
 from ._training import build_net, check_network_params, network_spec, resolve_device
-from ._validation import check_state_params, keyword_only, plain, validate_padded_sequences
+from ._validation import (
+    check_state_params,
+    check_two_classes,
+    keyword_only,
+    plain,
+    validate_padded_sequences,
+)
 from .augmentation import AUGMENTATIONS
 from .persistence import SaveMixin
 from .ssm import INIT_NAMES, NETWORKS, POOLINGS
@@ -532,11 +538,7 @@ class SSMClassifier(ClassifierMixin, _BaseSSM):
         if reset:
             self._label_encoder = LabelEncoder().fit(y if classes is None else classes)
             self.classes_ = self._label_encoder.classes_
-            if len(self.classes_) < 2:
-                raise ValueError(
-                    f"y has only 1 class ({plain(self.classes_[0])!r}); a classifier needs at "
-                    "least 2"
-                )
+            check_two_classes(self.classes_, name="y" if classes is None else "classes")
         unseen = np.setdiff1d(y, self.classes_)
         if unseen.size:
             raise ValueError(f"y contains labels not seen in the first fit: {unseen[:5]!r}")

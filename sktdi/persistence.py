@@ -135,6 +135,8 @@ class SaveMixin:
         ------
         FileNotFoundError
             If the folder of ``path`` does not exist (it is not created); the message names it.
+        IsADirectoryError
+            If ``path`` is a folder (or ends with "/"): give a file name in it.
         sklearn.exceptions.NotFittedError
             If the estimator is not fitted.
         ValueError
@@ -178,13 +180,16 @@ SpectralRidgeClassifier, SpectralRidgeRegressor or one of the sktime adapters
         If ``estimator`` is not of one of the classes above.
     FileNotFoundError
         If the folder of ``path`` does not exist; the message names it.
+    IsADirectoryError
+        If ``path`` is a folder (or ends with "/"); the message names it.
     sklearn.exceptions.NotFittedError
         If it is not fitted.
     ValueError
         If a parameter or fitted attribute cannot be stored; the message names it.
     """
-    path = Path(os.fspath(path))
-    _check_folder(path)
+    raw = os.fspath(path)
+    path = Path(raw)
+    _check_folder(path, raw)
     data = dumps(estimator)
     if sktime_layout:
         data = _in_sktime_layout(type(estimator), data)
@@ -199,9 +204,21 @@ SpectralRidgeClassifier, SpectralRidgeRegressor or one of the sktime adapters
         raise
 
 
-def _check_folder(path: Path) -> None:
-    """Refuse a target whose folder is missing, naming the folder: the write goes through a
-    temporary file beside the target, and the OS error would name that file instead."""
+def _check_folder(path: Path, raw=None) -> None:
+    """Refuse a target that is a folder (``raw``, the path as given: ``Path`` drops a trailing
+    "/") or whose folder is missing, naming the folder: the write goes through a temporary
+    file beside the target, and the OS error would name that file instead."""
+    raw = os.fspath(path) if raw is None else raw
+    separators = tuple(sep for sep in (os.sep, os.altsep, "/") if sep)
+    ends_as_folder = isinstance(raw, str) and raw.endswith(separators)
+    if path.is_dir() or ends_as_folder:
+        # Path("x/") is Path("x"): the name "model.sktdi" goes inside the folder as given
+        example = os.path.join(raw, "model.sktdi") if isinstance(raw, str) else path / "model.sktdi"
+        what = "is a folder" if path.is_dir() else "names a folder (it ends with a separator)"
+        raise IsADirectoryError(
+            f"cannot save to {raw}: it {what}; give a file name in it, e.g. "
+            f"save({str(example)!r})"
+        )
     folder = path.parent
     if folder.is_dir():
         return
@@ -798,21 +815,39 @@ def _rebuild_net(owner, module_kwargs: dict, split_seed):
 def _check_rebuilds_as_saved(owner, net) -> None:
     """Loading rebuilds the network from the estimator's parameters, so they must still be
     the ones it was built with: a parameter changed by set_params after fit would give a
-    different network (or none that takes the saved weights)."""
+    different network (or none that takes the saved weights). The error names the changed
+    parameters as the estimator has them (``d_model``, ``n_layers``, ...), not the
+    network's own keyword arguments."""
+    from ._training import network_parameters
+
     saved_kwargs = _module_kwargs(net)
     rebuilt = _rebuild_net(owner, saved_kwargs, _split_seed(net))
     rebuilt_kwargs = _module_kwargs(rebuilt)
-    if rebuilt.module is not type(net.module_) or rebuilt_kwargs != saved_kwargs:
-        changed = sorted(
-            name
-            for name in {*saved_kwargs, *rebuilt_kwargs}
-            if saved_kwargs.get(name, None) != rebuilt_kwargs.get(name, None)
-        ) or ["module"]
-        raise ValueError(
-            f"the parameters of {type(owner).__name__} no longer match its fitted network "
-            f"(changed since fit: the network's {', '.join(changed)}); refit, or set the "
-            f"parameters back, before saving"
-        )
+    if rebuilt.module is type(net.module_) and rebuilt_kwargs == saved_kwargs:
+        return
+    fitted = network_parameters(type(net.module_), saved_kwargs)
+    now = network_parameters(rebuilt.module, rebuilt_kwargs)
+    # a parameter of one network only (prenorm, when network changed) follows the others
+    changed = sorted(
+        name for name in fitted.keys() & now.keys() if fitted[name] != now[name]
+    ) or sorted(fitted.keys() ^ now.keys())
+    if "init" in changed:  # the layers hold the base init; the fit's own init is reported
+        requested = getattr(owner, "init_report_", {}).get("requested")
+        if requested is not None:
+            fitted["init"] = requested
+    described = "; ".join(
+        f"{name}={getattr(owner, name, now.get(name))!r} now, {fitted[name]!r} at fit"
+        if name in fitted
+        else f"{name}={getattr(owner, name, now.get(name))!r}"
+        for name in changed
+    )
+    back = ", ".join(f"{name}={fitted[name]!r}" for name in changed if name in fitted)
+    advice = f"refit, or set them back (set_params({back}))" if back else "refit"
+    raise ValueError(
+        f"the parameters of {type(owner).__name__} no longer match its fitted network "
+        f"(changed since fit: {described}), and loading rebuilds the network from them; "
+        f"{advice}, before saving"
+    )
 
 
 # ---- consistency of decoded objects -------------------------------------------------------

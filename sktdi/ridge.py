@@ -26,7 +26,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from ._seeding import spawn_seeds
 from ._threads import keep_torch_threads
-from ._validation import keyword_only, validate_padded_sequences
+from ._validation import check_two_classes, keyword_only, validate_padded_sequences
 from .persistence import SaveMixin
 from .tdi import TDI_DEFAULTS, TDI_INITS, warn_if_spectrum_ignored
 from .transformers import SpectralAlignmentTransformer
@@ -166,6 +166,17 @@ class _SpectralRidge(SaveMixin, BaseEstimator):
         _check_rocket_lengths(self.rocket, X, lengths, self.n_timepoints_)
         return self.scaler_.transform(self._raw_features(X, lengths))
 
+    def _fixed_length_reason(self) -> str | None:
+        """Why this model needs series of the fit's length (None: it takes any length with
+        their lengths), for the length error of :mod:`sktdi._validation`."""
+        if self.rocket is None:
+            return None
+        return (
+            f"rocket={self.rocket!r} needs series of the length seen in fit, as sktime's "
+            f"MiniRocketMultivariate does (set rocket=None for the filter bank's features "
+            f"alone, which take series of any length with their lengths)"
+        )
+
     @property
     def init_report_(self) -> dict:
         """The bank's ``init_report_`` (what TDI decided and what the filters start from),
@@ -267,6 +278,9 @@ class SpectralRidgeClassifier(ClassifierMixin, _SpectralRidge):
         """
         X, y, lengths = validate_padded_sequences(self, X, y, lengths=lengths, reset=True)
         check_classification_targets(y)
+        # before the bank: TDI's own check speaks of its statistic, and a named init's bank
+        # would fit a ridge head that predicts the one class for everything
+        check_two_classes(np.unique(y))
         features = self._fit_features(X, y, lengths)  # (n, F)
         self.ridge_ = RidgeClassifierCV(alphas=self._alphas()).fit(features, y)
         self.classes_ = self.ridge_.classes_

@@ -426,6 +426,17 @@ class SpectralAlignmentTransformer(SaveMixin, TransformerMixin, BaseEstimator):
         self._n_features_out = n_representations * X.shape[1] * self.n_filters * per_filter
         return self
 
+    def _fixed_length_reason(self) -> str | None:
+        """Why this transformer needs series of the fit's length (None: pooled features take
+        any length with their lengths), for the length error of :mod:`sktdi._validation`."""
+        if self.features != "sequence":
+            return None
+        return (
+            "features='sequence' returns one feature per time step, so it needs series of the "
+            "length seen in fit (pooled features, features='stats' or 'multirocket', take "
+            "series of any length with their lengths)"
+        )
+
     def _difference(self) -> bool:
         """Whether the first difference's features are appended (``difference`` resolved)."""
         if self.difference == "auto":

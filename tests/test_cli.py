@@ -197,6 +197,68 @@ def test_rerun_with_other_max_epochs_recomputes_and_records_the_settings(
     assert (table["n"] == 2).all() and table["mean"].between(0, 1).all()
 
 
+SEEN_THREADS: list[int] = []
+
+
+class _ThreadsKnn:
+    """A fast stand-in for an SSM arm that records torch's thread count in its fit."""
+
+    def __init__(self):
+        from sklearn.neighbors import KNeighborsClassifier
+
+        self.knn = KNeighborsClassifier(n_neighbors=3)
+
+    def fit(self, X, y):
+        import torch
+
+        SEEN_THREADS.append(torch.get_num_threads())
+        self.knn.fit(X, y)
+        self.classes_ = self.knn.classes_
+        return self
+
+    def predict(self, X):
+        return self.knn.predict(X)
+
+
+@pytest.mark.parametrize("omp, expected", [("1", 1), ("3", 3), (None, 8)])
+def test_one_job_respects_omp_num_threads(capsys, tmp_path, monkeypatch, omp, expected):
+    # before: --n-jobs 1 gave each cell every core whatever OMP_NUM_THREADS said, and on a
+    # loaded machine the SSM cells' fit times came out 10-15 times too long
+    import os
+
+    monkeypatch.setattr(os, "cpu_count", lambda: 8)
+    if omp is None:
+        monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
+    else:
+        monkeypatch.setenv("OMP_NUM_THREADS", omp)
+    build = lambda seed, params: _ThreadsKnn()  # noqa: E731
+    monkeypatch.setitem(ESTIMATORS, "threads-knn", (build, "flat", None))
+    SEEN_THREADS.clear()
+    argv = ["--datasets", "ItalyPowerDemand", "--ratios", "1", "--resamples", "1",
+            "--estimators", "threads-knn", "--n-jobs", "1", "--no-plot", "--quiet",
+            "--out", str(tmp_path)]
+    assert main(["benchmark", *argv]) == 0
+    assert SEEN_THREADS == [expected]
+
+
+def test_omp_num_threads_caps_the_share_of_several_jobs(monkeypatch):
+    import os
+
+    from sktdi.benchmark.runner import worker_threads
+
+    monkeypatch.setattr(os, "cpu_count", lambda: 16)
+    assert worker_threads(2, environ={}) == 8
+    assert worker_threads(2, environ={"OMP_NUM_THREADS": "2"}) == 2
+    assert worker_threads(2, environ={"OMP_NUM_THREADS": "12"}) == 8  # a cap, not more
+    assert worker_threads(1, environ={"OMP_NUM_THREADS": "junk"}) == 16  # ignored
+
+
+def test_n_jobs_help_names_omp_num_threads(capsys):
+    with pytest.raises(SystemExit):
+        main(["benchmark", "--help"])
+    assert "OMP_NUM_THREADS" in " ".join(capsys.readouterr().out.split())
+
+
 def report_threads(cell: Cell) -> dict:
     """What a cell sees inside its worker: torch's threads and the native pools' limits."""
     import torch

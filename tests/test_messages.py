@@ -437,3 +437,117 @@ def test_padded_series_warning_is_public():
 
     assert sktdi.PaddedSeriesWarning is PaddedSeriesWarning
     assert "PaddedSeriesWarning" in sktdi.__all__ and "PaddedSeriesWarning" in dir(sktdi)
+
+
+# ---- an empty X --------------------------------------------------------------------------
+@pytest.mark.parametrize("name", ALL_MODELS)
+@pytest.mark.parametrize("empty", [[], (), np.array([])], ids=["list", "tuple", "array"])
+def test_an_empty_X_holds_no_series(name, empty):
+    # before: "X is 1-D (shape (0,)) ... one series is X.reshape(1, -1)"
+    with pytest.raises(ValueError) as info:
+        _model(name).fit(empty, [])
+    message = str(info.value)
+    assert message.startswith("X holds no series") and "reshape" not in message
+    X, _, y = _padded()
+    fitted = _model(name).fit(X[:, 0], _target(name, y))
+    with pytest.raises(ValueError, match="X holds no series"):
+        getattr(fitted, OUTPUTS[name][0])(empty)
+
+
+def test_an_empty_X_for_the_functions():
+    with pytest.raises(ValueError, match="X holds no series"):
+        fisher_log_power([], [])
+
+
+# ---- one class on the fast path ----------------------------------------------------------
+@pytest.mark.parametrize("init", ["tdi", "s4d-lin"])
+def test_the_ridge_classifier_needs_two_classes_as_ssm_classifier_does(init):
+    # before: init="s4d-lin" fitted and predicted the one class for everything; init="tdi"
+    # said "the task statistic needs at least 2"
+    from sktdi import SpectralRidgeClassifier
+
+    X = np.random.default_rng(0).normal(size=(6, 16))
+    messages = []
+    for model in (SpectralRidgeClassifier(init=init, n_filters=4), SSMClassifier(**TINY)):
+        with pytest.raises(ValueError) as info:
+            model.fit(X, np.array(["calm"] * 6))
+        messages.append(str(info.value))
+    expected = "y has only 1 class ('calm'); a classifier needs at least 2"
+    assert messages[0] == messages[1] == expected
+
+
+# ---- device ------------------------------------------------------------------------------
+@pytest.mark.parametrize("make_model", [SSMClassifier, SSMRegressor])
+@pytest.mark.parametrize("device", ["gpu", "cuda:x", "GPU:0"])
+def test_an_invalid_device_is_named_with_the_accepted_forms(make_model, device):
+    # before: torch's RuntimeError from torch/nn/modules/module.py listing ~20 device types
+    X = np.random.default_rng(0).normal(size=(6, 16))
+    with pytest.raises(ValueError) as info:
+        make_model(**{**TINY, "device": device}).fit(X, np.arange(6) % 2)
+    message = str(info.value)
+    assert message.startswith(f"device={device!r} is not a device")
+    for form in ('"auto"', '"cpu"', '"cuda"', '"cuda:N"', '"mps"'):
+        assert form in message
+    assert "xla" not in message and "Expected one of" not in message
+
+
+# ---- series of another length than the fit's ---------------------------------------------
+def _other_lengths(name, fit_as):
+    """A model fitted on 8 series of 16 steps: whole (``"equal"``), padded (``"lengths"``),
+    or a list of series of unequal length (``"list"``)."""
+    X, lengths, y = _padded()
+    y = _target(name, y)
+    if fit_as == "equal":
+        return _model(name).fit(np.random.default_rng(1).normal(size=X.shape), y)
+    if fit_as == "lengths":
+        return _model(name).fit(X, y, lengths=lengths)
+    return _model(name).fit([x[:, :n] for x, n in zip(X, lengths)], y)
+
+
+@pytest.mark.parametrize("fit_as", ["equal", "lengths", "list"])
+@pytest.mark.parametrize("name", ALL_MODELS)
+def test_another_length_says_lengths_or_a_list_is_the_way(name, fit_as):
+    # before: "X has sequences of length 18, but ... fitted on length 16" (or scikit-learn's
+    # "X has 18 features"), with nothing of lengths=, which takes series of any length
+    import warnings
+
+    model = _other_lengths(name, fit_as)
+    method = OUTPUTS[name][0]
+    rng = np.random.default_rng(2)
+    for X in (rng.normal(size=(3, 18)), rng.normal(size=(3, 1, 10))):
+        length = X.shape[-1]
+        with pytest.raises(ValueError) as info:
+            getattr(model, method)(X)
+        message = str(info.value)
+        assert str(length) in message and "16" in message
+        assert "pass lengths= with X (" in message and "or a list of series" in message
+        assert f"lengths=np.full(len(X), {length})" in message
+        if fit_as != "equal":  # the fit's series were padded: say so
+            assert "the length its series were padded to" in message
+        # ... and the ways out the message names work, at any length
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # whole series: no padding warning either
+            by_lengths = getattr(model, method)(X, lengths=np.full(len(X), length))
+            by_list = getattr(model, method)(list(X))
+        np.testing.assert_allclose(by_lengths, by_list)
+
+
+def test_another_length_keeps_scikit_learns_words_for_2d_X():
+    # scikit-learn's check_n_features_in_after_fitting matches this opening
+    model = SSMClassifier(**TINY).fit(np.zeros((8, 16)), np.arange(8) % 2)
+    with pytest.raises(ValueError, match="X has 18 features, but SSMClassifier is expecting 16 "
+                       "features as input"):
+        model.predict(np.zeros((3, 18)))
+
+
+def test_models_that_need_the_fit_length_say_why():
+    from sktdi import SpectralAlignmentTransformer
+
+    X = np.random.default_rng(0).normal(size=(8, 16))
+    bank = SpectralAlignmentTransformer(n_filters=2, d_state=4, features="sequence")
+    bank.fit(X, np.arange(8) % 2)
+    with pytest.raises(ValueError) as info:
+        bank.transform(np.zeros((2, 18)))
+    message = str(info.value)
+    assert "features='sequence'" in message and "lengths=" not in message.split(":", 1)[0]
+    assert "pass lengths=" not in message  # no way out that would fail in turn

@@ -348,6 +348,30 @@ def test_saving_into_a_missing_folder_names_the_folder(tmp_path, monkeypatch):
         bank.save(tmp_path / "file" / "m.sktdi")
 
 
+@pytest.mark.parametrize("form", ["str", "slash", "path", "new-slash"])
+def test_saving_to_a_folder_asks_for_a_file_name(tmp_path, form):
+    # before: IsADirectoryError "[Errno 21] Is a directory: '/tmpatluymjs.tmp' -> '/tmp'",
+    # naming a temporary file (left behind in the folder above)
+    bank = SpectralAlignmentTransformer(**BANK, init="s4d-lin").fit(planted()[0])
+    folder = tmp_path / "models"
+    folder.mkdir()
+    target = {
+        "str": str(folder), "slash": f"{folder}/", "path": folder, "new-slash": f"{folder}/new/"
+    }[form]
+    with pytest.raises(IsADirectoryError) as info:
+        bank.save(target)
+    message = str(info.value)
+    assert message.startswith(f"cannot save to {target}: it ") and ".tmp" not in message
+    assert "give a file name" in message
+    inside = Path(str(target).rstrip("/")) / "model.sktdi"
+    assert f"save({str(inside)!r})" in message
+    # nothing written anywhere, no temporary file left beside the folder
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["models"]
+    if form != "new-slash":
+        bank.save(inside)  # the way out works
+        assert sktdi.load(inside).n_filters == bank.n_filters
+
+
 def test_values_without_a_safe_encoding_are_named(tmp_path):
     X, _ = planted()
     bank = SpectralAlignmentTransformer(**{**BANK, "random_state": np.random.RandomState(0)})
@@ -377,13 +401,25 @@ def test_subclasses_and_changed_architectures_are_refused(classifier, tmp_path):
     mine.__dict__.update({k: v for k, v in vars(clf).items() if k not in clf.get_params()})
     with pytest.raises(TypeError, match="MyClassifier cannot be saved"):
         mine.save(tmp_path / "m.sktdi")
-    # the default conv-s4d network takes d_model as four branches of n_filters
-    changed = pickle.loads(pickle.dumps(clf)).set_params(d_model=clf.d_model + 4)
-    with pytest.raises(ValueError, match="changed since fit: the network's n_filters"):
-        changed.save(tmp_path / "m.sktdi")
+    # the default conv-s4d network takes d_model as four branches of n_filters, and n_layers
+    # as its depth: the error names the estimator's parameters, not the network's
+    for params, named in [
+        ({"d_model": clf.d_model + 4}, f"d_model={clf.d_model + 4} now, {clf.d_model} at fit"),
+        ({"n_layers": clf.n_layers + 1}, f"n_layers={clf.n_layers + 1} now, {clf.n_layers} at"),
+        ({"network": "s4d"}, "network='s4d' now, 'conv-s4d' at fit"),
+        ({"n_estimators": 2}, "n_estimators=2 now, 1 at fit"),
+        ({"dropout": 0.5, "pooling": "max"}, "dropout=0.5 now, 0.0 at fit; pooling='max' now"),
+    ]:
+        changed = pickle.loads(pickle.dumps(clf)).set_params(**params)
+        with pytest.raises(ValueError, match="changed since fit") as info:
+            changed.save(tmp_path / "m.sktdi")
+        message = str(info.value)
+        assert named in message, message
+        assert "n_filters" not in message and "depth" not in message
+        assert f"set_params({', '.join(f'{k}={getattr(clf, k)!r}' for k in params)})" in message
     s4d = SSMClassifier(network="s4d", d_model=8, n_layers=1, d_state=8, max_epochs=1)
     s4d.fit(*classifier[1:])
-    with pytest.raises(ValueError, match="changed since fit: the network's d_model"):
+    with pytest.raises(ValueError, match="changed since fit: d_model=6 now, 8 at fit"):
         pickle.loads(pickle.dumps(s4d)).set_params(d_model=6).save(tmp_path / "s.sktdi")
 
 

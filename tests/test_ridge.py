@@ -110,6 +110,13 @@ def test_minirocket_features_are_appended():
         both.predict([X[0], X[1, :40]])
     with pytest.raises(ValueError, match=r"length seen in fit \(64\)"):
         both.predict([X[0, :40], X[1, :40]])
+    # an array of another length: the reason, not lengths= (which MiniRocket cannot use)
+    with pytest.raises(ValueError) as info:
+        both.predict(X[:2, :40])
+    message = str(info.value)
+    assert message.startswith("X has sequences of length 40, but SpectralRidgeClassifier was")
+    assert "rocket='minirocket' needs series of the length seen in fit" in message
+    assert "rocket=None" in message and "pass lengths=" not in message
 
 
 @pytest.mark.parametrize("make", [SpectralRidgeClassifier, SpectralAlignmentTransformer])
@@ -179,8 +186,10 @@ def test_padded_univariate_series_may_have_another_padded_length_than_in_fit():
     np.testing.assert_array_equal(
         model.predict(other, lengths=other_lengths), model.predict([other[0, :30], other[1, :80]])
     )
-    with pytest.raises(ValueError, match="features"):  # without lengths, sklearn's check stands
-        model.predict(other)
+    with pytest.raises(ValueError, match="features") as info:  # without lengths, sklearn's
+        model.predict(other)  # check stands, and says how to give other lengths
+    assert "pass lengths= with X" in str(info.value)
+    assert _named_arguments(str(info.value)) <= {"lengths"}
 
 
 def _named_arguments(message: str) -> set[str]:

@@ -144,22 +144,44 @@ def _longest(X) -> int:
     return max(np.shape(s)[-1] for s in X)
 
 
-def worker_threads(n_jobs: int) -> int:
-    """Threads each cell may use when ``n_jobs`` cells run at once: the cores, shared out.
+def worker_threads(n_jobs: int, environ=None) -> int:
+    """Threads each cell may use when ``n_jobs`` cells run at once: the cores, shared out,
+    within the user's ``OMP_NUM_THREADS``.
 
     ``n_jobs=-1`` means one worker per core, so each gets one thread; ``n_jobs=1`` runs the
-    cells one after another in this process, each with every core.
+    cells one after another in this process, each with every core, or with
+    ``OMP_NUM_THREADS`` threads when the environment (``environ``, default ``os.environ``)
+    sets it: a user who limits the threads on a shared machine gets that limit, not every
+    core (oversubscribed, a cell ran 10-15 times slower, and its inflated ``fit_seconds``
+    went into the summary). With several jobs ``OMP_NUM_THREADS`` caps each cell's share.
 
     Examples
     --------
     >>> import os
     >>> from sktdi.benchmark.runner import worker_threads
-    >>> worker_threads(1) == (os.cpu_count() or 1), worker_threads(-1)
+    >>> worker_threads(1, environ={}) == (os.cpu_count() or 1), worker_threads(-1)
     (True, 1)
+    >>> worker_threads(1, environ={"OMP_NUM_THREADS": "1"})
+    1
     """
     cores = os.cpu_count() or 1
     workers = cores if n_jobs == -1 else max(1, n_jobs)
-    return max(1, cores // workers)
+    share = max(1, cores // workers)
+    limit = user_thread_limit(environ)
+    if limit is None:
+        return share
+    return limit if workers == 1 else min(share, limit)
+
+
+def user_thread_limit(environ=None) -> int | None:
+    """The user's ``OMP_NUM_THREADS`` (in ``environ``, default ``os.environ``) when it is a
+    positive integer, else None."""
+    value = (os.environ if environ is None else environ).get("OMP_NUM_THREADS", "")
+    try:
+        count = int(str(value).strip())
+    except ValueError:
+        return None
+    return count if count >= 1 else None
 
 
 @contextmanager
