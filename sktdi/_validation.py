@@ -10,12 +10,15 @@
   with the record of the fit's padding and the warning for padded series predicted without
   their lengths.
 - ``check_state_params``: parameter combinations the parameter constraints cannot express.
-- ``keyword_only`` / ``positional_arguments_error``: estimator constructors take keywords only.
+- ``keyword_only`` / ``positional_arguments_error`` / ``unexpected_parameters_error``:
+  estimator constructors take their own parameters, as keywords only.
+- ``restore_on_error``: a failed ``fit`` (``partial_fit``) leaves the estimator as it was.
 - ``plain``: a label as the user wrote it, for messages.
 """
 
 from __future__ import annotations
 
+import difflib
 import functools
 import inspect
 
@@ -167,23 +170,100 @@ SpectralAlignmentTransformer(n_filters=...), not 1 positional argument
     return TypeError(message)
 
 
+def unexpected_parameters_error(cls: type, unknown, valid) -> TypeError:
+    """The error for ``cls(**params)`` with parameters ``cls`` does not have (``unknown``;
+    ``valid``: its parameters): name the public class (not the private base whose
+    ``__init__`` Python would name), each unknown keyword and, where one is close, the
+    parameter it was probably meant to be. Pure: builds, never raises.
+
+    Examples
+    --------
+    >>> from sktdi import SSMClassifier
+    >>> from sktdi._validation import unexpected_parameters_error
+    >>> print(unexpected_parameters_error(SSMClassifier, ["n_epochs"], ["max_epochs", "lr"]))
+    SSMClassifier got an unexpected parameter 'n_epochs' (did you mean max_epochs?); \
+SSMClassifier().get_params() lists its parameters
+    """
+    name = cls.__name__
+    unknown = sorted(unknown)
+    valid = list(valid)
+    guesses = []
+    for keyword in unknown:
+        # 0.7: close enough for typos and near-names (n_epochs -> max_epochs, batchsize ->
+        # batch_size), not for different parameters that share a prefix (n_filter -> n_layers)
+        close = difflib.get_close_matches(keyword, valid, n=1, cutoff=0.7)
+        if close:
+            guesses.append(close[0] if len(unknown) == 1 else f"{close[0]} for {keyword}")
+    if len(unknown) == 1:
+        opening = f"{name} got an unexpected parameter {unknown[0]!r}"
+    else:
+        opening = f"{name} got unexpected parameters {', '.join(map(repr, unknown))}"
+    hint = f" (did you mean {', '.join(guesses)}?)" if guesses else ""
+    return TypeError(f"{opening}{hint}; {name}().get_params() lists its parameters")
+
+
 def keyword_only(init):
     """Decorate a keyword-only ``__init__`` so that a positional argument raises
     :func:`positional_arguments_error` instead of Python's "_Base.__init__() takes 1
-    positional argument but 2 were given".
+    positional argument but 2 were given", and an unknown keyword
+    :func:`unexpected_parameters_error` instead of "_SpectralRidge.__init__() got an
+    unexpected keyword argument".
 
     ``functools.wraps`` keeps the wrapped signature visible (``inspect.signature`` follows
     ``__wrapped__``), so scikit-learn's ``get_params``, ``clone`` and conformance checks still
-    read the keyword-only parameters and their defaults.
+    read the keyword-only parameters and their defaults. The parameters are read from the
+    decorated constructor's signature at each call, so an ``__init__(self, **params)`` given
+    its ``__signature__`` after decoration (the SSM models' shared constructor, the sktime
+    adapters') is checked against that signature.
     """
 
     @functools.wraps(init)
     def __init__(self, *args, **params):
         if args:
             raise positional_arguments_error(type(self), args)
+        if params:
+            signature = inspect.signature(__init__).parameters.values()
+            if not any(p.kind is p.VAR_KEYWORD for p in signature):
+                valid = [p.name for p in signature if p.name != "self"]
+                unknown = set(params) - set(valid)
+                if unknown:
+                    raise unexpected_parameters_error(type(self), unknown, valid)
         init(self, **params)
 
     return __init__
+
+
+def restore_on_error(method):
+    """Decorate ``fit`` (``partial_fit``) so that an exception leaves the estimator exactly as
+    it was before the call: a fitted model still predicts as before, a never-fitted one still
+    raises NotFittedError. Without it, the checks that record the input (``n_features_in_``,
+    ``n_channels_``, ``classes_``, the padding record) before a later check fails would leave
+    a model half of one fit and half of another.
+
+    The restore is shallow (``vars(self)`` as it was, each value the same object), which is
+    exact because ``fit`` never changes a fitted object in place: it builds fresh ones (the
+    network, the filter bank, the scaler, the ridge head, the label encoder) and assigns
+    them, so the previous objects are untouched until the assignment, which the restore
+    undoes. The one exception is training an existing network (``warm_start``, a
+    ``partial_fit`` after the first), which updates its weights in place once the input has
+    passed every check: an interruption during that training keeps the epochs and steps
+    already taken (copying the network on every call to undo them is not worth it).
+
+    Apply it outside scikit-learn's ``_fit_context`` (its ``__name__`` is kept, which
+    ``_fit_context`` reads), so that the restore comes after that context's own clean-up.
+    """
+
+    @functools.wraps(method)
+    def restoring(self, *args, **kwargs):
+        state = dict(vars(self))
+        try:
+            return method(self, *args, **kwargs)
+        except BaseException:  # KeyboardInterrupt too: never half a fit
+            vars(self).clear()
+            vars(self).update(state)
+            raise
+
+    return restoring
 
 
 def as_sequences(X, *, name: str = "X", min_length: int = 1) -> np.ndarray:
@@ -468,9 +548,10 @@ def validate_padded_sequences(
 
     Unequal lengths arrive either as a list of series, each (length_i,) or (n_channels,
     length_i), which carries its own lengths and is right-padded with zeros here
-    (:func:`sktdi.datasets.pad_sequences`), or as right-padded X with its ``lengths``. Such
-    series may have any length, not only the one seen in ``fit``. ``lengths`` comes back
-    None when no series is padded (nothing to mask).
+    (:func:`sktdi.datasets.pad_sequences`), or as right-padded X with its ``lengths``. A
+    list given with ``lengths`` is an error, whatever its series' lengths: ``lengths`` would
+    cut each series to its value. Such series may have any length, not only the one seen in
+    ``fit``. ``lengths`` comes back None when no series is padded (nothing to mask).
 
     What padded the series is recorded in ``fit`` (``reset=True``; merged with the record so
     far when ``y`` is given without ``reset``: ``partial_fit``, ``warm_start``) as
@@ -491,13 +572,14 @@ def validate_padded_sequences(
     """
     given = lengths
     shapes = _series_shapes(X)
-    if shapes is not None and lengths is None:
-        X, lengths = pad_sequences(X)
-    elif shapes is not None and len(set(shapes)) > 1:
+    if shapes is not None and lengths is not None:
+        # even when the series are of one length: lengths would cut each to its value
         raise ValueError(
-            "lengths is for right-padded X; X is a list of series of unequal lengths, which "
-            "carry their own: pass lengths=None"
+            "lengths is for right-padded X given as one array; X is a list of series, which "
+            "carry their own lengths: pass lengths=None"
         )
+    if shapes is not None:
+        X, lengths = pad_sequences(X)
     X3, y = validate_sequences(
         estimator, X, y, reset=reset, check_length=lengths is None, **kwargs
     )

@@ -20,10 +20,14 @@ from . import __version__
 from .benchmark.estimators import DEFAULT_ESTIMATORS, DEFAULT_RATIOS, ESTIMATORS
 
 DEFAULT_DATASETS = ("GunPoint", "ItalyPowerDemand", "ArrowHead")
+DEFAULT_RESAMPLES = 3
 # how long to wait for a --scheduler to accept a connection before calling it unreachable
 SCHEDULER_TIMEOUT = 5.0
 # dask.distributed's default scheduler port, for an address given without one
 DASK_SCHEDULER_PORT = 8786
+# the figures a run draws into --out (summary.plot_accuracy_vs_ratio, plot_paired_difference)
+ACCURACY_FIGURE = "accuracy_vs_ratio.png"
+PAIRED_FIGURE = "tdi_minus_s4d_lin.png"
 # failed cells listed per distinct reason, and distinct reasons listed, after a run
 MAX_CELLS_LISTED = 5
 MAX_REASONS_LISTED = 10
@@ -31,6 +35,9 @@ MAX_REASONS_LISTED = 10
 
 def _benchmark_parser(sub) -> argparse.ArgumentParser:
     names = sorted(ESTIMATORS)
+    n_default_cells = (
+        len(DEFAULT_DATASETS) * len(DEFAULT_RATIOS) * DEFAULT_RESAMPLES * len(DEFAULT_ESTIMATORS)
+    )
     p = sub.add_parser(
         "benchmark",
         help="compare estimators on UCR datasets across training ratios",
@@ -39,8 +46,11 @@ def _benchmark_parser(sub) -> argparse.ArgumentParser:
             "table (resumable), print and save a summary (mean ± std, wins/ties/losses, "
             "average rank, paired Wilcoxon TDI vs S4D-Lin), an accuracy-vs-ratio plot and "
             "the paired difference TDI − S4D-Lin with its interval. "
-            "With no arguments: the shipped univariate datasets GunPoint, ItalyPowerDemand "
-            "and ArrowHead, 5 ratios, 3 resamples, a few minutes on 2 cores."
+            f"With no arguments: the shipped univariate datasets {', '.join(DEFAULT_DATASETS)}"
+            f" x {len(DEFAULT_RATIOS)} ratios x {DEFAULT_RESAMPLES} resamples x the "
+            f"estimators {', '.join(DEFAULT_ESTIMATORS)} whose packages are installed (up to "
+            f"{n_default_cells} cells; the SSM arms train for SSMClassifier's default "
+            "max_epochs, --max-epochs to change it)."
         ),
     )
     p.add_argument(
@@ -55,7 +65,9 @@ def _benchmark_parser(sub) -> argparse.ArgumentParser:
         "--ratios", nargs="+", type=float, default=list(DEFAULT_RATIOS), metavar="R",
         help="shares of the training set to train on, each in (0, 1]",
     )
-    p.add_argument("--resamples", type=int, default=3, help="resample 0 is the official split")
+    p.add_argument(
+        "--resamples", type=int, default=DEFAULT_RESAMPLES, help="resample 0 is the official split"
+    )
     p.add_argument(
         "--cv", type=int, metavar="K",
         help="stratified K-fold CV on pooled data instead (2 <= K <= smallest class size)",
@@ -85,7 +97,11 @@ def _benchmark_parser(sub) -> argparse.ArgumentParser:
         "--scheduler", help="dask.distributed scheduler address, with --backend dask "
         "(default: a LocalCluster)",
     )
-    p.add_argument("--no-plot", action="store_true")
+    p.add_argument(
+        "--no-plot", action="store_true",
+        help="draw no figure (and remove those an earlier run left in --out, which would not "
+        "show this run's results)",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     return p
 
@@ -341,6 +357,7 @@ def run_benchmark_command(args: argparse.Namespace, parser: argparse.ArgumentPar
     from .benchmark.runner import _keys
 
     wanted = {c.key() for c in cells}
+    n_rows = len(results)  # every row of results.csv, earlier runs' grids included
     results = results[[k in wanted for k in _keys(results)]]
     ok = results["status"] == "ok"
     failed = results[~ok]
@@ -373,18 +390,49 @@ def run_benchmark_command(args: argparse.Namespace, parser: argparse.ArgumentPar
         )
         print("\n".join(_failure_report(failed)), file=sys.stderr)
     print(f"\n{counts}")
-    (out / "summary.txt").write_text(text + "\n")
+    coverage = _coverage_line(len(results), n_rows, path)
+    print(coverage)
+    (out / "summary.txt").write_text(f"{text}\n\n{coverage}\n")
     mean_std_long(results).to_csv(out / "summary_accuracy.csv", index=False)
     try:
         results.to_parquet(out / "results.parquet", index=False)
     except ImportError:
         pass  # Parquet needs pyarrow; the CSV is the primary table
+    drawn = set()
     if not args.no_plot:
-        plot_accuracy_vs_ratio(results, out / "accuracy_vs_ratio.png")
+        plot_accuracy_vs_ratio(results, out / ACCURACY_FIGURE)
+        drawn.add(ACCURACY_FIGURE)
         ok = set(results.loc[results["status"] == "ok", "estimator"])
         if {"tdi", "s4d-lin"} <= ok:  # the figure that answers "does TDI beat S4D-Lin?"
-            plot_paired_difference(results, out / "tdi_minus_s4d_lin.png")
+            plot_paired_difference(results, out / PAIRED_FIGURE)
+            drawn.add(PAIRED_FIGURE)
+    # a figure of an earlier run into this folder would sit beside a summary of another grid
+    # (the paired figure of a TDI/S4D-Lin run beside a summary without S4D-Lin)
+    for name in (ACCURACY_FIGURE, PAIRED_FIGURE):
+        stale = out / name
+        if name not in drawn and stale.is_file():
+            stale.unlink()
+            print(f"removed {stale}, an earlier run's figure: this run does not draw it")
     return 0
+
+
+def _coverage_line(n_summarized: int, n_rows: int, path: Path) -> str:
+    """What the summary covers: this run's grid, which may be part of results.csv.
+
+    Examples
+    --------
+    >>> print(_coverage_line(6, 10, Path("out/results.csv")))
+    the summary covers this run's grid: 6 of the 10 rows in out/results.csv (the other 4 are \
+earlier runs' cells outside this grid: rerun with their datasets, ratios, resamples and \
+estimators to summarize them)
+    """
+    line = f"the summary covers this run's grid: {n_summarized} of the {n_rows} rows in {path}"
+    if n_summarized < n_rows:
+        line += (
+            f" (the other {n_rows - n_summarized} are earlier runs' cells outside this grid: "
+            f"rerun with their datasets, ratios, resamples and estimators to summarize them)"
+        )
+    return line
 
 
 def main(argv: list[str] | None = None) -> int:

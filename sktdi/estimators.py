@@ -31,6 +31,7 @@ from sklearn.utils.validation import check_is_fitted
 from ._inference import INFERENCE_DTYPES, check_inference_device, inference_module, predict_outputs
 from ._inputs import (  # noqa: F401 - PaddedSeriesWarning: public here, for filters
     PaddedSeriesWarning,
+    _caller_stacklevel,
     fit_standardization,
     network_input,
 )
@@ -43,6 +44,7 @@ from ._validation import (
     check_two_classes,
     keyword_only,
     plain,
+    restore_on_error,
     validate_padded_sequences,
 )
 from .augmentation import AUGMENTATIONS
@@ -210,7 +212,7 @@ class _BaseSSM(SaveMixin, BaseEstimator):
                 "validation_fraction=0 and n_iter_no_change=None"
             )
         if building:
-            warn_if_spectrum_ignored(self.init, self.tdi_spectrum, stacklevel=4)
+            warn_if_spectrum_ignored(self.init, self.tdi_spectrum)
         check_inference_device(self.inference_dtype, resolve_device(self.device))
 
     # ---- data ----------------------------------------------------------------------------
@@ -252,7 +254,7 @@ class _BaseSSM(SaveMixin, BaseEstimator):
                 f"TDI skipped, the first partial_fit batch cannot support it ({exc}); "
                 f"the network keeps its base initialization",
                 UserWarning,
-                stacklevel=4,
+                stacklevel=_caller_stacklevel(),
             )
             plan = InitPlan(
                 requested=self.init, chosen=base_init(self.init), channel_share=0.0, reason=str(exc)
@@ -277,6 +279,11 @@ class _BaseSSM(SaveMixin, BaseEstimator):
                 self._initialize_modes(X3, target, streams.tdi, partial=partial, lengths=lengths)
                 self.n_epochs_ = 0
             if n_epochs > 0:
+                if not first:
+                    # the weights change in place: empty (not replace) the cache of their
+                    # inference copies, so that it stays empty should restore_on_error put
+                    # the attributes back after an interruption
+                    self.__dict__.get("_inference_modules", {}).clear()
                 if str(self.net_.device).startswith("cpu"):
                     keep_freed_memory()  # a CPU step's page faults are a third of its time
                 inputs = network_input(X3, self.input_mean_, self.input_scale_, lengths)
@@ -580,6 +587,7 @@ class SSMClassifier(ClassifierMixin, _BaseSSM):
                 f"{(n - n_classes) / n:.3g}, or validation_fraction=0"
             )
 
+    @restore_on_error
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, lengths=None):
         """Run TDI (when ``init="tdi"``) and train the network.
@@ -605,6 +613,7 @@ class SSMClassifier(ClassifierMixin, _BaseSSM):
         """
         return self._fit(X, y, epochs=None, partial=False, lengths=lengths)
 
+    @restore_on_error
     def partial_fit(self, X, y, classes=None, lengths=None):
         """One epoch of training at the constant rate ``lr``; the first call builds and
         initializes the network (TDI on this batch). ``classes`` lists every label on the
@@ -693,6 +702,7 @@ class SSMRegressor(RegressorMixin, _BaseSSM):
     def _training_target(self, Y: np.ndarray) -> np.ndarray:
         return Y.astype(np.float32)  # the network trains in float32
 
+    @restore_on_error
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, lengths=None):
         """Run TDI (when ``init="tdi"``) and train the network.
@@ -713,6 +723,7 @@ class SSMRegressor(RegressorMixin, _BaseSSM):
         """
         return self._fit(X, y, epochs=None, partial=False, lengths=lengths)
 
+    @restore_on_error
     def partial_fit(self, X, y, lengths=None):
         """One epoch of training at the constant rate ``lr``; the first call builds and
         initializes the network (TDI on this batch)."""
@@ -749,13 +760,8 @@ def _override_defaults(cls, **defaults):
     if unknown:
         raise TypeError(f"not parameters of {cls.__name__}: {sorted(unknown)}")
 
-    names = [name for name in base.parameters if name != "self"]
-
-    @keyword_only
+    @keyword_only  # which also refuses a keyword that is not in the signature below
     def __init__(self, **params):
-        unexpected = sorted(set(params) - set(names))
-        if unexpected:
-            raise TypeError(f"{cls.__name__} got unexpected parameters {unexpected}")
         _BaseSSM.__init__(self, **{**defaults, **params})
 
     __init__.__signature__ = base.replace(

@@ -20,11 +20,17 @@ scaler, ridge head and sktime MiniRocket transformer, sktime's dtype kinds, an S
 a skorch network, a nested sktdi estimator) tagged by the key ``"__sktdi_type__"``. Any other
 value cannot be saved: ``save`` names it, and pickle remains the way to store arbitrary Python
 objects. A skorch network is rebuilt on load the way ``fit`` builds it, from the estimator's
-parameters, and given the saved weights, optimizer state and history.
+parameters, and given the saved weights, optimizer state and history. The saved parameters
+must describe the fitted model: a parameter changed by ``set_params`` since ``fit`` is refused
+(for the deep models, those their network is rebuilt from; for the filter bank models, every
+parameter but the memory setting ``batch_size`` and the seed). The record of each object's
+parameters and attributes is written in name order, so that the same model always saves to
+the same bytes, a loaded one saved again included.
 
 The sktime adapters write the archive inside sktime's own layout (a zip of ``_metadata``, the
 class pickled by reference, and ``_obj``, here the archive), so that ``sktime.base.load``
-reads their files too; :func:`load` reads only ``_obj``.
+reads their files too; :func:`load` reads only ``_obj``. A file of sktime's own pickle formats
+(``save(path, serialization_format="pickle")``) is refused, naming ``sktime.base.load``.
 """
 
 from __future__ import annotations
@@ -103,8 +109,15 @@ ENUM_CLASSES = {
 SKTIME_CLASS_MEMBER = "_metadata"
 SKTIME_OBJECT_MEMBER = "_obj"
 SKTIME_PICKLE_PROTOCOL = 4
+# the first byte of a pickle of protocol 2 or later (its PROTO opcode): what sktime's own
+# save writes in _obj with serialization_format "pickle" or "cloudpickle"
+PICKLE_PROTOCOL_OPCODE = b"\x80"
 # caches rebuilt on demand, not state: the float64 inference copies of the network
 TRANSIENT_ATTRIBUTES = frozenset({"_inference_modules"})
+# the fitted attribute in which the filter bank models (the transformer, the ridge models)
+# record the parameters of their fit (remember_fit_parameters), saved with the model and
+# compared with its parameters at each save (_check_parameters_as_fitted)
+PARAMETERS_AT_FIT = "_params_at_fit"
 # torch dtypes a saved filter bank may ask for
 LAYER_DTYPES = {"float32": torch.float32, "float64": torch.float64}
 
@@ -142,6 +155,8 @@ class SaveMixin:
         ValueError
             If a parameter or fitted attribute holds a value the format cannot store (a
             callable, an estimator object, a ``RandomState``, ...); the message names it.
+            Or if a parameter changed since ``fit`` (``set_params``) no longer describes the
+            fitted model; the message names it and its value at fit.
 
         See Also
         --------
@@ -158,6 +173,28 @@ class SaveMixin:
         True
         """
         save_estimator(self, path)
+
+
+def remember_fit_parameters(estimator) -> None:
+    """Record ``estimator``'s parameters as its ``fit`` uses them, for the check at save that
+    they still describe the fitted model (``set_params`` after ``fit`` changes the
+    parameters, not the fitted filter bank or ridge head, and a file saved with the new ones
+    would name a model it does not hold: ``n_filters=64`` beside a bank of 128 filters).
+
+    Parameters named in the class's ``_free_after_fit`` may change after ``fit`` and are not
+    recorded: ``batch_size``, a memory setting no fitted value depends on, and
+    ``random_state``, which only drew the fitted values (nothing reads it after ``fit``,
+    and a ``RandomState`` one, which no file can hold, is set to an int before saving, as
+    the deep models allow too).
+    Parameter objects (``tdi_spectrum``, array ``alphas``) are kept as they are and compared
+    by value at save (:func:`_same_value`): by identity, a loaded model, whose parameter and
+    record decode to two equal objects, could not be saved again.
+    """
+    free = getattr(type(estimator), "_free_after_fit", ())
+    setattr(estimator, PARAMETERS_AT_FIT, {
+        name: value for name, value in estimator.get_params(deep=False).items()
+        if name not in free
+    })
 
 
 def save_estimator(estimator, path, *, sktime_layout: bool = False) -> None:
@@ -185,7 +222,8 @@ SpectralRidgeClassifier, SpectralRidgeRegressor or one of the sktime adapters
     sklearn.exceptions.NotFittedError
         If it is not fitted.
     ValueError
-        If a parameter or fitted attribute cannot be stored; the message names it.
+        If a parameter or fitted attribute cannot be stored, or a parameter changed since
+        fit no longer describes the fitted model; the message names it.
     """
     raw = os.fspath(path)
     path = Path(raw)
@@ -383,6 +421,10 @@ def _sktime_layout_members(data: bytes, source: str) -> tuple[bytes, bytes] | No
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             if sorted(archive.namelist()) != sorted(members):
                 return None
+            with archive.open(SKTIME_OBJECT_MEMBER) as member:  # streamed: one byte only
+                opening = member.read(1)
+            if opening == PICKLE_PROTOCOL_OPCODE:
+                raise ValueError(_sktime_pickle_message(source))
             for name in members:
                 # save stores both uncompressed: a larger member would be a decompression bomb
                 if archive.getinfo(name).file_size > len(data):
@@ -390,6 +432,17 @@ def _sktime_layout_members(data: bytes, source: str) -> tuple[bytes, bytes] | No
             return archive.read(SKTIME_CLASS_MEMBER), archive.read(SKTIME_OBJECT_MEMBER)
     except (zipfile.BadZipFile, zlib.error, EOFError) as exc:
         raise ValueError(f"{source} is a damaged or truncated archive: {exc}") from exc
+
+
+def _sktime_pickle_message(source: str) -> str:
+    """The refusal of a file that sktime's own ``save`` wrote in a pickle format."""
+    return (
+        f"{source} is in sktime's pickle format (save(..., serialization_format='pickle' or "
+        f"'cloudpickle')): its {SKTIME_OBJECT_MEMBER} member is a pickle, which sktdi.load "
+        f"never reads, since unpickling can run code. Read it with sktime.base.load, which "
+        f"unpickles it (only for a file from a trusted source), or save the model with the "
+        f"default format, save(path), which sktdi.load reads"
+    )
 
 
 def _loads_archive(data: bytes, source: str):
@@ -624,12 +677,18 @@ class _Writer:
             raise _Unsupported(obj, key)
         params = obj.get_params(deep=False)
         record = {"class": name, "params": {}, "attributes": {}}
-        for param, value in params.items():
+        # in name order, not in the order the attributes were set (fit's order, load's order
+        # differs: the network last), so that the same model always saves to the same bytes,
+        # a loaded and saved again model included. The values keep their own order: a dict
+        # attribute (init_report_) loads back in the order it had.
+        for param, value in sorted(params.items(), key=_by_name):
             try:
                 record["params"][param] = self.encode(value, f"{key}/params/{param}")
             except _Unsupported as exc:
                 raise ValueError(_unsupported_message("parameter", param, cls, exc)) from None
-        for attribute, value in vars(obj).items():
+        # after the parameters: a value no file can hold is named first, whatever its history
+        _check_parameters_as_fitted(obj, params)
+        for attribute, value in sorted(vars(obj).items(), key=_by_name):
             if attribute in params or attribute in TRANSIENT_ATTRIBUTES:
                 continue
             location = f"{key}/attributes/{attribute}"
@@ -769,6 +828,10 @@ class _Writer:
         return record
 
 
+def _by_name(item: tuple):
+    return item[0]
+
+
 def _unsupported_message(what: str, name: str, cls: type, exc: _Unsupported) -> str:
     inner = exc.location.split(f"/{name}", 1)[-1].strip("/")
     where = f" (at {inner})" if inner else ""
@@ -835,19 +898,92 @@ def _check_rebuilds_as_saved(owner, net) -> None:
         requested = getattr(owner, "init_report_", {}).get("requested")
         if requested is not None:
             fitted["init"] = requested
+    raise _changed_since_fit_error(
+        owner,
+        changed,
+        {name: getattr(owner, name, now.get(name)) for name in changed},
+        fitted,
+        "its fitted network",
+        "loading rebuilds the network from them",
+    )
+
+
+def _changed_since_fit_error(
+    owner, changed, now: dict, fitted: dict, what: str, why: str
+) -> ValueError:
+    """The refusal to save ``owner`` whose parameters ``changed`` (in ``now``, their values now;
+    ``fitted``, at fit where known) no longer describe ``what`` was fitted: the deep models'
+    and the filter bank models' one message."""
     described = "; ".join(
-        f"{name}={getattr(owner, name, now.get(name))!r} now, {fitted[name]!r} at fit"
+        f"{name}={now[name]!r} now, {fitted[name]!r} at fit"
         if name in fitted
-        else f"{name}={getattr(owner, name, now.get(name))!r}"
+        else f"{name}={now[name]!r}"
         for name in changed
     )
     back = ", ".join(f"{name}={fitted[name]!r}" for name in changed if name in fitted)
     advice = f"refit, or set them back (set_params({back}))" if back else "refit"
-    raise ValueError(
-        f"the parameters of {type(owner).__name__} no longer match its fitted network "
-        f"(changed since fit: {described}), and loading rebuilds the network from them; "
-        f"{advice}, before saving"
+    return ValueError(
+        f"the parameters of {type(owner).__name__} no longer match {what} (changed since "
+        f"fit: {described}), and {why}; {advice}, before saving"
     )
+
+
+def _check_parameters_as_fitted(obj, params: dict) -> None:
+    """Refuse to save a filter bank model (the transformer, the ridge models) whose
+    parameters changed since ``fit`` (:func:`remember_fit_parameters`): the file would
+    describe another model than the one it holds (``rocket='minirocket'`` beside no
+    MiniRocket). A model without the record (the deep models, which check their network
+    instead; a file written before the record existed) is not checked."""
+    fitted = vars(obj).get(PARAMETERS_AT_FIT)
+    if not isinstance(fitted, dict):
+        return
+    changed = sorted(
+        name for name, value in fitted.items()
+        if name in params and not _same_value(params[name], value)
+    )
+    if changed:
+        raise _changed_since_fit_error(
+            obj,
+            changed,
+            {name: params[name] for name in changed},
+            fitted,
+            "its fitted model",
+            "a file saved with them would describe another model than the one it holds",
+        )
+
+
+def _same_value(a, b) -> bool:
+    """Whether two parameter values are equal, all the way down: numpy arrays by dtype, shape
+    and values (NaN equal to NaN), dataclasses (a TaskSpectrum) field by field, containers
+    item by item; ``==`` would be ambiguous for arrays."""
+    if a is b:
+        return True
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        a, b = np.asarray(a), np.asarray(b)
+        if a.shape != b.shape or a.dtype.kind != b.dtype.kind:
+            return False
+        return bool(np.array_equal(a, b, equal_nan=a.dtype.kind in "fc"))
+    if type(a) is not type(b):
+        numbers = (int, float, np.integer, np.floating)
+        both_numbers = all(
+            isinstance(v, numbers) and not isinstance(v, (bool, np.bool_)) for v in (a, b)
+        )
+        return both_numbers and bool(a == b)
+    if dataclasses.is_dataclass(a):
+        return all(
+            _same_value(getattr(a, field.name), getattr(b, field.name))
+            for field in dataclasses.fields(a)
+        )
+    if isinstance(a, dict):
+        return list(a) == list(b) and all(_same_value(a[k], b[k]) for k in a)
+    if isinstance(a, (list, tuple)):
+        return len(a) == len(b) and all(_same_value(x, y) for x, y in zip(a, b))
+    if isinstance(a, float) and math.isnan(a) and math.isnan(b):
+        return True
+    try:
+        return bool(a == b)
+    except (TypeError, ValueError):
+        return False
 
 
 # ---- consistency of decoded objects -------------------------------------------------------

@@ -26,8 +26,13 @@ from sklearn.utils.validation import check_is_fitted
 
 from ._seeding import spawn_seeds
 from ._threads import keep_torch_threads
-from ._validation import check_two_classes, keyword_only, validate_padded_sequences
-from .persistence import SaveMixin
+from ._validation import (
+    check_two_classes,
+    keyword_only,
+    restore_on_error,
+    validate_padded_sequences,
+)
+from .persistence import SaveMixin, remember_fit_parameters
 from .tdi import TDI_DEFAULTS, TDI_INITS, warn_if_spectrum_ignored
 from .transformers import SpectralAlignmentTransformer
 
@@ -79,6 +84,11 @@ class _SpectralRidge(SaveMixin, BaseEstimator):
     """What the classifier and the regressor share: the features, and their scaling."""
 
     _task: str  # the TDI statistic: "classification" or "regression"
+    # parameters that may change after fit: a memory setting, and the seed, which only drew
+    # the fitted values (an int replaces a RandomState, which no file holds, before saving);
+    # the others must still be the fit's when the model is saved
+    # (sktdi.persistence.remember_fit_parameters)
+    _free_after_fit = ("batch_size", "random_state")
 
     # the bank's parameters are validated as the transformer validates them (one home)
     _parameter_constraints: dict = {
@@ -126,8 +136,9 @@ class _SpectralRidge(SaveMixin, BaseEstimator):
     def _fit_features(self, X: np.ndarray, y: np.ndarray, lengths) -> np.ndarray:
         """Fit the bank (and MiniRocket) and the scaler on validated X (n, C, L); return the
         scaled training features."""
-        # here, not in the transformer: the warning then points at the caller's fit
-        warn_if_spectrum_ignored(self.init, self.tdi_spectrum, stacklevel=4)
+        remember_fit_parameters(self)
+        # here, not in the transformer, which is given no spectrum then: one warning
+        warn_if_spectrum_ignored(self.init, self.tdi_spectrum)
         _check_rocket_lengths(self.rocket, X, lengths, X.shape[-1])
         if self.rocket is not None and X.shape[-1] < ROCKET_MIN_LENGTH:
             raise ValueError(
@@ -257,6 +268,7 @@ class SpectralRidgeClassifier(ClassifierMixin, _SpectralRidge):
 
     _task = "classification"
 
+    @restore_on_error
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, lengths=None):
         """Build the aligned bank on (X, y) and fit the ridge head on its features.
@@ -323,6 +335,7 @@ class SpectralRidgeRegressor(RegressorMixin, _SpectralRidge):
 
     _task = "regression"
 
+    @restore_on_error
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, lengths=None):
         """Build the aligned bank on (X, y) and fit the ridge head on its features.

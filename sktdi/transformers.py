@@ -14,8 +14,13 @@ from sklearn.utils.validation import check_is_fitted
 
 from ._inputs import valid_mask
 from ._seeding import spawn_seeds
-from ._validation import check_state_params, keyword_only, validate_padded_sequences
-from .persistence import SaveMixin
+from ._validation import (
+    check_state_params,
+    keyword_only,
+    restore_on_error,
+    validate_padded_sequences,
+)
+from .persistence import SaveMixin, remember_fit_parameters
 from .ssm import INIT_NAMES, S4D, fft_conv
 from .tdi import (
     TDI_DEFAULTS,
@@ -288,6 +293,12 @@ class SpectralAlignmentTransformer(SaveMixin, TransformerMixin, BaseEstimator):
         "random_state": ["random_state"],
     }
 
+    # parameters that may change after fit: a memory setting, and the seed, which only drew
+    # the fitted values (an int replaces a RandomState, which no file holds, before saving);
+    # the others must still be the fit's when the transformer is saved
+    # (sktdi.persistence.remember_fit_parameters)
+    _free_after_fit = ("batch_size", "random_state")
+
     @keyword_only
     def __init__(
         self,
@@ -334,6 +345,7 @@ class SpectralAlignmentTransformer(SaveMixin, TransformerMixin, BaseEstimator):
         self.batch_size = batch_size
         self.random_state = random_state
 
+    @restore_on_error
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None, lengths=None):
         """Estimate the task spectrum and build the aligned filter bank.
@@ -354,6 +366,7 @@ class SpectralAlignmentTransformer(SaveMixin, TransformerMixin, BaseEstimator):
         -------
         self : object
         """
+        remember_fit_parameters(self)
         check_state_params(self.d_state, self.dt_min, self.dt_max)
         if self.features == "sequence" and self._difference():
             raise ValueError(
@@ -364,7 +377,7 @@ class SpectralAlignmentTransformer(SaveMixin, TransformerMixin, BaseEstimator):
             raise ValueError(
                 "features='multirocket' pools at fitted biases: n_biases must be at least 1"
             )
-        warn_if_spectrum_ignored(self.init, self.tdi_spectrum, stacklevel=3)
+        warn_if_spectrum_ignored(self.init, self.tdi_spectrum)
         needs_y = self._needs_y()
         if needs_y:
             X, y, lengths = validate_padded_sequences(

@@ -344,3 +344,54 @@ def test_loky_workers_tolerate_the_cells_memory_growth():
     assert list(_joblib_results(cells, n_jobs=2, func=loky_leak_limit)) == [
         LOKY_MEMORY_GROWTH_LIMIT
     ]
+
+
+def _knn(n_neighbors: int):
+    """A fast stand-in for an SSM arm (the summary and figures only read its results)."""
+
+    def build(seed, overrides):
+        from sklearn.neighbors import KNeighborsClassifier
+
+        return KNeighborsClassifier(n_neighbors=n_neighbors)
+
+    return build
+
+
+def test_a_partial_rerun_leaves_no_figure_of_another_grid(capsys, tmp_path, monkeypatch):
+    # before: a rerun into the same folder without S4D-Lin rewrote summary.txt and
+    # accuracy_vs_ratio.png for its grid, but left the TDI/S4D-Lin run's
+    # tdi_minus_s4d_lin.png, and nothing said results.csv held more rows than the summary
+    pytest.importorskip("matplotlib")
+    monkeypatch.setitem(ESTIMATORS, "tdi", (_knn(1), "flat", None))
+    monkeypatch.setitem(ESTIMATORS, "s4d-lin", (_knn(5), "flat", None))
+    base = ["--datasets", "ItalyPowerDemand", "--ratios", "0.5", "1", "--resamples", "2",
+            "--n-jobs", "1", "--quiet", "--out", str(tmp_path)]
+    paired, curves = tmp_path / "tdi_minus_s4d_lin.png", tmp_path / "accuracy_vs_ratio.png"
+    assert main(["benchmark", *base, "--estimators", "tdi", "s4d-lin"]) == 0
+    assert paired.is_file() and curves.is_file()
+    out = capsys.readouterr().out
+    assert f"the summary covers this run's grid: 8 of the 8 rows in {tmp_path}" in out
+
+    assert main(["benchmark", *base, "--estimators", "tdi", "1nn-euclidean"]) == 0
+    out = capsys.readouterr().out
+    assert not paired.exists() and curves.is_file()
+    assert f"removed {paired}, an earlier run's figure: this run does not draw it" in out
+    covers = f"the summary covers this run's grid: 8 of the 12 rows in {tmp_path}"
+    assert covers in out and "the other 4 are earlier runs' cells" in out
+    summary = (tmp_path / "summary.txt").read_text()
+    assert covers in summary and "S4D-Lin" not in summary
+
+    # --no-plot: no figure of an earlier run beside the new summary either
+    assert main(["benchmark", *base, "--estimators", "tdi", "s4d-lin", "--no-plot"]) == 0
+    assert not curves.exists() and not paired.exists()
+    assert f"removed {curves}" in capsys.readouterr().out
+
+
+def test_help_says_what_the_default_run_runs_not_how_long(capsys):
+    # before: "a few minutes on 2 cores", a duration nobody measured for this network
+    with pytest.raises(SystemExit):
+        main(["benchmark", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "minutes" not in text and "cores." not in text
+    assert "GunPoint, ItalyPowerDemand, ArrowHead x 5 ratios x 3 resamples" in text
+    assert "tdi, s4d-lin, minirocket, 1nn-euclidean" in text and "up to 180 cells" in text

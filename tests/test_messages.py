@@ -551,3 +551,105 @@ def test_models_that_need_the_fit_length_say_why():
     message = str(info.value)
     assert "features='sequence'" in message and "lengths=" not in message.split(":", 1)[0]
     assert "pass lengths=" not in message  # no way out that would fail in turn
+
+
+# ---- a list of series given with lengths= ------------------------------------------------
+@pytest.mark.parametrize("name", ALL_MODELS)
+def test_a_list_of_series_with_lengths_is_refused_by_every_method(name):
+    """Before: a list of series of one length, given with lengths=, was read as padded X:
+    each series silently cut to its value. A list carries its own lengths, whatever they
+    are: lengths= with one is an error, in fit and in every method that takes X."""
+    X, _, y = _padded()
+    y = _target(name, y)
+    whole = list(np.random.default_rng(1).normal(size=(8, 16)))  # one length
+    ragged = [x[: 10 + i] for i, x in enumerate(whole)]
+    cut = np.full(8, 10)
+    for series in (whole, ragged):
+        with pytest.raises(ValueError, match="carry their own lengths: pass lengths=None"):
+            _model(name).fit(series, y, lengths=cut)
+    fitted = _model(name).fit(X, y)
+    padded, lengths = pad_sequences(ragged)
+    for method in OUTPUTS[name]:
+        for series in (whole, ragged):
+            with pytest.raises(ValueError, match="pass lengths=None"):
+                _call(fitted, method, series, y, lengths=cut)
+        # the two ways the error offers: the list as it is, or one array with its lengths
+        np.testing.assert_allclose(
+            _call(fitted, method, ragged, y), _call(fitted, method, padded, y, lengths=lengths)
+        )
+
+
+# ---- unknown keywords ---------------------------------------------------------------------
+@pytest.mark.parametrize("name", PUBLIC_ESTIMATORS)
+def test_an_unknown_keyword_names_the_class_and_the_keyword(name):
+    # before: "_SpectralRidge.__init__() got an unexpected keyword argument 'n_epochs'" (a
+    # private class), or Python's own words for the transformer
+    import sktdi
+
+    cls = getattr(sktdi, name)
+    with pytest.raises(TypeError) as info:
+        cls(n_epochs=3)
+    message = str(info.value)
+    assert message.startswith(f"{name} got an unexpected parameter 'n_epochs'")
+    assert message.endswith(f"{name}().get_params() lists its parameters")
+    assert "__init__" not in message and "_Spectral" not in message and "_Base" not in message
+    if "SSM" in name:
+        assert "(did you mean max_epochs?)" in message
+    else:  # nothing close: no guess
+        assert "did you mean" not in message
+    with pytest.raises(TypeError, match=r"unexpected parameters 'n_epochs', 'verbosity'"):
+        cls(n_epochs=3, verbosity=1)
+
+
+@pytest.mark.parametrize(
+    "name, typo, meant",
+    [
+        ("SpectralRidgeClassifier", "n_filter", "n_filters"),
+        ("SpectralAlignmentTransformer", "batchsize", "batch_size"),
+        ("SSMRegressor", "randomstate", "random_state"),
+    ],
+)
+def test_an_unknown_keyword_close_to_a_parameter_names_it(name, typo, meant):
+    import sktdi
+
+    with pytest.raises(TypeError, match=rf"^{name} got an unexpected parameter '{typo}' "
+                       rf"\(did you mean {meant}\?\)"):
+        getattr(sktdi, name)(**{typo: 1})
+
+
+@pytest.mark.parametrize(
+    "name", ["SktimeSSMClassifier", "SktimeSSMRegressor", "SktimeSpectralRidgeClassifier"]
+)
+def test_an_unknown_keyword_to_the_sktime_adapters(name):
+    pytest.importorskip("sktime")
+    import sktdi.sktime
+
+    with pytest.raises(TypeError, match=f"^{name} got an unexpected parameter 'n_epochs'"):
+        getattr(sktdi.sktime, name)(n_epochs=3)
+
+
+# ---- warnings from fit point at the user's call ------------------------------------------
+def test_fit_warnings_point_at_the_callers_line():
+    # before: fit's warning pointed into scikit-learn's base.py (its _fit_context wrapper);
+    # the wrapper that restores a failed fit adds a frame to every path, which a fixed
+    # stacklevel would not follow
+    import warnings
+
+    from sktdi import SpectralAlignmentTransformer
+    from sktdi.tdi import TaskSpectrum
+
+    X, y = np.random.default_rng(0).normal(size=(8, 16)), np.arange(8) % 2
+    given = dict(init="s4d-lin", tdi_spectrum=TaskSpectrum.from_frequencies([0.2]))
+    calls = {
+        "fit": lambda: SSMClassifier(**TINY, **given).fit(X, y),
+        "partial_fit": lambda: SSMClassifier(**TINY, **given).partial_fit(X, y, classes=[0, 1]),
+        "tdi skipped": lambda: SSMClassifier(**TINY).partial_fit(X[:1], y[:1], classes=[0, 1]),
+        "transformer": lambda: SpectralAlignmentTransformer(n_filters=2, d_state=4, **given).fit(X),
+    }
+    for name, call in calls.items():
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            call()
+        ours = [w for w in caught if "tdi_spectrum is ignored" in str(w.message)
+                or "TDI skipped" in str(w.message)]
+        assert len(ours) == 1 and ours[0].filename == __file__, (name, ours[:1])

@@ -24,6 +24,7 @@ import torch
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, RealNotInt, StrOptions
 
+from .._inputs import _caller_stacklevel
 from .._sampling import subsample_indices
 from .._validation import as_sequences, check_lengths
 from .align import COVERAGES, DECAYS, TDIReport, align_layer, find_spectral_peaks
@@ -126,15 +127,17 @@ TDI_PARAMETER_CONSTRAINTS: dict = {
 assert set(TDI_PARAMETER_CONSTRAINTS) == {f"tdi_{f.name}" for f in fields(TDIOptions)}
 
 
-def warn_if_spectrum_ignored(init: str, spectrum, stacklevel: int = 2) -> None:
+def warn_if_spectrum_ignored(init: str, spectrum, stacklevel: int | None = None) -> None:
     """A given ``tdi_spectrum`` has no effect with a named init: say so rather than ignore
-    it silently."""
+    it silently. The warning points at ``stacklevel`` frames above the caller, by default
+    at the first frame outside sktdi and scikit-learn (the user's ``fit``, whatever
+    wrappers lie between)."""
     if spectrum is not None and init not in TDI_INITS:
         warnings.warn(
             f"tdi_spectrum is ignored with init={init!r}; it takes effect with init in "
             f"{TDI_INITS}",
             UserWarning,
-            stacklevel=stacklevel + 1,
+            stacklevel=_caller_stacklevel() if stacklevel is None else stacklevel + 1,
         )
 
 
