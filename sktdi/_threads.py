@@ -30,8 +30,6 @@ import contextlib
 import os
 import threading
 
-import torch
-
 # torch.set_num_threads is process-wide; the lock and the count of open blocks let fits in
 # several threads of one process (joblib's thread backend) set it without one fit's
 # restoration undoing another's setting, and the last one out restores the caller's count
@@ -55,11 +53,13 @@ def in_joblib_worker() -> bool:
     return (getattr(backend, "nesting_level", 0) or 0) >= 1
 
 
-def _env_share() -> int | None:
-    """The thread count loky gave this worker (``OMP_NUM_THREADS``), if a positive int."""
-    value = os.environ.get("OMP_NUM_THREADS", "")
+def omp_num_threads(environ=None) -> int | None:
+    """``OMP_NUM_THREADS`` (in ``environ``, default ``os.environ``) when it is a positive int:
+    the count loky gave this worker, or the user's own limit. torch is imported only where it
+    is used, so that the CLI can read this before it loads torch."""
+    value = (os.environ if environ is None else environ).get("OMP_NUM_THREADS", "")
     try:
-        count = int(value)
+        count = int(str(value).strip())
     except ValueError:
         return None
     return count if count >= 1 else None
@@ -83,7 +83,7 @@ def resolve_n_threads(n_threads: int | None) -> int | None:
         # a thread worker: its siblings share this process's cores, and OMP_NUM_THREADS here
         # is the caller's setting for the whole process, not a share
         return 1
-    share = _env_share()
+    share = omp_num_threads()
     return 1 if share is None else share
 
 
@@ -95,6 +95,8 @@ def torch_threads(n_threads: int | None):
     if n_threads is None:
         yield
         return
+    import torch
+
     with _lock:
         if _open_blocks == 0:
             _saved_count = torch.get_num_threads()
@@ -124,6 +126,8 @@ def keep_torch_threads():
     >>> torch.get_num_threads() == before
     True
     """
+    import torch
+
     count = torch.get_num_threads()
     try:
         yield

@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .._threads import omp_num_threads
 from .estimators import DEFAULT_RATIOS, ESTIMATORS, gives_probabilities
 from .settings import cell_settings, describe_settings, normalize_config
 
@@ -167,21 +168,10 @@ def worker_threads(n_jobs: int, environ=None) -> int:
     cores = os.cpu_count() or 1
     workers = cores if n_jobs == -1 else max(1, n_jobs)
     share = max(1, cores // workers)
-    limit = user_thread_limit(environ)
+    limit = omp_num_threads(environ)
     if limit is None:
         return share
     return limit if workers == 1 else min(share, limit)
-
-
-def user_thread_limit(environ=None) -> int | None:
-    """The user's ``OMP_NUM_THREADS`` (in ``environ``, default ``os.environ``) when it is a
-    positive integer, else None."""
-    value = (os.environ if environ is None else environ).get("OMP_NUM_THREADS", "")
-    try:
-        count = int(str(value).strip())
-    except ValueError:
-        return None
-    return count if count >= 1 else None
 
 
 @contextmanager
