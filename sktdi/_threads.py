@@ -134,3 +134,11 @@ def keep_torch_threads():
     finally:
         if torch.get_num_threads() != count:
             torch.set_num_threads(count)
+
+
+def torch_thread_count() -> int:
+    """torch's intra-op thread count (the setting :func:`torch_threads` applies), for the
+    compiled code that runs beside torch's on the same share of the cores."""
+    import torch
+
+    return torch.get_num_threads()

@@ -20,6 +20,7 @@ from ._validation import (
     restore_on_error,
     validate_padded_sequences,
 )
+from ._scan import quantiles, sample_outputs, scan_features
 from .persistence import SaveMixin, remember_fit_parameters
 from .ssm import INIT_NAMES, S4D, fft_conv
 from .tdi import (
@@ -38,7 +39,7 @@ MULTIROCKET_POOLINGS = ("ppv", "mpv", "mipv", "lspv")
 # the PPV biases are quantiles of the bank's outputs on a fixed-size random sample of the
 # training series (a fitted value must not depend on batch_size, a memory setting)
 BIAS_ROWS = 256
-BIAS_SAMPLE = 20_000  # filtered values per filter that the bias quantiles are taken from
+BIAS_SAMPLE = 4096  # at most this many filtered values per filter give its bias quantiles
 
 
 def infer_task(y) -> str:
@@ -137,12 +138,6 @@ def _zero_padding(X3: np.ndarray, lengths: np.ndarray | None) -> np.ndarray:
     """X (n, C, L) with the padding zeroed: the causal filters keep it out of a series' own
     steps, but a large padding value would still reach them through the FFT's round-off."""
     return X3 if lengths is None else X3 * valid_mask(X3, lengths)
-
-
-def _difference_lengths(lengths: np.ndarray | None) -> np.ndarray | None:
-    """True lengths of the first differences of padded series: the difference across a
-    series' end (its last step minus the padding) is no step of it."""
-    return None if lengths is None else lengths - 1
 
 
 class SpectralAlignmentTransformer(SaveMixin, TransformerMixin, BaseEstimator):
@@ -426,9 +421,7 @@ class SpectralAlignmentTransformer(SaveMixin, TransformerMixin, BaseEstimator):
         bias_rng = np.random.RandomState(seeds[2])
         self.biases_ = self._fit_biases(X, lengths, bias_rng)
         if self._difference():  # drawn after the series' own: those stay as without it
-            self.difference_biases_ = self._fit_biases(
-                np.diff(X, axis=-1), _difference_lengths(lengths), bias_rng
-            )
+            self.difference_biases_ = self._fit_biases(X, lengths, bias_rng, difference=True)
         if self.features == "stats":
             per_filter = len(STATISTICS) + self.n_biases
         elif self.features == "multirocket":
@@ -470,24 +463,34 @@ class SpectralAlignmentTransformer(SaveMixin, TransformerMixin, BaseEstimator):
             filtered = fft_conv(u.reshape(b * n_channels, length, 1), K)  # (b·C, L, H)
             yield filtered.transpose(1, 2).reshape(b, n_channels, self.n_filters, length)
 
-    def _fit_biases(self, X: np.ndarray, lengths: np.ndarray | None, rng) -> np.ndarray:
+    def _fit_biases(
+        self, X: np.ndarray, lengths: np.ndarray | None, rng, difference: bool = False
+    ) -> np.ndarray:
         """PPV thresholds (n_channels, n_filters, n_biases): quantiles of each filter's output
-        on (a sample of) the training series, over their own time steps."""
+        on (a sample of) the training series (or their first differences), over their own
+        time steps."""
         n, n_channels, _ = X.shape
         if self.features == "sequence" or self.n_biases == 0:
             return np.zeros((n_channels, self.n_filters, 0))
         rows = np.sort(rng.choice(n, size=min(n, BIAS_ROWS), replace=False))
-        filtered = torch.cat(list(self._filter(X[rows])))  # (m, C, H, L)
-        if lengths is None:
-            values = filtered.permute(1, 2, 0, 3).reshape(n_channels, self.n_filters, -1)
-        else:  # series after series, as above, each cut to its own steps
-            values = torch.cat(
-                [series[..., :steps] for series, steps in zip(filtered, lengths[rows])], dim=-1
-            )  # (C, H, Σ lengths)
-        step = max(1, values.shape[-1] // BIAS_SAMPLE)
+        own = np.full(len(rows), X.shape[-1]) if lengths is None else lengths[rows]  # (m,)
+        steps = int(own.sum()) - len(rows) * difference
+        # the outputs of the sampled series laid end to end, every step-th kept
+        values = sample_outputs(
+            X[rows],
+            None if lengths is None else lengths[rows],
+            *self._modes(),
+            every=-(-steps // BIAS_SAMPLE),
+            difference=difference,
+        )  # (C, H, ≤ BIAS_SAMPLE)
         levels = (np.arange(self.n_biases) + 0.5) / self.n_biases
-        biases = np.quantile(values[..., ::step].numpy(), levels, axis=-1)  # (Q, C, H)
-        return np.ascontiguousarray(np.moveaxis(biases, 0, -1))
+        return quantiles(values, levels)  # (C, H, Q)
+
+    def _modes(self) -> tuple[np.ndarray, np.ndarray]:
+        """(Ā, CB̄), complex (n_filters, d_state // 2): the bank's filters, as the scans of
+        :mod:`sktdi._scan` run them."""
+        _, A_bar, CB_bar = self.layer_.discrete()
+        return A_bar.detach().numpy(), CB_bar.detach().numpy()
 
     def transform(self, X, lengths=None):
         """Filter X with the bank and return the features.
@@ -516,66 +519,29 @@ class SpectralAlignmentTransformer(SaveMixin, TransformerMixin, BaseEstimator):
         _check_sequence_features_length(self.features, lengths, X.shape[-1], self.n_timepoints_)
         _check_bank_length(_shortest_length(X, lengths), self.difference, self._difference())
         X = _zero_padding(X, lengths)
-        features = self._features(X, lengths, self.biases_)
+        if self.features == "sequence":
+            return np.concatenate(
+                [
+                    (filtered / math.sqrt(X.shape[-1])).reshape(len(filtered), -1).numpy()
+                    for filtered in self._filter(X)
+                ]
+            )  # (n, C·H·L)
+        representations = [(self.biases_, False)]  # the series', then their differences'
         if self._difference():
-            difference = self._features(
-                np.diff(X, axis=-1), _difference_lengths(lengths), self.difference_biases_
-            )
-            features = np.concatenate([features, difference], axis=1)
-        return features
+            representations.append((self.difference_biases_, True))
+        # pooled: one compiled pass per representation, nothing held per time step
+        return scan_features(
+            X,
+            lengths,
+            *self._modes(),
+            representations,
+            multirocket=self.features == "multirocket",
+        )  # (n, F)
 
     def fit_transform(self, X, y=None, lengths=None):
         """``fit(X, y, lengths=lengths).transform(X, lengths=lengths)``: scikit-learn's
         would not pass ``lengths`` on to ``transform``."""
         return self.fit(X, y, lengths=lengths).transform(X, lengths=lengths)
-
-    def _features(self, X: np.ndarray, lengths: np.ndarray | None, biases: np.ndarray):
-        """The features (n, F) of one representation of the series (n, C, L) at its biases;
-        a padded series' features are those of its own steps, X[i, :, :lengths[i]]."""
-        biases = torch.from_numpy(biases)  # (C, H, Q)
-        out = []
-        for start, filtered in zip(range(0, len(X), self.batch_size), self._filter(X)):
-            if lengths is None:
-                out.append(self._pool(filtered, biases))  # (b, F)
-            else:
-                batch_lengths = lengths[start : start + len(filtered)]  # (b,)
-                out.append(self._pool_own_steps(filtered, batch_lengths, biases))  # (b, F)
-        return torch.cat(out).numpy()
-
-    def _pool_own_steps(self, filtered: torch.Tensor, lengths: np.ndarray, biases) -> torch.Tensor:
-        """The features (b, F) of padded filtered series (b, C, H, L) of true ``lengths`` (b,):
-        the series of one length are pooled together, cut to it."""
-        pooled = None
-        for steps in np.unique(lengths):
-            rows = torch.from_numpy(np.flatnonzero(lengths == steps))
-            group = self._pool(filtered[rows, ..., :steps], biases)  # (b_steps, F)
-            if pooled is None:
-                pooled = group.new_empty((len(filtered), group.shape[1]))
-            pooled[rows] = group
-        return pooled
-
-    def _pool(self, filtered: torch.Tensor, biases: torch.Tensor) -> torch.Tensor:
-        """The features (b, F) of filtered series (b, C, H, L), all of them whole."""
-        b, length = filtered.shape[0], filtered.shape[-1]
-        if self.features == "sequence":
-            return (filtered / math.sqrt(length)).reshape(b, -1)
-        if self.features == "multirocket":
-            pooled = [
-                multirocket_pooling(filtered, biases[None, :, :, j])
-                for j in range(biases.shape[-1])
-            ]  # each (b, C, H, 4), one bias at a time to bound memory
-            return torch.stack(pooled, dim=-2).reshape(b, -1)  # (b, C·H·Q·4)
-        stats = [
-            filtered.mean(dim=-1),
-            filtered.std(dim=-1, correction=0),
-            filtered.amax(dim=-1),
-            filtered.amin(dim=-1),
-        ] + [
-            # counting the booleans skips a float copy of every comparison
-            (filtered > biases[None, :, :, j, None]).sum(dim=-1).to(filtered.dtype) / length
-            for j in range(biases.shape[-1])
-        ]  # each (b, C, H)
-        return torch.stack(stats, dim=-1).reshape(b, -1)
 
     def get_feature_names_out(self, input_features=None):
         """Names "c{channel}_f{filter}_{statistic}" or "c{channel}_f{filter}_t{step}"; the

@@ -183,13 +183,17 @@ def _ragged_stft(
     (n, C, F, 1), power (n, C, F), settings).
     """
     seg = int(min(lengths.min(), nperseg or DEFAULT_NPERSEG))
-    first, power = [], []
-    for series, length in zip(X, lengths):
-        freqs, Z, _ = _segments(series[:, :length], seg, window)  # (C, F, T_i)
-        first.append(Z[..., :1])
-        power.append(np.mean(np.abs(Z) ** 2, axis=-1))
+    first = power = None
+    for length in np.unique(lengths):  # the series of one length in one call
+        rows = np.flatnonzero(lengths == length)
+        freqs, Z, _ = _segments(X[rows, :, :length], seg, window)  # (m, C, F, T_length)
+        if first is None:
+            first = np.empty((len(X), *Z.shape[1:3], 1), dtype=Z.dtype)  # (n, C, F, 1)
+            power = np.empty((len(X), *Z.shape[1:3]))  # (n, C, F)
+        first[rows] = Z[..., :1]
+        power[rows] = np.mean(np.abs(Z) ** 2, axis=-1)
     settings = {"method": "welch-ragged", "window": window, "nperseg": seg, "noverlap": seg // 2}
-    return freqs, np.stack(first), np.stack(power), settings
+    return freqs, first, power, settings
 
 
 def _spectra(
