@@ -28,6 +28,9 @@ from ._threads import keep_torch_threads, torch_thread_count
 # PPV, MPV, MIPV, LSPV (see sktdi.transformers.multirocket_pooling)
 N_STATS = 4
 N_MULTIROCKET = 4
+# the recurrence's float type; float64 gives the same features to round-off and the same
+# accuracy, at ~1.5x the time (benchmarks/bench_fast_path.py measures both)
+STATE_DTYPE = np.float32
 
 @contextlib.contextmanager
 def _numba_threads():
@@ -48,10 +51,10 @@ def _numba_threads():
             numba.set_num_threads(before)
 
 
-def _float32_modes(A_bar: np.ndarray, CB_bar: np.ndarray) -> tuple[np.ndarray, ...]:
-    """(Re Ā, Im Ā, Re CB̄, Im CB̄), each float32 (N, H), mode-major as the scans read them."""
+def _modes(A_bar: np.ndarray, CB_bar: np.ndarray, dtype) -> tuple[np.ndarray, ...]:
+    """(Re Ā, Im Ā, Re CB̄, Im CB̄), each (N, H), mode-major as the scans read them."""
     return tuple(
-        np.ascontiguousarray(part.T, dtype=np.float32)
+        np.ascontiguousarray(part.T, dtype=dtype)
         for part in (A_bar.real, A_bar.imag, CB_bar.real, CB_bar.imag)
     )
 
@@ -68,19 +71,20 @@ def sample_outputs(
     *,
     every: int = 1,
     difference: bool = False,
+    dtype=STATE_DTYPE,
 ) -> np.ndarray:
     """The bank's outputs (C, H, m) on series X (n, C, L), laid end to end over each
     series' own steps (or its first difference's) and kept at every ``every``-th position."""
     n, n_channels, _ = X.shape
     steps = _steps(X, lengths) - int(difference)  # (n,)
     offsets = np.concatenate([[0], np.cumsum(steps)[:-1]]).astype(np.int64)  # (n,)
-    out = np.empty((n_channels, A_bar.shape[0], -(-int(steps.sum()) // every)), np.float32)
+    out = np.empty((n_channels, A_bar.shape[0], -(-int(steps.sum()) // every)), dtype)
     with _numba_threads() as kernels:
         kernels.sample(
-            np.ascontiguousarray(X, dtype=np.float32),
+            np.ascontiguousarray(X, dtype=dtype),
             _steps(X, lengths),
             int(difference),
-            *_float32_modes(A_bar, CB_bar),
+            *_modes(A_bar, CB_bar, dtype),
             offsets,
             int(every),
             out,
@@ -108,6 +112,7 @@ def scan_features(
     representations: list[tuple[np.ndarray, bool]],
     *,
     multirocket: bool = False,
+    dtype=STATE_DTYPE,
 ) -> np.ndarray:
     """Pooled features (n, R·C·H·P) of the bank (Ā, CB̄), complex (H, N), on series X (n, C, L).
 
@@ -123,16 +128,16 @@ def scan_features(
     Q = representations[0][0].shape[-1]
     per_filter = N_MULTIROCKET * Q if multirocket else N_STATS + Q
     out = np.empty((n, len(representations), n_channels, H, per_filter))  # (n, R, C, H, P)
-    X32 = np.ascontiguousarray(X, dtype=np.float32)  # (n, C, L)
-    modes = _float32_modes(A_bar, CB_bar)
+    X_state = np.ascontiguousarray(X, dtype=dtype)  # (n, C, L)
+    modes = _modes(A_bar, CB_bar, dtype)
     with _numba_threads() as kernels:
         for r, (biases, difference) in enumerate(representations):
             kernels.pool(
-                X32,
+                X_state,
                 _steps(X, lengths),
                 int(difference),
                 *modes,
-                np.ascontiguousarray(np.swapaxes(biases, 1, 2), dtype=np.float32),  # (C, Q, H)
+                np.ascontiguousarray(np.swapaxes(biases, 1, 2), dtype=dtype),  # (C, Q, H)
                 bool(multirocket),
                 out[:, r],
             )

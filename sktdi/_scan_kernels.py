@@ -32,8 +32,8 @@ def series_value(X, i, c, t, difference):
 
 @numba.njit(cache=True, parallel=True, nogil=True)
 def pool(X, lengths, difference, ar, ai, cr, ci, biases, multirocket, out):
-    # X (n, C, L) float32, lengths (n,) int64; ar, ai, cr, ci (N, H) float32; biases
-    # (C, Q, H) float32; out (n, C, H, P) float64, P = 4 + Q (stats) or 4·Q (multirocket)
+    # X (n, C, L), lengths (n,) int64; ar, ai, cr, ci (N, H); biases (C, Q, H), all of
+    # one float type, the state's; out (n, C, H, P) float64, P = 4 + Q (stats) or 4·Q (multirocket)
     n, n_channels, _ = X.shape
     N, H = ar.shape
     Q = biases.shape[1]
@@ -41,13 +41,13 @@ def pool(X, lengths, difference, ar, ai, cr, ci, biases, multirocket, out):
         i = job // n_channels
         c = job % n_channels
         steps = lengths[i] - difference  # the first difference is one step shorter
-        s_re = np.zeros((N, H), dtype=np.float32)  # (N, H) the state
-        s_im = np.zeros((N, H), dtype=np.float32)  # (N, H)
-        y = np.empty(H, dtype=np.float32)  # (H,) the filters' outputs at step t
+        s_re = np.zeros((N, H), dtype=ar.dtype)  # (N, H) the state
+        s_im = np.zeros((N, H), dtype=ar.dtype)  # (N, H)
+        y = np.empty(H, dtype=ar.dtype)  # (H,) the filters' outputs at step t
         total = np.zeros(H)  # (H,) float64 running sums
         square = np.zeros(H)  # (H,)
-        high = np.full(H, -np.inf, dtype=np.float32)  # (H,)
-        low = np.full(H, np.inf, dtype=np.float32)  # (H,)
+        high = np.full(H, -np.inf, dtype=ar.dtype)  # (H,)
+        low = np.full(H, np.inf, dtype=ar.dtype)  # (H,)
         count = np.zeros((Q, H), dtype=np.int32)  # (Q, H) positives per bias
         positive_sum = np.zeros((Q, H))  # (Q, H) multirocket: Σ (y - b) over positives
         index_sum = np.zeros((Q, H))  # (Q, H) multirocket: Σ t over positives
@@ -98,15 +98,15 @@ def pool(X, lengths, difference, ar, ai, cr, ci, biases, multirocket, out):
 @numba.njit(cache=True, parallel=True, nogil=True)
 def sample(X, lengths, difference, ar, ai, cr, ci, offsets, every, out):
     # the outputs at every ``every``-th step of the series laid end to end: series i's
-    # step t is position offsets[i] + t; out (C, H, ceil(total / every)) float32
+    # step t is position offsets[i] + t; out (C, H, ceil(total / every))
     n, n_channels, _ = X.shape
     N, H = ar.shape
     for job in numba.prange(n * n_channels):
         i = job // n_channels
         c = job % n_channels
-        s_re = np.zeros((N, H), dtype=np.float32)  # (N, H)
-        s_im = np.zeros((N, H), dtype=np.float32)  # (N, H)
-        y = np.empty(H, dtype=np.float32)  # (H,)
+        s_re = np.zeros((N, H), dtype=ar.dtype)  # (N, H)
+        s_im = np.zeros((N, H), dtype=ar.dtype)  # (N, H)
+        y = np.empty(H, dtype=ar.dtype)  # (H,)
         for t in range(lengths[i] - difference):
             advance(series_value(X, i, c, t, difference), ar, ai, cr, ci, s_re, s_im, y)
             position = offsets[i] + t

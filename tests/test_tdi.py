@@ -738,3 +738,19 @@ def test_reliability_counts_flat_halves_as_zero():
         X, np.repeat([0, 1], 20), task="classification", random_state=0
     )
     assert reliability == 0.0 and ("no significant bin" in note or "no variation" in note)
+
+
+def test_kernel_energy_is_the_kernels_sum_of_squares():
+    """The closed form (a geometric series over pole pairs) against the kernel itself,
+    summed over enough steps for the slowest mode to have decayed."""
+    from sktdi.ssm import discretize, init_modes, vandermonde_kernel
+    from sktdi.tdi import kernel_energy
+
+    modes = init_modes("s4d-lin", d_model=4, d_state=8)
+    modes = type(modes)(
+        A=modes.A.to(torch.complex128), B=modes.B.to(torch.complex128),
+        C=modes.C.to(torch.complex128), dt=modes.dt.to(torch.float64) * 10,
+    )
+    log_A_bar, _, B_bar = discretize(modes.A, modes.B, modes.dt)
+    K = vandermonde_kernel(log_A_bar, modes.C * B_bar, 40_000)  # (H, L)
+    np.testing.assert_allclose(kernel_energy(modes), K.pow(2).sum(-1), rtol=1e-8)
