@@ -71,10 +71,11 @@ def sample_outputs(
     *,
     every: int = 1,
     difference: bool = False,
-    dtype=STATE_DTYPE,
+    dtype=None,
 ) -> np.ndarray:
     """The bank's outputs (C, H, m) on series X (n, C, L), laid end to end over each
     series' own steps (or its first difference's) and kept at every ``every``-th position."""
+    dtype = STATE_DTYPE if dtype is None else dtype
     n, n_channels, _ = X.shape
     steps = _steps(X, lengths) - int(difference)  # (n,)
     offsets = np.concatenate([[0], np.cumsum(steps)[:-1]]).astype(np.int64)  # (n,)
@@ -112,7 +113,7 @@ def scan_features(
     representations: list[tuple[np.ndarray, bool]],
     *,
     multirocket: bool = False,
-    dtype=STATE_DTYPE,
+    dtype=None,
 ) -> np.ndarray:
     """Pooled features (n, R·C·H·P) of the bank (Ā, CB̄), complex (H, N), on series X (n, C, L).
 
@@ -123,6 +124,7 @@ def scan_features(
     (:func:`sktdi.transformers.multirocket_pooling`'s four poolings per bias). The features
     are written in place, representation after representation: no copy of the (n, F) array.
     """
+    dtype = STATE_DTYPE if dtype is None else dtype
     n, n_channels, _ = X.shape
     H, _ = A_bar.shape
     Q = representations[0][0].shape[-1]

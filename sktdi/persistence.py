@@ -91,6 +91,7 @@ NESTED_OBJECT_CLASSES = {
     "sklearn.linear_model.RidgeCV": ("sklearn.linear_model", "RidgeCV"),
     # the ridge models' rocket_: its fitted state is five arrays (see _minirocket_problem)
     "sktime.MiniRocketMultivariate": ("sktime.transformations.rocket", "MiniRocketMultivariate"),
+    "sktime.MiniRocket": ("sktime.transformations.rocket", "MiniRocket"),
 }
 # dataclasses rebuilt from their fields
 RECORD_CLASSES = {
@@ -845,7 +846,7 @@ def _unsupported_message(what: str, name: str, cls: type, exc: _Unsupported) -> 
         f"{what} {name!r} of {cls.__name__} holds a {type(exc.value).__name__}{where}, which "
         f"the sktdi format cannot store (it stores None, booleans, numbers, strings, lists, "
         f"tuples, dicts, numpy arrays, sktdi's TDI records, and the fitted objects of a "
-        f"fixed list: sktdi's, a few of scikit-learn's, sktime's MiniRocketMultivariate): "
+        f"fixed list: sktdi's, a few of scikit-learn's, sktime's MiniRocket and MiniRocketMultivariate): "
         f"{remedy}"
     )
 
@@ -1004,13 +1005,24 @@ def _minirocket_problem(parameters, n_channels: int) -> str | None:
     biases with these counts without bounds checks, so counts that do not fit each other would
     read outside the arrays instead of raising.
     """
-    dtypes = (np.int32, np.int32, np.int32, np.int32, np.float32)
+    univariate = n_channels == 1 and type(parameters) is tuple and len(parameters) == 3
+    dtypes = (np.int32, np.int32, np.float32) if univariate else (
+        np.int32, np.int32, np.int32, np.int32, np.float32
+    )
     if type(parameters) is not tuple or len(parameters) != len(dtypes) or not all(
         type(a) is np.ndarray and a.ndim == 1 and a.dtype == dtype
         for a, dtype in zip(parameters, dtypes)
     ):
-        return "MiniRocket's parameters are not its five 1-D arrays (4 of int32, 1 of float32)"
-    per_combination, channels, dilations, per_dilation, biases = parameters
+        return (
+            "MiniRocket's parameters are not its five 1-D arrays (4 of int32, 1 of float32), "
+            "or for one channel its three (2 of int32, 1 of float32)"
+        )
+    if univariate:  # the univariate transform: no channel combinations
+        dilations, per_dilation, biases = parameters
+        per_combination = np.ones(MINIROCKET_KERNELS * len(dilations), dtype=np.int32)
+        channels = np.zeros(len(per_combination), dtype=np.int32)
+    else:
+        per_combination, channels, dilations, per_dilation, biases = parameters
     n_features = MINIROCKET_KERNELS * int(per_dilation.sum(dtype=np.int64))
     if len(per_dilation) != len(dilations) or (dilations < 1).any() or (per_dilation < 0).any():
         return "MiniRocket's dilations and their feature counts do not match"
@@ -1030,11 +1042,13 @@ def _spectral_ridge_problem(model) -> str | None:
     rocket = vars(model).get("rocket_")
     if rocket is None:
         return None
-    if _registered_name(NESTED_OBJECT_CLASSES, type(rocket)) != "sktime.MiniRocketMultivariate":
-        return f"rocket_ is a {type(rocket).__name__}, not sktime's MiniRocketMultivariate"
     n_channels = vars(model).get("n_channels_")
     if type(n_channels) is not int or n_channels < 1:
         return f"n_channels_ is {n_channels!r}, not a channel count"
+    # the fit's choice (sktdi.ridge._rocket_transformer): univariate for one channel
+    expected = "sktime.MiniRocket" if n_channels == 1 else "sktime.MiniRocketMultivariate"
+    if _registered_name(NESTED_OBJECT_CLASSES, type(rocket)) != expected:
+        return f"rocket_ is a {type(rocket).__name__}, not sktime's {expected[7:]}"
     return _minirocket_problem(vars(rocket).get("parameters"), n_channels)
 
 

@@ -47,15 +47,18 @@ BANK_PARAMETERS = (
 ROCKET_MIN_LENGTH = 9
 
 
-def _rocket_transformer(random_state: int):
-    """sktime's MiniRocket for 1..C channels, with a clear error when sktime is missing."""
+def _rocket_transformer(random_state: int, n_channels: int):
+    """sktime's MiniRocket, with a clear error when sktime is missing: the univariate
+    transform for one channel (its multivariate one computes the same features of a single
+    channel about twice as slowly), the multivariate one otherwise."""
     try:
-        from sktime.transformations.rocket import MiniRocketMultivariate
+        from sktime.transformations.rocket import MiniRocket, MiniRocketMultivariate
     except ImportError as exc:  # sktime is an optional dependency
         raise ImportError(
             "rocket='minirocket' uses sktime's MiniRocket: pip install 'sktdi[sktime]'"
         ) from exc
-    return MiniRocketMultivariate(random_state=random_state)
+    rocket = MiniRocket if n_channels == 1 else MiniRocketMultivariate
+    return rocket(random_state=random_state)
 
 
 def _check_rocket_lengths(
@@ -157,7 +160,7 @@ class _SpectralRidge(SaveMixin, BaseEstimator):
         self.rocket_ = None
         if self.rocket is not None:
             with keep_torch_threads():  # numba's first start resets the OpenMP threads
-                self.rocket_ = _rocket_transformer(seeds[1]).fit(X)
+                self.rocket_ = _rocket_transformer(seeds[1], X.shape[1]).fit(X)
         # the scale of a feature is no information: PPVs are fractions, the statistics are
         # in the series' units, MiniRocket's are counts; the ridge penalty needs them alike
         # in place (copy=False): the features are this model's own fresh array, and a copy of
@@ -245,7 +248,7 @@ class SpectralRidgeClassifier(ClassifierMixin, _SpectralRidge):
         The bank's initialization report, ``transformer_.init_report_``: requested, chosen
         and ``applied`` init, ``n_aligned_channels``, the reason ("tdi stood down: ..." where
         TDI aligned no filter), as for :class:`~sktdi.SSMClassifier`.
-    rocket_ : sktime MiniRocketMultivariate or None
+    rocket_ : sktime MiniRocket (one channel), MiniRocketMultivariate or None
         The fitted MiniRocket transformer (``rocket="minirocket"``).
     scaler_ : StandardScaler
     ridge_ : RidgeClassifierCV

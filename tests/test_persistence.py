@@ -778,9 +778,14 @@ def test_ridge_models_with_minirocket_round_trip_exactly(estimator_class, n_chan
         loaded = round_trip(model, tmp_path)
     # a real fitted sktime MiniRocket, with the fitted state (dilations, features per
     # dilation, biases, channel combinations) and sktime's own bookkeeping as they were
-    assert type(loaded.rocket_) is rocket.MiniRocketMultivariate and loaded.rocket_.is_fitted
+    # (the univariate transform for one channel, as the fit chose)
+    expected = rocket.MiniRocket if n_channels is None else rocket.MiniRocketMultivariate
+    assert type(loaded.rocket_) is expected and loaded.rocket_.is_fitted
     assert_same(model, loaded)
-    np.testing.assert_array_equal(loaded.rocket_.transform(X), model.rocket_.transform(X))
+    panel = X.reshape(len(X), -1, X.shape[-1])  # (n, C, L): what the model gives MiniRocket
+    np.testing.assert_array_equal(
+        loaded.rocket_.transform(panel), model.rocket_.transform(panel)
+    )
     np.testing.assert_array_equal(loaded.predict(X), model.predict(X))
     if estimator_class == "SpectralRidgeClassifier":  # no predict_proba: a ridge head
         np.testing.assert_array_equal(loaded.decision_function(X), model.decision_function(X))
@@ -827,3 +832,23 @@ def test_a_minirocket_file_without_sktime_names_what_to_install(saved_rocket, mo
     monkeypatch.setitem(sys.modules, "sktime.transformations.rocket", None)  # as if missing
     with pytest.raises(ImportError, match=r"needs sktime; .*pip install 'sktdi\[sktime\]'"):
         sktdi.load(saved_rocket)
+
+
+def test_altered_univariate_minirocket_parameters_are_refused(tmp_path):
+    # one channel: sktime's univariate MiniRocket, three arrays (dilations, features per
+    # dilation, biases), checked as the multivariate five are
+    pytest.importorskip("numba")
+    pytest.importorskip("sktime")
+    from safetensors.numpy import load as load_arrays
+    from safetensors.numpy import save as save_arrays
+
+    X, y = planted()
+    path = tmp_path / "one.sktdi"
+    sktdi.SpectralRidgeClassifier(rocket="minirocket", **BANK).fit(X, y).save(path)
+    with zipfile.ZipFile(path) as archive:
+        arrays = load_arrays(archive.read("arrays.safetensors"))
+    key = "estimator/attributes/rocket_/attributes/parameters/1"
+    altered = {**arrays, key: arrays[key] + 1}
+    target = rewrite(path, tmp_path / "r.sktdi", members={"arrays.safetensors": save_arrays(altered)})
+    with pytest.raises(ValueError, match=r"MiniRocket.*\d+ biases for \d+ features.*altered"):
+        sktdi.load(target)
