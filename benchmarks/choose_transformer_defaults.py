@@ -21,6 +21,10 @@ never touched.
         --out docs/data/transformer_defaults_round6.csv
     python benchmarks/choose_transformer_defaults.py --round7 \
         --out docs/data/transformer_defaults_round7.csv
+    python benchmarks/choose_transformer_defaults.py --round8 \
+        --out docs/data/transformer_defaults_round8.csv
+    python benchmarks/choose_transformer_defaults.py --round9 \
+        --out docs/data/transformer_defaults_round9.csv
 
 Writes docs/data/transformer_defaults.csv and prints mean accuracy per configuration and
 protocol, and the average rank over (dataset, protocol) cells.
@@ -120,6 +124,25 @@ MODELS = {
     ),
 }
 LONG_PATH = np.logspace(-3, 5, 17)
+# round 8 (issue 25): the bank's block weighted against MiniRocket's in the ridge penalty.
+# Standardized, each of MiniRocket's ~10,000 features counts as much as each of the bank's
+# ~3,000: the weight w multiplies the bank's scaled features (w = 1 is round 7's model;
+# w = sqrt(F_rocket / F_bank) gives the two blocks equal total variance)
+for _weight in ("0.5", "1.8", "3"):
+    MODELS[f"ridge+minirocket-w{_weight}"] = (
+        lambda seed, w=float(_weight): _weighted_blocks(w, seed)
+    )
+# round 9 (issue 25): MultiRocket's features (sktime's MultiRocketMultivariate, its kernel
+# count cut so that its time stays near MiniRocket's) and MiniRocket of the first difference
+# (MultiRocket's other half), beside the bank or alone
+MODELS["multirocket-625"] = lambda seed: _rocket_blocks(seed, bank=False, multirocket=625)
+MODELS["multirocket-1250"] = lambda seed: _rocket_blocks(seed, bank=False, multirocket=1250)
+MODELS["ridge+multirocket-625"] = lambda seed: _rocket_blocks(seed, bank=True, multirocket=625)
+MODELS["ridge+minirocket+diff"] = lambda seed: _rocket_blocks(seed, bank=True, difference=True)
+ROUND9 = ("multirocket-625", "multirocket-1250", "ridge+multirocket-625", "ridge+minirocket+diff",
+          "ridge+minirocket", "minirocket-ridge")
+ROUND8 = ("ridge+minirocket", "ridge+minirocket-w0.5", "ridge+minirocket-w1.8",
+          "ridge+minirocket-w3", "minirocket-ridge")
 ROUND7 = (
     "ridge", "ridge-lin", "minirocket-ridge", "ridge+minirocket", "ridge-long-path",
     "ridge-mr+minirocket", "ridge+minirocket-long-path",
@@ -155,6 +178,76 @@ def _banks(dt_ranges, seed, n_filters=64):
         for k, (lo, hi) in enumerate(dt_ranges)
     ]
     return make_pipeline(make_union(*banks), StandardScaler(), _head())
+
+
+def _weighted_blocks(weight: float, seed: int):
+    from sklearn.base import BaseEstimator, ClassifierMixin
+
+    class WeightedBlocks(ClassifierMixin, BaseEstimator):
+        """SpectralRidgeClassifier(rocket="minirocket") with the bank's block times w."""
+
+        def fit(self, X, y):
+            self.model_ = _ridge(rocket="minirocket", random_state=seed).fit(X, y)
+            features = self.model_._features(X, None)  # (n, F_bank + F_rocket), scaled
+            self.n_bank_ = self.model_.transformer_._n_features_out
+            features[:, : self.n_bank_] *= weight
+            self.ridge_ = _head().fit(features, y)
+            return self
+
+        def predict(self, X):
+            features = self.model_._features(X, None)
+            features[:, : self.n_bank_] *= weight
+            return self.ridge_.predict(features)
+
+    return WeightedBlocks()
+
+
+def _rocket_blocks(seed: int, bank: bool, multirocket: int = 0, difference: bool = False):
+    from sklearn.base import BaseEstimator, ClassifierMixin
+    from sklearn.preprocessing import StandardScaler
+    from sktime.transformations.rocket import (
+        MiniRocket,
+        MiniRocketMultivariate,
+        MultiRocket,
+        MultiRocketMultivariate,
+    )
+
+    class RocketBlocks(ClassifierMixin, BaseEstimator):
+        """[bank] + MultiRocket, or bank + MiniRocket of the series and of its difference."""
+
+        def _rockets(self, n_channels):
+            if multirocket:
+                kind = MultiRocket if n_channels == 1 else MultiRocketMultivariate
+                return [(kind(num_kernels=multirocket, random_state=seed), False)]
+            kind = MiniRocket if n_channels == 1 else MiniRocketMultivariate
+            return [(kind(random_state=seed), False), (kind(random_state=seed + 1), difference)]
+
+        def _features(self, X, fit):
+            blocks = [self.bank_._transform(X, None)] if bank else []
+            for rocket, diff in self.rockets_:
+                series = np.diff(X, axis=-1) if diff else X
+                if fit:
+                    rocket.fit(series)
+                blocks.append(np.asarray(rocket.transform(series), dtype=np.float64))
+            return np.hstack(blocks)
+
+        def fit(self, X, y):
+            from sktdi import SpectralAlignmentTransformer
+
+            if bank:
+                self.bank_ = SpectralAlignmentTransformer(random_state=seed).fit(X, y)
+            self.rockets_ = self._rockets(X.shape[1])
+            if not difference and not multirocket:
+                self.rockets_ = self.rockets_[:1]
+            self.scaler_ = StandardScaler(copy=False)
+            features = self.scaler_.fit_transform(self._features(X, fit=True))
+            self.ridge_ = _head().fit(features, y)
+            return self
+
+        def predict(self, X):
+            return self.ridge_.predict(self.scaler_.transform(self._features(X, fit=False)))
+
+    return RocketBlocks()
 
 
 def _bare_minirocket(seed):
@@ -207,7 +300,7 @@ _WARMED = set()
 
 def _warm_up(config: str) -> None:
     """Compile MiniRocket's numba kernels once per worker: a per-process cost, not a fit's."""
-    if "minirocket" not in config or config in _WARMED:
+    if "rocket" not in config or config in _WARMED:
         return
     rng = np.random.default_rng(0)
     X, y = rng.normal(size=(8, 1, 32)), np.repeat([0, 1], 4)
@@ -269,12 +362,22 @@ def main() -> None:
     parser.add_argument(
         "--round7", action="store_true", help="round 7's models on the nine harness datasets"
     )
+    parser.add_argument(
+        "--round8", action="store_true", help="round 8's models on the nine harness datasets"
+    )
+    parser.add_argument(
+        "--round9", action="store_true", help="round 9's models on the nine harness datasets"
+    )
     parser.add_argument("--ratios", nargs="+", type=float, default=[0.08, 0.16])
     parser.add_argument("--n-jobs", type=int, default=2)
     parser.add_argument("--out", default="docs/data/transformer_defaults.csv")
     args = parser.parse_args()
     if args.round7:
         args.configs, args.datasets = list(ROUND7), list(ROUND7_DATASETS)
+    if args.round9:
+        args.configs, args.datasets = list(ROUND9), list(ROUND7_DATASETS)
+    if args.round8:
+        args.configs, args.datasets = list(ROUND8), list(ROUND7_DATASETS)
     cells = [
         (d, c, f, r)
         for d in args.datasets

@@ -20,6 +20,7 @@ benchmark page's tables, ranks, wins/ties/losses and Wilcoxon tests follow.
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sys
 from collections.abc import Callable
@@ -2012,6 +2013,68 @@ def kernel_choice() -> str:
     return _md_table(table, ["r", "l"] + ["r"] * (table.shape[1] - 2))
 
 
+#: rounds 7-9 (issue 25): the one-line model against bare MiniRocket on the nine datasets
+KERNEL_LINE_ROUNDS = {
+    7: "transformer_defaults_round7",
+    8: "transformer_defaults_round8",
+    9: "transformer_defaults_round9",
+}
+KERNEL_LINE_LABELS = {
+    "minirocket-ridge": "MiniRocket (transform + ridge head)",
+    "ridge": "bank (the defaults)",
+    "ridge-lin": "bank, S4D-Lin",
+    "ridge-long-path": "bank, ridge penalties 1e-3–1e5",
+    "ridge+minirocket": "bank + MiniRocket",
+    "ridge+minirocket-long-path": "bank + MiniRocket, ridge penalties 1e-3–1e5",
+    "ridge-mr+minirocket": "bank with MultiRocket's poolings + MiniRocket",
+    "ridge+minirocket-w0.5": "bank (weight 0.5) + MiniRocket",
+    "ridge+minirocket-w1.8": "bank (weight 1.8: blocks of equal variance) + MiniRocket",
+    "ridge+minirocket-w3": "bank (weight 3) + MiniRocket",
+    "multirocket-625": "MultiRocket, 625 kernels",
+    "multirocket-1250": "MultiRocket, 1250 kernels",
+    "ridge+multirocket-625": "bank + MultiRocket (625 kernels)",
+    "ridge+minirocket+diff": "bank + MiniRocket of the series and of its difference",
+}
+
+
+@region("kernel-line-choice")
+def kernel_line_choice() -> str:
+    """Rounds 7-9: each model against bare MiniRocket on the same training-split cells."""
+    from scipy.stats import wilcoxon
+
+    rows = []
+    for number, name in KERNEL_LINE_ROUNDS.items():
+        results = _csv(DATA / f"{name}.csv").assign(
+            total=lambda f: f["fit_seconds"] + f["predict_seconds"]
+        )
+        acc = results.pivot_table(
+            index=["dataset", "protocol", "fold"], columns="config", values="accuracy"
+        )
+        seconds = results.pivot_table(index="dataset", columns="config", values="total")
+        reference = "minirocket-ridge"
+        for config in results["config"].unique():
+            if config == reference:
+                continue
+            difference = acc[config] - acc[reference]
+            nonzero = difference[difference != 0]
+            p = wilcoxon(nonzero).pvalue if len(nonzero) else float("nan")
+            per_protocol = acc[config].groupby(level="protocol").mean()
+            rows.append(
+                {
+                    "round": number,
+                    "model": KERNEL_LINE_LABELS.get(config, config),
+                    "cv": _f(per_protocol["cv"]),
+                    "0.08": _f(per_protocol["ratio 0.08"]),
+                    "0.16": _f(per_protocol["ratio 0.16"]),
+                    "− MiniRocket (pts)": _pts(100 * difference.mean()),
+                    "Wilcoxon p": f"{p:.2g}",
+                    "time ÷ MiniRocket": _f((seconds[config] / seconds[reference]).mean(), 1),
+                }
+            )
+    table = pd.DataFrame(rows)
+    return _md_table(table, ["r", "l"] + ["r"] * (table.shape[1] - 2))
+
+
 def _kernel_ok(wrapped: bool = False) -> pd.DataFrame:
     """The ``ok`` cells of the run; RocketClassifier's only with ``wrapped``."""
     results = _csv(KERNEL_REGIME)
@@ -2185,6 +2248,106 @@ def kernel_timing() -> str:
             }
         )
     return _md_table(pd.DataFrame(rows), ["l"] + ["r"] * 6)
+
+
+FAST_PATH_BENCH = DATA / "fast_path_bench.json"
+FAST_PATH_REGRESSION = DATA / "fast_path_regression.csv"
+BENCH_MODELS = {
+    "tdi+ridge": "TDI bank",
+    "tdi+ridge-float64": "TDI bank, float64 recurrence",
+    "tdi+ridge+minirocket": "TDI + MiniRocket",
+    "minirocket-ridge": "MiniRocket",
+}
+
+
+def _kernel_dataset_seconds() -> pd.DataFrame:
+    """Mean fit + predict seconds per dataset (rows) and arm (columns), every cell."""
+    ok = _kernel_ok().assign(total=lambda f: f["fit_seconds"] + f["predict_seconds"])
+    return ok.pivot_table(index="dataset", columns="estimator", values="total", aggfunc="mean")
+
+
+@region("kernel-speed")
+def kernel_speed() -> str:
+    """Fit + predict per dataset, each arm ÷ bare MiniRocket in the same cells."""
+    seconds = _kernel_dataset_seconds()
+    arms = ["tdi+ridge", "s4d-lin+ridge", "tdi+ridge+minirocket"]
+    rows = []
+    for dataset, row in seconds.iterrows():
+        out = {"dataset": dataset, "MiniRocket s": _f(row["minirocket-ridge"], 2)}
+        for arm in arms:
+            out[f"{KERNEL_ARMS[arm]} ÷ MiniRocket"] = _f(row[arm] / row["minirocket-ridge"], 2)
+        rows.append(out)
+    ratios = seconds[arms].div(seconds["minirocket-ridge"], axis=0).mean()
+    out = {"dataset": "**mean of ratios**", "MiniRocket s": _f(seconds["minirocket-ridge"].mean(), 2)}
+    out.update({f"{KERNEL_ARMS[a]} ÷ MiniRocket": _f(ratios[a], 2) for a in arms})
+    rows.append(out)
+    table = pd.DataFrame(rows)
+    return _md_table(table, ["l"] + ["r"] * (table.shape[1] - 1))
+
+
+def _bench_runs() -> pd.DataFrame:
+    return pd.DataFrame(json.loads(FAST_PATH_BENCH.read_text())["runs"])
+
+
+@region("kernel-memory")
+def kernel_memory() -> str:
+    """bench_fast_path.py: peak memory above the process's before the fit, and the clock."""
+    runs = _bench_runs()
+    runs = runs[runs["threads"] == runs["threads"].max()]
+    peak = runs.pivot_table(index="dataset", columns="model", values="peak_increase_mib")
+    seconds = runs.pivot_table(index="dataset", columns="model", values="fit_predict_s")
+    rows = []
+    for dataset in peak.index:
+        out = {"dataset": dataset}
+        for model in [m for m in BENCH_MODELS if m in peak.columns]:
+            out[f"{BENCH_MODELS[model]}: peak MiB"] = _f(peak.loc[dataset, model], 0)
+        for model in [m for m in BENCH_MODELS if m in seconds.columns]:
+            if model != "minirocket-ridge":
+                out[f"{BENCH_MODELS[model]}: time ÷ MiniRocket"] = _f(
+                    seconds.loc[dataset, model] / seconds.loc[dataset, "minirocket-ridge"], 2
+                )
+        rows.append(out)
+    table = pd.DataFrame(rows)
+    return _md_table(table, ["l"] + ["r"] * (table.shape[1] - 1))
+
+
+@region("kernel-bench-setup")
+def kernel_bench_setup() -> str:
+    report = json.loads(FAST_PATH_BENCH.read_text())
+    runs = _bench_runs()
+    return (
+        f"`benchmarks/bench_fast_path.py`, {report['started'][:10]}: each dataset's official "
+        f"split, whole training set, {int(runs['threads'].max())} threads, one model at a time "
+        f"in a fresh process (after one warm-up fit); time is the median of "
+        f"{report['repeats']} fits + predictions; peak is the resident high-water mark above "
+        "the process's resident memory before the fit.\n"
+    )
+
+
+@region("kernel-regression")
+def kernel_regression() -> str:
+    """SpectralRidgeRegressor against sktime's MiniRocket regressor (field_regression.py)."""
+    results = _csv(FAST_PATH_REGRESSION).assign(
+        total=lambda f: f["fit_seconds"] + f["predict_seconds"]
+    )
+    names = {
+        "tdi+ridge": "SpectralRidgeRegressor()",
+        "s4d-lin+ridge": "SpectralRidgeRegressor(init=\"s4d-lin\")",
+        "tdi+ridge+minirocket": "SpectralRidgeRegressor(rocket=\"minirocket\")",
+        "minirocket": "sktime's RocketRegressor (MiniRocket)",
+    }
+    rows = []
+    for (dataset, estimator), cells in results.groupby(["dataset", "estimator"], sort=False):
+        rows.append(
+            {
+                "dataset": dataset,
+                "model": names.get(estimator, estimator),
+                "R² (mean ± std)": f"{cells['r2'].mean():.3f} ± {cells['r2'].std():.3f}",
+                "resamples": len(cells),
+                "fit + predict s": _f(cells["total"].mean(), 2),
+            }
+        )
+    return _md_table(pd.DataFrame(rows), ["l", "l", "r", "r", "r"])
 
 
 @region("kernel-targets")

@@ -1038,18 +1038,23 @@ def _minirocket_problem(parameters, n_channels: int) -> str | None:
 
 
 def _spectral_ridge_problem(model) -> str | None:
-    """Why a ridge model's MiniRocket (``rocket_``) cannot be the one its fit made, or None."""
-    rocket = vars(model).get("rocket_")
-    if rocket is None:
-        return None
-    n_channels = vars(model).get("n_channels_")
-    if type(n_channels) is not int or n_channels < 1:
-        return f"n_channels_ is {n_channels!r}, not a channel count"
-    # the fit's choice (sktdi.ridge._rocket_transformer): univariate for one channel
-    expected = "sktime.MiniRocket" if n_channels == 1 else "sktime.MiniRocketMultivariate"
-    if _registered_name(NESTED_OBJECT_CLASSES, type(rocket)) != expected:
-        return f"rocket_ is a {type(rocket).__name__}, not sktime's {expected[7:]}"
-    return _minirocket_problem(vars(rocket).get("parameters"), n_channels)
+    """Why a ridge model's MiniRockets (``rocket_``, ``difference_rocket_``) cannot be the ones
+    its fit made, or None."""
+    for name in ("rocket_", "difference_rocket_"):
+        rocket = vars(model).get(name)
+        if rocket is None:
+            continue
+        n_channels = vars(model).get("n_channels_")
+        if type(n_channels) is not int or n_channels < 1:
+            return f"n_channels_ is {n_channels!r}, not a channel count"
+        # the fit's choice (sktdi.ridge._rocket_transformer): univariate for one channel
+        expected = "sktime.MiniRocket" if n_channels == 1 else "sktime.MiniRocketMultivariate"
+        if _registered_name(NESTED_OBJECT_CLASSES, type(rocket)) != expected:
+            return f"{name} is a {type(rocket).__name__}, not sktime's {expected[7:]}"
+        problem = _minirocket_problem(vars(rocket).get("parameters"), n_channels)
+        if problem is not None:
+            return problem
+    return None
 
 
 # checks of a decoded object, by its registered name, beyond each value's type and shape

@@ -143,24 +143,31 @@ class _SpectralRidge(SaveMixin, BaseEstimator):
         # here, not in the transformer, which is given no spectrum then: one warning
         warn_if_spectrum_ignored(self.init, self.tdi_spectrum)
         _check_rocket_lengths(self.rocket, X, lengths, X.shape[-1])
-        if self.rocket is not None and X.shape[-1] < ROCKET_MIN_LENGTH:
-            raise ValueError(
-                f"rocket={self.rocket!r} needs series of at least {ROCKET_MIN_LENGTH} time "
-                f"steps (MiniRocket's kernel length); got {X.shape[-1]}"
-            )
-        # independent streams for the bank and MiniRocket's biases
-        seeds = spawn_seeds(self.random_state, 2)
+        # independent streams for the bank and MiniRocket's biases (series, difference)
+        seeds = spawn_seeds(self.random_state, 3)
         bank = {name: getattr(self, name) for name in BANK_PARAMETERS}
         bank["random_state"] = seeds[0]
         if self.init not in TDI_INITS:
             bank["tdi_spectrum"] = None  # ignored, and said so above: the bank need not repeat it
-        self.transformer_ = SpectralAlignmentTransformer(
-            **bank, features=self.features, task=self._task
-        ).fit(X, y, lengths=lengths)
-        self.rocket_ = None
+        transformer = SpectralAlignmentTransformer(**bank, features=self.features, task=self._task)
+        difference = transformer._difference()  # "auto": the series' first difference too
+        if self.rocket is not None and X.shape[-1] < ROCKET_MIN_LENGTH + difference:
+            raise ValueError(
+                f"rocket={self.rocket!r} needs series of at least "
+                f"{ROCKET_MIN_LENGTH + difference} time steps (MiniRocket's kernel length"
+                + (", on the first difference too" if difference else "")
+                + f"); got {X.shape[-1]}"
+                + ("; pass difference=False for the series alone" if difference else "")
+            )
+        self.transformer_ = transformer.fit(X, y, lengths=lengths)
+        self.rocket_ = self.difference_rocket_ = None
         if self.rocket is not None:
             with keep_torch_threads():  # numba's first start resets the OpenMP threads
                 self.rocket_ = _rocket_transformer(seeds[1], X.shape[1]).fit(X)
+                if difference:  # as MultiRocket does: the difference's shapes too
+                    self.difference_rocket_ = _rocket_transformer(seeds[2], X.shape[1]).fit(
+                        np.diff(X, axis=-1)
+                    )
         # the scale of a feature is no information: PPVs are fractions, the statistics are
         # in the series' units, MiniRocket's are counts; the ridge penalty needs them alike
         # in place (copy=False): the features are this model's own fresh array, and a copy of
@@ -170,10 +177,11 @@ class _SpectralRidge(SaveMixin, BaseEstimator):
 
     def _raw_features(self, X: np.ndarray, lengths) -> np.ndarray:
         blocks = [self.transformer_._transform(X, lengths)]  # (n, F_bank)
-        if self.rocket_ is not None:  # X is (n, C, L): MiniRocket reads 3-D panels
-            with keep_torch_threads():
-                rocket = self.rocket_.transform(X)  # (n, F_mr)
-            blocks.append(np.asarray(rocket, dtype=np.float64))  # (n, F_mr)
+        for rocket, difference in ((self.rocket_, False), (self.difference_rocket_, True)):
+            if rocket is not None:  # X is (n, C, L): MiniRocket reads 3-D panels
+                series = np.diff(X, axis=-1) if difference else X  # (n, C, L or L - 1)
+                with keep_torch_threads():
+                    blocks.append(np.asarray(rocket.transform(series), dtype=np.float64))
         return blocks[0] if len(blocks) == 1 else np.hstack(blocks)  # (n, F)
 
     def _features(self, X, lengths) -> np.ndarray:
@@ -232,8 +240,10 @@ class SpectralRidgeClassifier(ClassifierMixin, _SpectralRidge):
         fast-decaying, local filters that see local shape, with poles over the whole band.
         Rarely worth changing; how the range was chosen: ``docs/kernel_regime.md``.
     rocket : {None, "minirocket"}, default=None
-        Also append sktime's MiniRocket features of the raw series (needs sktime and series
-        of at least 9 time steps).
+        Also append sktime's MiniRocket features of the raw series and, when the bank filters
+        the first difference (``difference``, by default), of the first difference, as
+        MultiRocket does (needs sktime, and series of at least 9 time steps, 10 with the
+        difference).
     alphas : array-like or None, default=None
         Ridge penalties tried by leave-one-out CV; None is ``np.logspace(-3, 3, 10)``, as in
         sktime's ``RocketClassifier``.
@@ -248,8 +258,9 @@ class SpectralRidgeClassifier(ClassifierMixin, _SpectralRidge):
         The bank's initialization report, ``transformer_.init_report_``: requested, chosen
         and ``applied`` init, ``n_aligned_channels``, the reason ("tdi stood down: ..." where
         TDI aligned no filter), as for :class:`~sktdi.SSMClassifier`.
-    rocket_ : sktime MiniRocket (one channel), MiniRocketMultivariate or None
-        The fitted MiniRocket transformer (``rocket="minirocket"``).
+    rocket_, difference_rocket_ : sktime MiniRocket (one channel), MiniRocketMultivariate or None
+        The fitted MiniRocket transformers of the series and of its first difference
+        (``rocket="minirocket"``; the second with ``difference``).
     scaler_ : StandardScaler
     ridge_ : RidgeClassifierCV
     classes_ : ndarray of shape (n_classes,)

@@ -99,11 +99,20 @@ def test_minirocket_features_are_appended():
     plain = SpectralRidgeClassifier(n_filters=4, random_state=0).fit(X3, y)
     both = SpectralRidgeClassifier(n_filters=4, rocket="minirocket", random_state=0).fit(X3, y)
     n_rocket = np.asarray(both.rocket_.transform(X3)).shape[1]
-    assert n_rocket > 1000  # MiniRocket's ~10,000 features
-    assert both.scaler_.n_features_in_ == plain.scaler_.n_features_in_ + n_rocket
+    # the first difference's MiniRocket, as the bank's own difference (on by default)
+    n_difference = np.asarray(both.difference_rocket_.transform(np.diff(X3, axis=-1))).shape[1]
+    assert n_rocket > 1000 and n_difference > 1000  # MiniRocket's ~10,000 features, each
+    assert both.scaler_.n_features_in_ == plain.scaler_.n_features_in_ + n_rocket + n_difference
+    alone = SpectralRidgeClassifier(
+        n_filters=4, rocket="minirocket", difference=False, random_state=0
+    ).fit(X3, y)
+    assert alone.difference_rocket_ is None
+    assert alone.scaler_.n_features_in_ == 4 * 12 + n_rocket
     assert both.predict(X).shape == (len(y),)  # 2-D input works as (n, 1, L)
+    with pytest.raises(ValueError, match="at least 10 time steps .* difference=False"):
+        SpectralRidgeClassifier(rocket="minirocket").fit(X[:, :9], y)
     with pytest.raises(ValueError, match="at least 9 time steps"):
-        SpectralRidgeClassifier(rocket="minirocket").fit(X[:, :8], y)
+        SpectralRidgeClassifier(rocket="minirocket", difference=False).fit(X[:, :8], y)
     # MiniRocket's features need the fitted length, unpadded: refused by name, not computed
     # on the padding
     with pytest.raises(ValueError, match="MiniRocketMultivariate does not take series of unequal"):
