@@ -25,6 +25,8 @@ never touched.
         --out docs/data/transformer_defaults_round8.csv
     python benchmarks/choose_transformer_defaults.py --round9 \
         --out docs/data/transformer_defaults_round9.csv
+    python benchmarks/choose_transformer_defaults.py --round10 \
+        --out docs/data/transformer_defaults_round10.csv
 
 Writes docs/data/transformer_defaults.csv and prints mean accuracy per configuration and
 protocol, and the average rank over (dataset, protocol) cells.
@@ -141,6 +143,15 @@ MODELS["ridge+multirocket-625"] = lambda seed: _rocket_blocks(seed, bank=True, m
 MODELS["ridge+minirocket+diff"] = lambda seed: _rocket_blocks(seed, bank=True, difference=True)
 ROUND9 = ("multirocket-625", "multirocket-1250", "ridge+multirocket-625", "ridge+minirocket+diff",
           "ridge+minirocket", "minirocket-ridge")
+# round 10 (issue 25): the classifier's features, scaling and ridge head in float32 (the
+# default since this round, as MiniRocket's own ridge) against float64, alone and with
+# MiniRocket (of the series and its difference: rocket="minirocket" since round 9)
+MODELS["ridge-float64"] = lambda seed: _float64(_ridge(random_state=seed))
+MODELS["ridge+minirocket-float64"] = lambda seed: _float64(
+    _ridge(rocket="minirocket", random_state=seed)
+)
+ROUND10 = ("ridge", "ridge-float64", "ridge+minirocket", "ridge+minirocket-float64",
+           "minirocket-ridge")
 ROUND8 = ("ridge+minirocket", "ridge+minirocket-w0.5", "ridge+minirocket-w1.8",
           "ridge+minirocket-w3", "minirocket-ridge")
 ROUND7 = (
@@ -248,6 +259,11 @@ def _rocket_blocks(seed: int, bank: bool, multirocket: int = 0, difference: bool
             return self.ridge_.predict(self.scaler_.transform(self._features(X, fit=False)))
 
     return RocketBlocks()
+
+
+def _float64(model):
+    model._feature_dtype = np.float64  # an instance attribute: the class's stays float32
+    return model
 
 
 def _bare_minirocket(seed):
@@ -368,12 +384,17 @@ def main() -> None:
     parser.add_argument(
         "--round9", action="store_true", help="round 9's models on the nine harness datasets"
     )
+    parser.add_argument(
+        "--round10", action="store_true", help="round 10's models on the nine harness datasets"
+    )
     parser.add_argument("--ratios", nargs="+", type=float, default=[0.08, 0.16])
     parser.add_argument("--n-jobs", type=int, default=2)
     parser.add_argument("--out", default="docs/data/transformer_defaults.csv")
     args = parser.parse_args()
     if args.round7:
         args.configs, args.datasets = list(ROUND7), list(ROUND7_DATASETS)
+    if args.round10:
+        args.configs, args.datasets = list(ROUND10), list(ROUND7_DATASETS)
     if args.round9:
         args.configs, args.datasets = list(ROUND9), list(ROUND7_DATASETS)
     if args.round8:

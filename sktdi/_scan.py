@@ -114,6 +114,8 @@ def scan_features(
     *,
     multirocket: bool = False,
     dtype=None,
+    out_dtype=np.float64,
+    out: np.ndarray | None = None,
 ) -> np.ndarray:
     """Pooled features (n, R·C·H·P) of the bank (Ā, CB̄), complex (H, N), on series X (n, C, L).
 
@@ -122,14 +124,22 @@ def scan_features(
     the series. Each series is filtered over its own ``lengths[i]`` steps (all L when None);
     P is 4 + Q (mean, std, max, min, then a PPV per bias) or, with ``multirocket``, 4·Q
     (:func:`sktdi.transformers.multirocket_pooling`'s four poolings per bias). The features
-    are written in place, representation after representation: no copy of the (n, F) array.
+    are written in place, representation after representation: no copy of the (n, F) array;
+    the sums behind them run in float64 whatever ``out_dtype`` they are stored in. With
+    ``out`` (n, R·C·H·P), a column block of a larger array, they are written there.
     """
     dtype = STATE_DTYPE if dtype is None else dtype
     n, n_channels, _ = X.shape
     H, _ = A_bar.shape
     Q = representations[0][0].shape[-1]
     per_filter = N_MULTIROCKET * Q if multirocket else N_STATS + Q
-    out = np.empty((n, len(representations), n_channels, H, per_filter))  # (n, R, C, H, P)
+    shape = (n, len(representations), n_channels, H, per_filter)
+    given = out
+    if given is None:
+        out = np.empty(shape, out_dtype)  # (n, R, C, H, P)
+    else:  # the caller's (n, F) array, or a column block of one: written through a view
+        out = given.view()
+        out.shape = shape  # raises rather than copy, where the block cannot be viewed so
     X_state = np.ascontiguousarray(X, dtype=dtype)  # (n, C, L)
     modes = _modes(A_bar, CB_bar, dtype)
     with _numba_threads() as kernels:
@@ -143,4 +153,4 @@ def scan_features(
                 bool(multirocket),
                 out[:, r],
             )
-    return out.reshape(n, -1)  # (n, R·C·H·P)
+    return out.reshape(n, -1) if given is None else given  # (n, R·C·H·P)

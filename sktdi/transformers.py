@@ -513,9 +513,13 @@ class SpectralAlignmentTransformer(SaveMixin, TransformerMixin, BaseEstimator):
         X, _, lengths = validate_padded_sequences(self, X, lengths=lengths, reset=False)
         return self._transform(X, lengths)
 
-    def _transform(self, X: np.ndarray, lengths: np.ndarray | None) -> np.ndarray:
+    def _transform(
+        self, X: np.ndarray, lengths: np.ndarray | None, dtype=np.float64, out=None
+    ) -> np.ndarray:
         """:meth:`transform` of validated X (n, C, L) and lengths (the ridge models' entry:
-        they validated X already, with the lengths a list of series carries)."""
+        they validated X already, with the lengths a list of series carries), the pooled
+        features stored as ``dtype``, or written into ``out`` (n, F), a column block of the
+        caller's feature matrix."""
         _check_sequence_features_length(self.features, lengths, X.shape[-1], self.n_timepoints_)
         _check_bank_length(_shortest_length(X, lengths), self.difference, self._difference())
         X = _zero_padding(X, lengths)
@@ -536,6 +540,8 @@ class SpectralAlignmentTransformer(SaveMixin, TransformerMixin, BaseEstimator):
             *self._modes(),
             representations,
             multirocket=self.features == "multirocket",
+            out_dtype=dtype,
+            out=out,
         )  # (n, F)
 
     def fit_transform(self, X, y=None, lengths=None):

@@ -10,7 +10,7 @@ import pytest
 from sklearn.base import clone
 from sklearn.linear_model import RidgeClassifierCV, RidgeCV
 from sklearn.pipeline import make_pipeline
-from sklearn.preprocessing import StandardScaler
+from sklearn.preprocessing import FunctionTransformer, StandardScaler
 from sklearn.utils._param_validation import InvalidParameterError
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
@@ -47,12 +47,16 @@ def test_sklearn_conformance(estimator, check):
 def test_classifier_is_the_pipeline_it_stands_for(init):
     X, y = planted()
     model = SpectralRidgeClassifier(n_filters=8, init=init, random_state=0).fit(X, y)
+    # the classifier's features, scaling and head run in float32, as MiniRocket's do
     pipeline = make_pipeline(
-        clone(model.transformer_), StandardScaler(), RidgeClassifierCV(np.logspace(-3, 3, 10))
+        clone(model.transformer_),
+        FunctionTransformer(lambda F: F.astype(np.float32)),
+        StandardScaler(),
+        RidgeClassifierCV(np.logspace(-3, 3, 10)),
     ).fit(X, y)
     X_new, _ = planted(seed=1)
     np.testing.assert_allclose(
-        model.decision_function(X_new), pipeline.decision_function(X_new), rtol=1e-10
+        model.decision_function(X_new), pipeline.decision_function(X_new), rtol=1e-5
     )
     assert model.transformer_.task == "classification"
 
@@ -175,10 +179,11 @@ def test_padded_series_are_predicted_as_each_series_alone(make):
     new, new_padded, new_lengths, new_y = unequal([30, 75, 61], seed=1)
     # each series alone: whole, its own length, no padding and no mask
     alone = np.vstack([model.transformer_.transform([s]) for s in new])  # (3, F)
+    alone = alone.astype(model._feature_dtype)  # the classifier's features are float32
     expected = getattr(model.ridge_, scores)(model.scaler_.transform(alone))
-    np.testing.assert_allclose(getattr(model, scores)(new), expected, rtol=1e-9)
+    np.testing.assert_allclose(getattr(model, scores)(new), expected, rtol=1e-5)
     np.testing.assert_allclose(
-        getattr(model, scores)(new_padded, lengths=new_lengths), expected, rtol=1e-9
+        getattr(model, scores)(new_padded, lengths=new_lengths), expected, rtol=1e-5
     )
     new_target = new_y if make is SpectralRidgeClassifier else new_y * 1.5
     assert model.score(new_padded, new_target, lengths=new_lengths) == pytest.approx(
