@@ -27,6 +27,8 @@ never touched.
         --out docs/data/transformer_defaults_round9.csv
     python benchmarks/choose_transformer_defaults.py --round10 \
         --out docs/data/transformer_defaults_round10.csv
+    python benchmarks/choose_transformer_defaults.py --round11 \
+        --out docs/data/transformer_defaults_round11.csv
 
 Writes docs/data/transformer_defaults.csv and prints mean accuracy per configuration and
 protocol, and the average rank over (dataset, protocol) cells.
@@ -152,6 +154,15 @@ MODELS["ridge+minirocket-float64"] = lambda seed: _float64(
 )
 ROUND10 = ("ridge", "ridge-float64", "ridge+minirocket", "ridge+minirocket-float64",
            "minirocket-ridge")
+# round 11 (issue 25): MiniRocket's feature budget beside the bank (sktdi.ridge's
+# ROCKET_FEATURES, split between the series and its difference): 20,000 (two full sets,
+# round 10's model), 10,000 (MiniRocket's own count), 6,000
+for _budget in (20_000, 10_000, 6_000):
+    MODELS[f"ridge+minirocket-{_budget // 1000}k"] = (
+        lambda seed, budget=_budget: _rocket_budget(budget, seed)
+    )
+ROUND11 = ("ridge+minirocket-20k", "ridge+minirocket-10k", "ridge+minirocket-6k",
+           "minirocket-ridge")
 ROUND8 = ("ridge+minirocket", "ridge+minirocket-w0.5", "ridge+minirocket-w1.8",
           "ridge+minirocket-w3", "minirocket-ridge")
 ROUND7 = (
@@ -259,6 +270,28 @@ def _rocket_blocks(seed: int, bank: bool, multirocket: int = 0, difference: bool
             return self.ridge_.predict(self.scaler_.transform(self._features(X, fit=False)))
 
     return RocketBlocks()
+
+
+def _rocket_budget(budget: int, seed: int):
+    from sklearn.base import BaseEstimator, ClassifierMixin
+
+    from sktdi import ridge
+
+    class RocketBudget(ClassifierMixin, BaseEstimator):
+        """SpectralRidgeClassifier(rocket="minirocket") fitted with ROCKET_FEATURES=budget."""
+
+        def fit(self, X, y):
+            saved, ridge.ROCKET_FEATURES = ridge.ROCKET_FEATURES, budget
+            try:
+                self.model_ = _ridge(rocket="minirocket", random_state=seed).fit(X, y)
+            finally:
+                ridge.ROCKET_FEATURES = saved
+            return self
+
+        def predict(self, X):
+            return self.model_.predict(X)
+
+    return RocketBudget()
 
 
 def _float64(model):
@@ -387,12 +420,17 @@ def main() -> None:
     parser.add_argument(
         "--round10", action="store_true", help="round 10's models on the nine harness datasets"
     )
+    parser.add_argument(
+        "--round11", action="store_true", help="round 11's models on the nine harness datasets"
+    )
     parser.add_argument("--ratios", nargs="+", type=float, default=[0.08, 0.16])
     parser.add_argument("--n-jobs", type=int, default=2)
     parser.add_argument("--out", default="docs/data/transformer_defaults.csv")
     args = parser.parse_args()
     if args.round7:
         args.configs, args.datasets = list(ROUND7), list(ROUND7_DATASETS)
+    if args.round11:
+        args.configs, args.datasets = list(ROUND11), list(ROUND7_DATASETS)
     if args.round10:
         args.configs, args.datasets = list(ROUND10), list(ROUND7_DATASETS)
     if args.round9:

@@ -45,12 +45,17 @@ BANK_PARAMETERS = (
 )
 # MiniRocket's kernels have 9 taps; shorter series have nothing for them to slide over
 ROCKET_MIN_LENGTH = 9
+# MiniRocket's features in all (its own default), split evenly between the series and its
+# first difference when the bank filters that (benchmarks/choose_transformer_defaults.py,
+# round 11: the split kept the accuracy of two full sets in about 70% of their time)
+ROCKET_FEATURES = 10_000
 
 
-def _rocket_transformer(random_state: int, n_channels: int):
-    """sktime's MiniRocket, with a clear error when sktime is missing: the univariate
-    transform for one channel (its multivariate one computes the same features of a single
-    channel about twice as slowly), the multivariate one otherwise."""
+def _rocket_transformer(random_state: int, n_channels: int, n_features: int):
+    """sktime's MiniRocket with about ``n_features`` features, with a clear error when sktime
+    is missing: the univariate transform for one channel (its multivariate one computes the
+    same features of a single channel about twice as slowly), the multivariate one
+    otherwise."""
     try:
         from sktime.transformations.rocket import MiniRocket, MiniRocketMultivariate
     except ImportError as exc:  # sktime is an optional dependency
@@ -58,7 +63,7 @@ def _rocket_transformer(random_state: int, n_channels: int):
             "rocket='minirocket' uses sktime's MiniRocket: pip install 'sktdi[sktime]'"
         ) from exc
     rocket = MiniRocket if n_channels == 1 else MiniRocketMultivariate
-    return rocket(random_state=random_state)
+    return rocket(num_kernels=n_features, random_state=random_state)
 
 
 def _check_rocket_lengths(
@@ -163,12 +168,14 @@ class _SpectralRidge(SaveMixin, BaseEstimator):
         self.transformer_ = transformer.fit(X, y, lengths=lengths)
         self.rocket_ = self.difference_rocket_ = None
         if self.rocket is not None:
+            # MiniRocket's feature budget, shared by the series and its difference
+            n_features = ROCKET_FEATURES // (1 + difference)
             with keep_torch_threads():  # numba's first start resets the OpenMP threads
-                self.rocket_ = _rocket_transformer(seeds[1], X.shape[1]).fit(X)
+                self.rocket_ = _rocket_transformer(seeds[1], X.shape[1], n_features).fit(X)
                 if difference:  # as MultiRocket does: the difference's shapes too
-                    self.difference_rocket_ = _rocket_transformer(seeds[2], X.shape[1]).fit(
-                        np.diff(X, axis=-1)
-                    )
+                    self.difference_rocket_ = _rocket_transformer(
+                        seeds[2], X.shape[1], n_features
+                    ).fit(np.diff(X, axis=-1))
         # the scale of a feature is no information: PPVs are fractions, the statistics are
         # in the series' units, MiniRocket's are counts; the ridge penalty needs them alike
         # in place (copy=False): the features are this model's own fresh array, and a copy of

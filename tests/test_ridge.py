@@ -111,7 +111,10 @@ def test_minirocket_features_are_appended():
         n_filters=4, rocket="minirocket", difference=False, random_state=0
     ).fit(X3, y)
     assert alone.difference_rocket_ is None
-    assert alone.scaler_.n_features_in_ == 4 * 12 + n_rocket
+    # MiniRocket's feature budget is shared by the two representations, or the series' alone
+    n_alone = np.asarray(alone.rocket_.transform(X3)).shape[1]
+    assert n_alone > n_rocket + n_difference / 2
+    assert alone.scaler_.n_features_in_ == 4 * 12 + n_alone
     assert both.predict(X).shape == (len(y),)  # 2-D input works as (n, 1, L)
     with pytest.raises(ValueError, match="at least 10 time steps .* difference=False"):
         SpectralRidgeClassifier(rocket="minirocket").fit(X[:, :9], y)
