@@ -93,6 +93,7 @@ class _SpectralRidge(SaveMixin, BaseEstimator):
 
     _task: str  # the TDI statistic: "classification" or "regression"
     _feature_dtype: type  # the features', the scaler's and the ridge head's float type
+    _clip_features = False
     # parameters that may change after fit: a memory setting, and the seed, which only drew
     # the fitted values (an int replaces a RandomState, which no file holds, before saving);
     # the others must still be the fit's when the model is saved
@@ -181,7 +182,11 @@ class _SpectralRidge(SaveMixin, BaseEstimator):
         # in place (copy=False): the features are this model's own fresh array, and a copy of
         # (n, F) doubled the time and the peak memory of multichannel fits
         self.scaler_ = StandardScaler(copy=False)
-        return self.scaler_.fit_transform(self._raw_features(X, lengths))
+        features = self.scaler_.fit_transform(self._raw_features(X, lengths))  # (n, F)
+        if self._clip_features:
+            # the training range of each scaled feature: new series are clipped to it
+            self.feature_range_ = np.stack([features.min(axis=0), features.max(axis=0)])  # (2, F)
+        return features
 
     def _raw_features(self, X: np.ndarray, lengths) -> np.ndarray:
         rockets = []  # MiniRocket's features of the series, then of its difference
@@ -206,7 +211,10 @@ class _SpectralRidge(SaveMixin, BaseEstimator):
         check_is_fitted(self)
         X, _, lengths = validate_padded_sequences(self, X, lengths=lengths, reset=False)
         _check_rocket_lengths(self.rocket, X, lengths, self.n_timepoints_)
-        return self.scaler_.transform(self._raw_features(X, lengths))
+        features = self.scaler_.transform(self._raw_features(X, lengths))  # (n, F)
+        if self._clip_features:
+            np.clip(features, *self.feature_range_, out=features)
+        return features
 
     def _fixed_length_reason(self) -> str | None:
         """Why this model needs series of the fit's length (None: it takes any length with
@@ -357,7 +365,11 @@ class SpectralRidgeRegressor(RegressorMixin, _SpectralRidge):
 
     The regression counterpart of :class:`SpectralRidgeClassifier`: TDI aligns the bank with
     the input–output cross-spectrum, then ``StandardScaler → RidgeCV(alphas)``. The
-    parameters and attributes are the classifier's (``ridge_`` is a ``RidgeCV``).
+    parameters and attributes are the classifier's (``ridge_`` is a ``RidgeCV``), and one
+    more: ``feature_range_`` (2, n_features), the smallest and largest scaled value of each
+    feature in fit. New series' features are clipped to it, so that a series of another
+    amplitude than the training series cannot drive the predictions far outside the
+    targets the head was fitted on.
 
     Examples
     --------
@@ -375,6 +387,11 @@ class SpectralRidgeRegressor(RegressorMixin, _SpectralRidge):
     # float64: a regressor's predictions are numbers whose digits matter (scikit-learn's
     # checks ask for float64 predictions)
     _feature_dtype = np.float64
+    # new series' scaled features are clipped to their training range (feature_range_): a
+    # series of another amplitude (Covid3Month's counts span four orders of magnitude) then
+    # cannot drive the linear head far outside the targets it was fitted on; chosen by
+    # cross-validation on the training splits (benchmarks/choose_ridge_regressor.py)
+    _clip_features = True
 
     @restore_on_error
     @_fit_context(prefer_skip_nested_validation=True)
