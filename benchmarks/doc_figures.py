@@ -2359,6 +2359,34 @@ def kernel_bench_setup() -> str:
     )
 
 
+RIDGE_REGRESSOR_PATH = DATA / "ridge_regressor_path.csv"
+RIDGE_REGRESSOR_LABELS = {
+    "default": "no clipping (before)",
+    "path-1e5": "no clipping, ridge penalties 1e-3–1e5",
+    "path-1e7": "no clipping, ridge penalties 1e-3–1e7",
+    "default+minirocket": "no clipping, + MiniRocket",
+    "path-1e5+minirocket": "no clipping, penalties 1e-3–1e5, + MiniRocket",
+    "clip": "clipped to the training range (the default)",
+    "clip+minirocket": "clipped, + MiniRocket",
+    "minirocket": "sktime's RocketRegressor (MiniRocket)",
+}
+
+
+@region("ridge-regressor-path")
+def ridge_regressor_path() -> str:
+    """choose_ridge_regressor.py: 5-fold CV R² inside the training splits, mean and median."""
+    results = _csv(RIDGE_REGRESSOR_PATH)
+    rows = []
+    for config, cells in results.groupby("config", sort=False):
+        row = {"configuration": RIDGE_REGRESSOR_LABELS.get(config, config)}
+        for dataset, frame in cells.groupby("dataset"):
+            row[f"{dataset}: mean R²"] = f"{frame['r2'].mean():.3g}".replace("-", "−")
+            row[f"{dataset}: median R²"] = f"{frame['r2'].median():.3f}".replace("-", "−")
+        rows.append(row)
+    table = pd.DataFrame(rows)
+    return _md_table(table, ["l"] + ["r"] * (table.shape[1] - 1))
+
+
 @region("kernel-regression")
 def kernel_regression() -> str:
     """SpectralRidgeRegressor against sktime's MiniRocket regressor (field_regression.py)."""
