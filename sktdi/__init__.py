@@ -18,6 +18,7 @@ _LAZY = {
     "SpectralRidgeClassifier": ".ridge",
     "SpectralRidgeRegressor": ".ridge",
     "PaddedSeriesWarning": "._inputs",
+    "PredictionStream": "._streaming",
 }
 
 __all__ = [
@@ -27,6 +28,7 @@ __all__ = [
     "SpectralRidgeClassifier",
     "SpectralRidgeRegressor",
     "PaddedSeriesWarning",
+    "PredictionStream",
     "load",
     "__version__",
 ]

@@ -81,9 +81,11 @@ def predict_outputs(
     *,
     batch_size: int | None = None,
     prepare: Callable[[np.ndarray, np.ndarray | None], np.ndarray] | None = None,
+    over_time: bool = False,
 ) -> torch.Tensor:
     """Forward X (n, C, L) through ``module`` in batches: (n, n_outputs) on the CPU, in the
-    module's precision.
+    module's precision; with ``over_time``, the output after every step, (n, L, n_outputs),
+    from the module's ``outputs_over_time``.
 
     ``prepare(X_batch, lengths_batch)`` turns each batch of X into the network's input (the
     estimators' standardization), so that no transformed copy of the whole X is made;
@@ -104,5 +106,6 @@ def predict_outputs(
         batch = torch.as_tensor(batch, dtype=reference.dtype, device=reference.device)
         if batch_lengths is not None:
             batch_lengths = torch.as_tensor(batch_lengths)  # (b,)
-        outputs.append(module(batch, batch_lengths).cpu())  # (b, n_outputs)
-    return torch.cat(outputs)  # (n, n_outputs)
+        forward = module.outputs_over_time if over_time else module
+        outputs.append(forward(batch, batch_lengths).cpu())  # (b, n_outputs) or (b, L, n_outputs)
+    return torch.cat(outputs)  # (n, n_outputs) or (n, L, n_outputs)

@@ -37,6 +37,7 @@ from ._inputs import (  # noqa: F401 - PaddedSeriesWarning: public here, for fil
 )
 from ._memory import keep_freed_memory
 from ._seeding import random_streams, seeded
+from ._streaming import PredictionStream
 from ._threads import resolve_n_threads, torch_threads
 from ._training import build_net, check_network_params, network_spec, resolve_device
 from ._validation import (
@@ -323,15 +324,12 @@ class _BaseSSM(SaveMixin, BaseEstimator):
         freqs, magnitude = ssm.frequency_response(n_freqs)
         return freqs.cpu().numpy(), magnitude.cpu().numpy()
 
-    def _forward(self, X, lengths=None) -> torch.Tensor:
-        """Network outputs (n, n_outputs) on the CPU, in the precision ``inference_dtype``."""
+    def _forward(self, X, lengths=None, over_time=False) -> torch.Tensor:
+        """Network outputs (n, n_outputs) on the CPU, in the precision ``inference_dtype``;
+        with ``over_time``, after every step: (n, L, n_outputs)."""
         check_is_fitted(self)
         X3, _, lengths = self._validate(X, reset=False, lengths=lengths)
-        modules = self.__dict__.setdefault("_inference_modules", {})
-        if self.inference_dtype not in modules:
-            modules[self.inference_dtype] = inference_module(
-                self.net_.module_, self.inference_dtype
-            )
+        module = self._inference_module()
         keep_freed_memory()  # the batches are prepared on the CPU
 
         def prepare(batch, batch_lengths):
@@ -341,7 +339,39 @@ class _BaseSSM(SaveMixin, BaseEstimator):
             )
 
         with torch_threads(resolve_n_threads(self.n_threads)):
-            return predict_outputs(modules[self.inference_dtype], X3, lengths, prepare=prepare)
+            return predict_outputs(module, X3, lengths, prepare=prepare, over_time=over_time)
+
+    def _inference_module(self) -> torch.nn.Module:
+        """The trained network in eval mode, in the precision ``inference_dtype`` (a cached
+        copy when that is not the training precision)."""
+        modules = self.__dict__.setdefault("_inference_modules", {})
+        if self.inference_dtype not in modules:
+            modules[self.inference_dtype] = inference_module(
+                self.net_.module_, self.inference_dtype
+            )
+        return modules[self.inference_dtype]
+
+    def stream(self, n_streams: int = 1):
+        """A :class:`~sktdi.PredictionStream`: predictions for ``n_streams`` series that
+        arrive a sample (or a chunk of samples) at a time, updated by the network's recurrent
+        mode at a constant cost and memory per sample.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from sktdi import SSMClassifier
+        >>> rng = np.random.default_rng(0)
+        >>> y = np.repeat([0, 1], 20)
+        >>> X = rng.normal(size=(40, 64)) + y[:, None] * np.sin(0.8 * np.arange(64))
+        >>> clf = SSMClassifier(max_epochs=2, random_state=0).fit(X, y)
+        >>> live = clf.stream(n_streams=2)
+        >>> for k in range(64):  # one sample of each of 2 series, (n_streams, n_channels)
+        ...     proba = live.update(X[:2, k : k + 1]).predict_proba()
+        >>> bool(np.allclose(proba, clf.predict_proba(X[:2])))
+        True
+        """
+        check_is_fitted(self)
+        return PredictionStream(self, n_streams)
 
     def __getstate__(self):
         # the inference copies are a cache, rebuilt at the next prediction; pickled, they would
@@ -638,6 +668,32 @@ class SSMClassifier(ClassifierMixin, _BaseSSM):
         check_is_fitted(self)
         return self.classes_[np.argmax(self.predict_proba(X, lengths), axis=1)]
 
+    def predict_proba_over_time(self, X, lengths=None):
+        """Class probabilities after every time step, (n_samples, length, n_classes).
+
+        Step t holds ``predict_proba`` of the series cut after t + 1 steps, all from one
+        forward pass: the network is causal, and its per-step features are pooled as they
+        run. A padded series (``lengths``) holds its last step's probabilities from its end
+        on. A bidirectional network (``bidirectional=True``) has no prediction for a prefix
+        and raises. The output has one row per step: n × length × n_classes floats.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from sktdi import SSMClassifier
+        >>> rng = np.random.default_rng(0)
+        >>> y = np.repeat([0, 1], 20)
+        >>> X = rng.normal(size=(40, 64)) + y[:, None] * np.sin(0.8 * np.arange(64))
+        >>> clf = SSMClassifier(max_epochs=2, random_state=0).fit(X, y)
+        >>> proba = clf.predict_proba_over_time(X[:3])
+        >>> proba.shape
+        (3, 64, 2)
+        >>> first_10 = list(X[:3, :10])  # each series' first 10 steps
+        >>> bool(np.allclose(proba[:, 9], clf.predict_proba(first_10)))
+        True
+        """
+        return torch.softmax(self._forward(X, lengths, over_time=True), dim=-1).numpy()
+
     def score(self, X, y, sample_weight=None, lengths=None):
         """Mean accuracy of ``predict(X, lengths)`` on y (scikit-learn's ``score``; series
         padded as in ``fit`` need their ``lengths`` here too)."""
@@ -735,6 +791,17 @@ class SSMRegressor(RegressorMixin, _BaseSSM):
         """Predictions in the original target units: (n_samples,) or (n_samples, n_outputs)."""
         Y = self._forward(X, lengths).numpy() * self.y_scale_ + self.y_mean_
         return Y.ravel() if self._y_ndim == 1 else Y
+
+    def predict_over_time(self, X, lengths=None):
+        """Predictions after every time step, in the target units: (n_samples, length), or
+        (n_samples, length, n_outputs) for 2-D targets.
+
+        Step t holds ``predict`` of the series cut after t + 1 steps, all from one forward
+        pass (see :meth:`SSMClassifier.predict_proba_over_time`); a padded series holds its
+        last step's prediction from its end on; a bidirectional network raises.
+        """
+        Y = self._forward(X, lengths, over_time=True).numpy() * self.y_scale_ + self.y_mean_
+        return Y[..., 0] if self._y_ndim == 1 else Y  # (n, L) or (n, L, n_outputs)
 
     def score(self, X, y, sample_weight=None, lengths=None):
         """R² of ``predict(X, lengths)`` on y (scikit-learn's ``score``; series padded as in

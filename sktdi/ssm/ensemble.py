@@ -67,7 +67,28 @@ class S4DEnsemble(nn.Module):
         outputs = torch.stack([member(X, lengths) for member in self.members], dim=1)  # (B, M, O)
         if self.training:
             return outputs
+        return self._combined(outputs)
+
+    def outputs_over_time(self, X: Tensor, lengths: Tensor | None = None) -> Tensor:
+        """X: (B, C, L) -> (B, L, n_outputs): the ensemble's prediction for every prefix."""
+        outputs = torch.stack(
+            [member.outputs_over_time(X, lengths) for member in self.members], dim=1
+        )  # (B, M, L, O)
+        return self._combined(outputs)
+
+    def initial_state(self, batch_size: int) -> list:
+        """Every member's state for :meth:`step`."""
+        return [member.initial_state(batch_size) for member in self.members]
+
+    def step(self, x_k: Tensor, state: list) -> tuple[Tensor, list]:
+        """Feed one time step x_k (B, C); get the ensemble's output for the prefix (eval)."""
+        stepped = [member.step(x_k, s) for member, s in zip(self.members, state)]
+        outputs = torch.stack([out for out, _ in stepped], dim=1)  # (B, M, O)
+        return self._combined(outputs), [s for _, s in stepped]
+
+    def _combined(self, outputs: Tensor) -> Tensor:
+        """The members' outputs (B, M, ...) -> the ensemble's (B, ...)."""
         if self.combine == "mean":
-            return outputs.mean(dim=1)  # (B, O)
-        log_probs = torch.log_softmax(outputs, dim=-1)  # (B, M, O)
-        return torch.logsumexp(log_probs, dim=1) - math.log(len(self.members))  # (B, O)
+            return outputs.mean(dim=1)  # (B, ...)
+        log_probs = torch.log_softmax(outputs, dim=-1)  # (B, M, ..., O)
+        return torch.logsumexp(log_probs, dim=1) - math.log(len(self.members))  # (B, ..., O)

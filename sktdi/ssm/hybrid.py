@@ -14,7 +14,7 @@ import torch.nn.functional as F
 from torch import Tensor, nn
 
 from .layers import S4D, ChannelDropout
-from .network import POOLINGS, combine_pooled, pool_steps, valid_steps
+from .network import POOLINGS, combine_pooled, outputs_over_time, pool_steps, valid_steps
 
 LONG_RANGES = ("conv", "s4d")
 MAX_POOL = 3  # the max-pool branch's window, in steps
@@ -236,6 +236,10 @@ class ConvS4DNetwork(nn.Module):
     def forward(self, X: Tensor, lengths: Tensor | None = None) -> Tensor:
         """X: (B, C, L) or (B, L) -> (B, n_outputs)."""
         return self.head(pool_steps(self.sequence_features(X, lengths), self.pooling, lengths))
+
+    def outputs_over_time(self, X: Tensor, lengths: Tensor | None = None) -> Tensor:
+        """X: (B, C, L) -> (B, L, n_outputs): the output for every prefix, from one pass."""
+        return outputs_over_time(self, X, lengths)
 
     def initial_state(self, batch_size: int) -> dict:
         """State for :meth:`step`: each block's history and S4D state, the pooling sums.

@@ -40,6 +40,34 @@ def pool_steps(x: Tensor, pooling: str, lengths: Tensor | None = None) -> Tensor
     return combine_pooled(pooling, mean, peak, last)
 
 
+def running_pool(x: Tensor, pooling: str) -> Tensor:
+    """x: (B, L, H) -> (B, L, H) or (B, L, 2H): at every step t, what :func:`pool_steps` gives
+    for the first t + 1 steps (a running mean, a running max, the step itself)."""
+    steps = torch.arange(1, x.shape[-2] + 1, device=x.device, dtype=x.dtype).unsqueeze(-1)
+    mean = x.cumsum(dim=-2) / steps  # (B, L, H)
+    peak = x.cummax(dim=-2).values  # (B, L, H)
+    return combine_pooled(pooling, mean, peak, x)
+
+
+def hold_after_end(outputs: Tensor, lengths: Tensor | None) -> Tensor:
+    """outputs (B, L, O) per step -> the same, with each padded series' steps from its end on
+    holding the output of its last step (a series says nothing more once it has ended)."""
+    if lengths is None:
+        return outputs
+    steps = torch.arange(outputs.shape[1], device=outputs.device)  # (L,)
+    last = lengths.to(device=outputs.device, dtype=torch.long).unsqueeze(-1) - 1  # (B, 1)
+    index = torch.minimum(steps, last)  # (B, L)
+    return outputs.gather(1, index.unsqueeze(-1).expand(-1, -1, outputs.shape[-1]))
+
+
+def outputs_over_time(network: nn.Module, X: Tensor, lengths: Tensor | None = None) -> Tensor:
+    """A causal network's output after every step, (B, L, n_outputs), from one forward pass:
+    its per-step features pooled as they run, then its head. Step t equals ``network`` on
+    the first t + 1 steps (eval mode)."""
+    features = network.sequence_features(X, lengths)  # (B, L, H)
+    return hold_after_end(network.head(running_pool(features, network.pooling)), lengths)
+
+
 class S4DNetwork(nn.Module):
     """Sequence-to-vector S4D model for classification (logits) or regression.
 
@@ -159,6 +187,19 @@ class S4DNetwork(nn.Module):
         """X: (B, C, L) or (B, L) -> (B, n_outputs)."""
         return self.head(self.pool(self.sequence_features(X, lengths), lengths))
 
+    def outputs_over_time(self, X: Tensor, lengths: Tensor | None = None) -> Tensor:
+        """X: (B, C, L) -> (B, L, n_outputs): the output for every prefix, from one pass."""
+        self._check_causal()
+        return outputs_over_time(self, X, lengths)
+
+    def _check_causal(self) -> None:
+        if self.bidirectional:
+            raise ValueError(
+                "a bidirectional network sees the whole series at every step, so it has no "
+                "output for a prefix and cannot stream; build it with bidirectional=False for "
+                "predictions over time or step-by-step inference"
+            )
+
     def initial_state(self, batch_size: int) -> dict:
         """State for :meth:`step`: each layer's SSM state, its discretization, the pooling sum.
 
@@ -167,11 +208,7 @@ class S4DNetwork(nn.Module):
         the parameters: after they change (a training step, ``set_modes``, ``.to(...)``) call
         ``initial_state`` again rather than continuing an old state.
         """
-        if self.bidirectional:
-            raise ValueError(
-                "a bidirectional network sees the whole series at every step and cannot "
-                "stream; build it with bidirectional=False for step-by-step inference"
-            )
+        self._check_causal()
         ref = self.blocks[0].mix.weight
         return {
             "ssm": [layer.initial_state(batch_size) for layer in self.ssm_layers],

@@ -1,0 +1,100 @@
+"""Streaming: a fitted deep model's predictions for series that arrive a sample at a time.
+
+The networks are causal, and each has a recurrent mode (``initial_state``, ``step``): the
+S4D layers carry their state, the convolutions their last few inputs, the pooling its running
+sums. A :class:`PredictionStream` holds that state for ``n_streams`` series and updates it
+with every sample, at a constant cost and memory per sample, however long the streams run.
+After t samples its predictions equal the estimator's on the series' first t steps.
+"""
+
+from __future__ import annotations
+
+from numbers import Integral
+
+import numpy as np
+import torch
+
+from ._threads import resolve_n_threads, torch_threads
+
+
+class PredictionStream:
+    """Predictions for ``n_streams`` series fed to a fitted model as they arrive.
+
+    Made by :meth:`SSMClassifier.stream <sktdi.SSMClassifier.stream>` (or
+    ``SSMRegressor.stream``). Feed samples with :meth:`update`, read the predictions for the
+    series so far with :meth:`predict` (and :meth:`predict_proba` for a classifier).
+
+    Parameters
+    ----------
+    estimator : fitted SSMClassifier or SSMRegressor
+    n_streams : int
+        Series followed at once.
+
+    Attributes
+    ----------
+    n_streams : int
+    n_steps_ : int
+        Samples fed so far to each stream.
+    """
+
+    def __init__(self, estimator, n_streams: int = 1):
+        if not isinstance(n_streams, Integral) or isinstance(n_streams, bool) or n_streams < 1:
+            raise ValueError(f"n_streams must be a positive int, got {n_streams!r}")
+        self._estimator = estimator
+        self.n_streams = int(n_streams)
+        self._module = estimator._inference_module()
+        self._dtype = next(self._module.parameters()).dtype
+        with torch.no_grad():
+            self._state = self._module.initial_state(self.n_streams)
+        self._output = None  # (n_streams, n_outputs) after the last sample
+        self.n_steps_ = 0
+
+    def update(self, x) -> PredictionStream:
+        """Feed the next sample of every stream, x of shape (n_streams, n_channels), or the
+        next k samples, (n_streams, n_channels, k). Returns the stream itself."""
+        n_channels = self._estimator.n_channels_
+        x = np.asarray(x, dtype=np.float64)
+        if x.ndim == 2:
+            x = x[:, :, np.newaxis]  # (n_streams, C, 1)
+        if x.ndim != 3 or x.shape[:2] != (self.n_streams, n_channels):
+            raise ValueError(
+                f"update takes x of shape (n_streams, n_channels) = ({self.n_streams}, "
+                f"{n_channels}), or (n_streams, n_channels, k) for k samples; got "
+                f"{np.shape(x)}"
+            )
+        if not np.isfinite(x).all():
+            raise ValueError("update got NaN or infinite values; a stream needs finite samples")
+        mean, scale = self._estimator.input_mean_, self._estimator.input_scale_
+        x = torch.as_tensor((x - mean[:, None]) / scale[:, None], dtype=self._dtype)  # (S, C, k)
+        threads = resolve_n_threads(self._estimator.n_threads)
+        with torch.no_grad(), torch_threads(threads):
+            for k in range(x.shape[-1]):
+                self._output, self._state = self._module.step(x[..., k], self._state)
+        self.n_steps_ += x.shape[-1]
+        return self
+
+    def _outputs(self) -> torch.Tensor:
+        if self._output is None:
+            raise ValueError("the stream has no sample yet: feed one with update(x) first")
+        return self._output  # (n_streams, n_outputs)
+
+    def predict_proba(self) -> np.ndarray:
+        """Class probabilities for the series so far, (n_streams, n_classes)."""
+        if not hasattr(self._estimator, "classes_"):
+            raise AttributeError("predict_proba is for a classifier's stream")
+        return torch.softmax(self._outputs(), dim=-1).cpu().numpy()
+
+    def predict(self) -> np.ndarray:
+        """Predicted labels (a classifier) or values (a regressor) for the series so far,
+        (n_streams,) or (n_streams, n_outputs)."""
+        estimator = self._estimator
+        if hasattr(estimator, "classes_"):
+            return estimator.classes_[np.argmax(self.predict_proba(), axis=1)]
+        Y = self._outputs().cpu().numpy() * estimator.y_scale_ + estimator.y_mean_
+        return Y.ravel() if estimator._y_ndim == 1 else Y
+
+    def __repr__(self) -> str:
+        return (
+            f"PredictionStream({type(self._estimator).__name__}, n_streams={self.n_streams}, "
+            f"n_steps_={self.n_steps_})"
+        )

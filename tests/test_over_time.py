@@ -1,0 +1,138 @@
+"""Predictions over time: one forward pass gives, at every step, the prediction for the
+series cut there (the networks are causal, their pooling runs)."""
+
+import numpy as np
+import pytest
+
+from sktdi import SSMClassifier, SSMRegressor
+
+SMALL = {"max_epochs": 1, "random_state": 0, "device": "cpu"}
+
+
+@pytest.fixture(scope="module")
+def data():
+    rng = np.random.default_rng(0)
+    y = np.repeat([0, 1, 2], 8)
+    t = np.arange(40)
+    X = rng.normal(size=(len(y), 2, 40)) + y[:, None, None] * np.sin(0.7 * t)
+    return X, y
+
+
+def _prefixes(X, steps, lengths=None):
+    """Each series cut after ``steps`` steps (or at its own length, if shorter): a list."""
+    ends = [steps if lengths is None else min(steps, n) for n in
+            (lengths if lengths is not None else [X.shape[-1]] * len(X))]
+    return [series[:, :end] for series, end in zip(X, ends)]
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"network": "conv-s4d", "d_model": 16, "n_layers": 3},
+        {"network": "s4d", "d_model": 8, "d_state": 8, "pooling": "mean-max"},
+        {"network": "s4d", "d_model": 8, "d_state": 8, "pooling": "last", "n_estimators": 2},
+    ],
+    ids=["conv-s4d", "s4d-mean-max", "s4d-last-ensemble"],
+)
+def test_each_step_is_the_prediction_for_the_prefix(data, params):
+    X, y = data
+    clf = SSMClassifier(**SMALL, **params).fit(X, y)
+    proba = clf.predict_proba_over_time(X[:6])  # (6, L, 3)
+    assert proba.shape == (6, 40, 3)
+    np.testing.assert_allclose(proba.sum(axis=-1), 1.0)
+    for t in (0, 1, 17, 39):
+        np.testing.assert_allclose(
+            proba[:, t], clf.predict_proba(_prefixes(X[:6], t + 1)), rtol=0, atol=1e-10
+        )
+    np.testing.assert_allclose(proba[:, -1], clf.predict_proba(X[:6]), rtol=0, atol=1e-10)
+
+
+def test_padded_series_hold_their_last_prediction(data):
+    X, y = data
+    clf = SSMClassifier(**SMALL, d_model=16, n_layers=3).fit(X, y)
+    lengths = np.array([40, 7, 23, 1])
+    padded = X[:4].copy()
+    for i, n in enumerate(lengths):
+        padded[i, :, n:] = 1e3  # junk that must not be read
+    proba = clf.predict_proba_over_time(padded, lengths=lengths)
+    for t in (0, 6, 22, 39):
+        np.testing.assert_allclose(
+            proba[:, t], clf.predict_proba(_prefixes(X[:4], t + 1, lengths)), atol=1e-10
+        )
+    # a list of series of unequal length: padded inside, the same
+    np.testing.assert_allclose(
+        clf.predict_proba_over_time([s[:, :n] for s, n in zip(X[:4], lengths)]), proba
+    )
+
+
+@pytest.mark.parametrize("two_d", [False, True])
+def test_regressor_predictions_over_time(data, two_d):
+    X, y = data
+    target = np.c_[y, -2.0 * y] if two_d else 1.5 * y
+    reg = SSMRegressor(**SMALL, d_model=16, n_layers=3).fit(X, target)
+    over_time = reg.predict_over_time(X[:5])
+    assert over_time.shape == ((5, 40, 2) if two_d else (5, 40))
+    for t in (0, 20, 39):
+        np.testing.assert_allclose(
+            over_time[:, t], reg.predict(_prefixes(X[:5], t + 1)), rtol=0, atol=1e-10
+        )
+
+
+def test_a_bidirectional_network_has_no_prediction_for_a_prefix(data):
+    X, y = data
+    clf = SSMClassifier(**SMALL, network="s4d", d_model=8, d_state=8, bidirectional=True)
+    clf.fit(X, y)
+    with pytest.raises(ValueError, match="bidirectional network .* no output for a prefix"):
+        clf.predict_proba_over_time(X[:2])
+
+
+# ---- streams ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"network": "conv-s4d", "d_model": 16, "n_layers": 3},
+        {"network": "s4d", "d_model": 8, "d_state": 8, "pooling": "mean-max", "n_estimators": 2},
+    ],
+    ids=["conv-s4d", "s4d-ensemble"],
+)
+def test_a_stream_predicts_what_the_estimator_predicts_over_time(data, params):
+    """Sample by sample, or in chunks: after t samples, the prediction over time at t."""
+    X, y = data
+    clf = SSMClassifier(**SMALL, **params).fit(X, y)
+    expected = clf.predict_proba_over_time(X[:3])  # (3, L, K)
+    live = clf.stream(n_streams=3)
+    for t in range(15):
+        live.update(X[:3, :, t])  # (n_streams, n_channels)
+        np.testing.assert_allclose(live.predict_proba(), expected[:, t], atol=1e-10)
+    live.update(X[:3, :, 15:40])  # a chunk (n_streams, n_channels, k)
+    assert live.n_steps_ == 40
+    np.testing.assert_allclose(live.predict_proba(), expected[:, -1], atol=1e-10)
+    np.testing.assert_array_equal(live.predict(), clf.predict(X[:3]))
+
+
+def test_a_regressor_stream(data):
+    X, y = data
+    reg = SSMRegressor(**SMALL, d_model=16, n_layers=3).fit(X, 1.5 * y)
+    live = reg.stream(n_streams=2).update(X[:2, :, :30])
+    np.testing.assert_allclose(live.predict(), reg.predict_over_time(X[:2])[:, 29], atol=1e-10)
+
+
+def test_stream_errors_name_the_problem(data):
+    X, y = data
+    clf = SSMClassifier(**SMALL, d_model=16, n_layers=3).fit(X, y)
+    live = clf.stream(n_streams=2)
+    with pytest.raises(ValueError, match="no sample yet"):
+        live.predict_proba()
+    with pytest.raises(ValueError, match=r"\(n_streams, n_channels\) = \(2, 2\)"):
+        live.update(X[:3, :, 0])
+    with pytest.raises(ValueError, match="NaN or infinite"):
+        live.update(np.full((2, 2), np.nan))
+    with pytest.raises(ValueError, match="n_streams must be a positive int"):
+        clf.stream(n_streams=0)
+    bidirectional = SSMClassifier(
+        **SMALL, network="s4d", d_model=8, d_state=8, bidirectional=True
+    ).fit(X, y)
+    with pytest.raises(ValueError, match="bidirectional network"):
+        bidirectional.stream()
