@@ -1,0 +1,127 @@
+"""Streams: samples per second of a fitted model's PredictionStream, against re-running the
+estimator (and MiniRocket) on every prefix, on one CPU thread.
+
+A default ``SSMClassifier`` (and one with ``network="s4d"``) is fitted for one epoch on a
+short synthetic task; then, per model,
+
+- one stream fed one sample at a time, and 1000 streams fed chunks of 100 samples:
+  samples per second over ``--steps`` samples per stream;
+- resident memory after each quarter of the single stream's steps (constant in the
+  stream's length if the state does not grow);
+- the alternatives a convolutional model has: a prediction on every prefix of one series of
+  ``--prefix-length`` steps, from scratch each time (the deep model's ``predict_proba``, and
+  MiniRocket's transform and ridge head fitted on series of that length, each prefix
+  zero-padded to it), as samples per second.
+
+    OMP_NUM_THREADS=1 python benchmarks/bench_stream.py --out docs/data/stream_bench.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+import numpy as np
+
+from bench_predict_memory import _status_kib
+
+
+def _task(length: int = 128, seed: int = 0):
+    rng = np.random.default_rng(seed)
+    y = np.repeat([0, 1], 20)
+    X = rng.normal(size=(len(y), 1, length)) + y[:, None, None] * np.sin(0.8 * np.arange(length))
+    return X, y
+
+
+def stream_rate(model, n_streams: int, chunk: int, steps: int, rng) -> dict:
+    live = model.stream(n_streams)
+    x = rng.normal(size=(n_streams, 1, chunk))
+    live.update(x)  # warm-up
+    memory = []
+    start = time.perf_counter()
+    for k in range(steps // chunk):
+        live.update(x if chunk > 1 else x[:, :, 0])
+        if chunk == 1 and (k + 1) % (steps // 4) == 0:
+            memory.append(_status_kib("VmRSS") / 1024)
+    seconds = time.perf_counter() - start
+    return {
+        "n_streams": n_streams,
+        "chunk": chunk,
+        "steps_per_stream": steps,
+        "samples_per_s": n_streams * steps / seconds,
+        "rss_mib_each_quarter": memory,
+    }
+
+
+def prefix_rate(predict, series: np.ndarray) -> float:
+    """Samples per second when every prefix of one series is predicted from scratch."""
+    start = time.perf_counter()
+    for t in range(1, series.shape[-1] + 1):
+        predict([series[:, :t]])
+    return series.shape[-1] / (time.perf_counter() - start)
+
+
+def main() -> None:
+    import torch
+
+    from sktdi import SSMClassifier
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--steps", type=int, default=4000)
+    parser.add_argument("--prefix-length", type=int, default=200)
+    parser.add_argument("--out")
+    args = parser.parse_args()
+    torch.set_num_threads(1)
+    rng = np.random.default_rng(1)
+    X, y = _task()
+    series = rng.normal(size=(1, args.prefix_length))
+    rows = []
+    for network in ("conv-s4d", "s4d"):
+        model = SSMClassifier(network=network, max_epochs=1, random_state=0).fit(X, y)
+        for n_streams, chunk in ((1, 1), (1000, 100)):
+            steps = args.steps if n_streams == 1 else 200
+            row = {"model": network, **stream_rate(model, n_streams, chunk, steps, rng)}
+            rows.append(row)
+            print(row, flush=True)
+        rows.append(
+            {"model": network, "every_prefix_samples_per_s": prefix_rate(model.predict_proba, series)}
+        )
+        print(rows[-1], flush=True)
+    try:
+        from sktdi.benchmark._minirocket_ridge import MiniRocketRidge
+    except ImportError:  # pragma: no cover - sktime not installed
+        MiniRocketRidge = None
+    if MiniRocketRidge is not None:
+        # MiniRocket's dilations are fitted to one length: fitted on series of the prefix
+        # length, it predicts each prefix zero-padded to it (the cost of re-running it on
+        # every prefix; an early classifier fits one per prefix length instead)
+        X_long, y_long = _task(args.prefix_length)
+        rocket = MiniRocketRidge(random_state=0).fit(X_long, y_long)
+        rocket.predict(X_long[:1])  # numba compiles
+        padded = np.zeros((1, 1, args.prefix_length))
+        start = time.perf_counter()
+        for t in range(1, args.prefix_length + 1):
+            padded[0, :, :t] = series[:, :t]
+            rocket.predict(padded)
+        rows.append(
+            {
+                "model": "minirocket",
+                "every_prefix_samples_per_s": args.prefix_length / (time.perf_counter() - start),
+            }
+        )
+        print(rows[-1], flush=True)
+    if args.out:
+        report = {
+            "started": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "machine": {"cpu": platform.machine(), "torch": torch.__version__, "threads": 1},
+            "runs": rows,
+        }
+        Path(args.out).write_text(json.dumps(report, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()
