@@ -26,7 +26,6 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import numpy as np
-
 from bench_predict_memory import _status_kib
 
 

@@ -32,6 +32,7 @@ N_MULTIROCKET = 4
 # accuracy, at ~1.5x the time (benchmarks/bench_fast_path.py measures both)
 STATE_DTYPE = np.float32
 
+
 @contextlib.contextmanager
 def _numba_threads():
     """Run the scans on torch's thread count (the estimator's ``n_threads``, a joblib
@@ -60,7 +61,10 @@ def _modes(A_bar: np.ndarray, CB_bar: np.ndarray, dtype) -> tuple[np.ndarray, ..
 
 
 def _steps(X: np.ndarray, lengths: np.ndarray | None) -> np.ndarray:
-    return np.full(len(X), X.shape[-1], dtype=np.int64) if lengths is None else lengths.astype(np.int64)
+    """Each series' own length (n,) int64: ``lengths``, or X's whole length."""
+    if lengths is None:
+        return np.full(len(X), X.shape[-1], dtype=np.int64)
+    return lengths.astype(np.int64)
 
 
 def sample_outputs(
@@ -69,25 +73,29 @@ def sample_outputs(
     A_bar: np.ndarray,
     CB_bar: np.ndarray,
     *,
-    every: int = 1,
+    at_most: int,
     difference: bool = False,
     dtype=None,
 ) -> np.ndarray:
     """The bank's outputs (C, H, m) on series X (n, C, L), laid end to end over each
-    series' own steps (or its first difference's) and kept at every ``every``-th position."""
+    series' own steps (or its first difference's) and kept at every k-th position, k the
+    smallest that keeps m ≤ ``at_most``."""
     dtype = STATE_DTYPE if dtype is None else dtype
-    n, n_channels, _ = X.shape
-    steps = _steps(X, lengths) - int(difference)  # (n,)
+    n_channels = X.shape[1]
+    lengths = _steps(X, lengths)  # (n,)
+    steps = lengths - int(difference)  # (n,) the outputs of each series
+    total = int(steps.sum())
+    every = -(-total // at_most)
     offsets = np.concatenate([[0], np.cumsum(steps)[:-1]]).astype(np.int64)  # (n,)
-    out = np.empty((n_channels, A_bar.shape[0], -(-int(steps.sum()) // every)), dtype)
+    out = np.empty((n_channels, A_bar.shape[0], -(-total // every)), dtype)  # (C, H, m)
     with _numba_threads() as kernels:
         kernels.sample(
             np.ascontiguousarray(X, dtype=dtype),
-            _steps(X, lengths),
+            lengths,
             int(difference),
             *_modes(A_bar, CB_bar, dtype),
             offsets,
-            int(every),
+            every,
             out,
         )
     return out
@@ -141,12 +149,13 @@ def scan_features(
         out = given.view()
         out.shape = shape  # raises rather than copy, where the block cannot be viewed so
     X_state = np.ascontiguousarray(X, dtype=dtype)  # (n, C, L)
+    steps = _steps(X, lengths)  # (n,)
     modes = _modes(A_bar, CB_bar, dtype)
     with _numba_threads() as kernels:
         for r, (biases, difference) in enumerate(representations):
             kernels.pool(
                 X_state,
-                _steps(X, lengths),
+                steps,
                 int(difference),
                 *modes,
                 np.ascontiguousarray(np.swapaxes(biases, 1, 2), dtype=dtype),  # (C, Q, H)

@@ -13,6 +13,7 @@ from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted
 
 from ._inputs import valid_mask
+from ._scan import quantiles, sample_outputs, scan_features
 from ._seeding import spawn_seeds
 from ._validation import (
     check_state_params,
@@ -20,7 +21,6 @@ from ._validation import (
     restore_on_error,
     validate_padded_sequences,
 )
-from ._scan import quantiles, sample_outputs, scan_features
 from .persistence import SaveMixin, remember_fit_parameters
 from .ssm import INIT_NAMES, S4D, fft_conv
 from .tdi import (
@@ -473,14 +473,12 @@ class SpectralAlignmentTransformer(SaveMixin, TransformerMixin, BaseEstimator):
         if self.features == "sequence" or self.n_biases == 0:
             return np.zeros((n_channels, self.n_filters, 0))
         rows = np.sort(rng.choice(n, size=min(n, BIAS_ROWS), replace=False))
-        own = np.full(len(rows), X.shape[-1]) if lengths is None else lengths[rows]  # (m,)
-        steps = int(own.sum()) - len(rows) * difference
-        # the outputs of the sampled series laid end to end, every step-th kept
+        # the outputs of the sampled series laid end to end, evenly thinned
         values = sample_outputs(
             X[rows],
             None if lengths is None else lengths[rows],
             *self._modes(),
-            every=-(-steps // BIAS_SAMPLE),
+            at_most=BIAS_SAMPLE,
             difference=difference,
         )  # (C, H, ≤ BIAS_SAMPLE)
         levels = (np.arange(self.n_biases) + 0.5) / self.n_biases
@@ -522,8 +520,8 @@ class SpectralAlignmentTransformer(SaveMixin, TransformerMixin, BaseEstimator):
         caller's feature matrix."""
         _check_sequence_features_length(self.features, lengths, X.shape[-1], self.n_timepoints_)
         _check_bank_length(_shortest_length(X, lengths), self.difference, self._difference())
-        X = _zero_padding(X, lengths)
         if self.features == "sequence":
+            X = _zero_padding(X, lengths)  # the FFT reads the whole padded series
             return np.concatenate(
                 [
                     (filtered / math.sqrt(X.shape[-1])).reshape(len(filtered), -1).numpy()
@@ -533,7 +531,8 @@ class SpectralAlignmentTransformer(SaveMixin, TransformerMixin, BaseEstimator):
         representations = [(self.biases_, False)]  # the series', then their differences'
         if self._difference():
             representations.append((self.difference_biases_, True))
-        # pooled: one compiled pass per representation, nothing held per time step
+        # pooled: one compiled pass per representation, nothing held per time step; each
+        # series stops at its own length, so its padding is never read
         return scan_features(
             X,
             lengths,

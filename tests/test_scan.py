@@ -91,7 +91,9 @@ def test_representations_are_written_one_after_another():
 def test_sample_outputs_keep_every_kth_step_of_the_series_end_to_end(every):
     layer, A_bar, CB_bar = _bank()
     X, lengths = _series()
-    out = sample_outputs(X, lengths, A_bar, CB_bar, every=every, dtype=np.float64)  # (C, H, m)
+    at_most = -(-int(lengths.sum()) // every)  # the bound that thins to every k-th output
+    out = sample_outputs(X, lengths, A_bar, CB_bar, at_most=at_most, dtype=np.float64)
+    assert out.shape[-1] <= at_most  # (C, H, m)
     for c in range(X.shape[1]):
         laid = np.concatenate(
             [_filtered(layer, X[i, c, :n]) for i, n in enumerate(lengths)], axis=-1

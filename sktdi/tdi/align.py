@@ -29,7 +29,6 @@ from ..ssm.layers import S4D
 from .spectra import TaskSpectrum
 
 
-
 @dataclass(frozen=True)
 class SpectralPeak:
     """A peak of a task statistic; frequencies in cycles/sample.
@@ -232,7 +231,6 @@ def kernel_energy(modes: ModeParams, discretization: str = "zoh") -> torch.Tenso
 
     Examples
     --------
-    >>> import torch
     >>> from sktdi.ssm import init_modes
     >>> from sktdi.tdi import kernel_energy
     >>> kernel_energy(init_modes("s4d-lin", d_model=3, d_state=8)).shape
