@@ -52,25 +52,48 @@ class PredictionStream:
     def update(self, x) -> PredictionStream:
         """Feed the next sample of every stream, x of shape (n_streams, n_channels), or the
         next k samples, (n_streams, n_channels, k). Returns the stream itself."""
+        self.outputs_after_each(x)
+        return self
+
+    def outputs_after_each(self, x) -> torch.Tensor:
+        """Feed x as :meth:`update` does; return the raw outputs (logits for a classifier)
+        after each of its k samples, (n_streams, k, n_outputs)."""
         n_channels = self._estimator.n_channels_
         x = np.asarray(x, dtype=np.float64)
         if x.ndim == 2:
             x = x[:, :, np.newaxis]  # (n_streams, C, 1)
-        if x.ndim != 3 or x.shape[:2] != (self.n_streams, n_channels):
+        if x.ndim != 3 or x.shape[:2] != (self.n_streams, n_channels) or x.shape[-1] == 0:
             raise ValueError(
                 f"update takes x of shape (n_streams, n_channels) = ({self.n_streams}, "
-                f"{n_channels}), or (n_streams, n_channels, k) for k samples; got "
+                f"{n_channels}), or (n_streams, n_channels, k) for k >= 1 samples; got "
                 f"{np.shape(x)}"
             )
         if not np.isfinite(x).all():
             raise ValueError("update got NaN or infinite values; a stream needs finite samples")
         mean, scale = self._estimator.input_mean_, self._estimator.input_scale_
         x = torch.as_tensor((x - mean[:, None]) / scale[:, None], dtype=self._dtype)  # (S, C, k)
+        outputs = []
         threads = resolve_n_threads(self._estimator.n_threads)
         with torch.no_grad(), torch_threads(threads):
             for k in range(x.shape[-1]):
                 self._output, self._state = self._module.step(x[..., k], self._state)
+                outputs.append(self._output)  # (S, O)
         self.n_steps_ += x.shape[-1]
+        return torch.stack(outputs, dim=1)  # (S, k, O)
+
+    def keep(self, streams) -> PredictionStream:
+        """Follow only ``streams`` (indices, or a boolean mask of length n_streams), in that
+        order; the others' state is dropped. Returns the stream itself.
+
+        For series that end or leave while the rest go on: an early classifier drops the
+        series it has decided on.
+        """
+        rows = np.arange(self.n_streams)[np.asarray(streams)]  # (S',)
+        index = torch.as_tensor(rows, dtype=torch.long)
+        self._state = _select_streams(self._state, index)
+        if self._output is not None:
+            self._output = self._output[index]
+        self.n_streams = len(rows)
         return self
 
     def _outputs(self) -> torch.Tensor:
@@ -98,3 +121,19 @@ class PredictionStream:
             f"PredictionStream({type(self._estimator).__name__}, n_streams={self.n_streams}, "
             f"n_steps_={self.n_steps_})"
         )
+
+
+def _select_streams(state, index: torch.Tensor):
+    """A network's streaming state (nested dicts and lists of (S, ...) tensors) for the
+    streams ``index`` only. The cached discretizations ("discrete") are the parameters', the
+    same for every stream, and pass through, as do counts."""
+    if isinstance(state, dict):
+        return {
+            key: value if key == "discrete" else _select_streams(value, index)
+            for key, value in state.items()
+        }
+    if isinstance(state, (list, tuple)):
+        return type(state)(_select_streams(value, index) for value in state)
+    if isinstance(state, torch.Tensor):
+        return state[index]
+    return state  # a count, or None

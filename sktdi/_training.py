@@ -121,17 +121,21 @@ class PlainWhenPipedPrintLog(PrintLog):
 
 
 class _SSMNetMixin:
-    """What the estimators add to skorch's nets: augmented training batches and ensembles.
+    """What the estimators add to skorch's nets: augmented training batches, ensembles, and
+    the loss on the predictions for prefixes.
 
     ``augment`` (a key of :data:`sktdi.augmentation.AUGMENTATIONS`) transforms each training
     minibatch before the forward pass; validation and prediction batches are left alone. An
     :class:`~sktdi.ssm.S4DEnsemble` module returns one output per member in training, and the
-    loss is the mean of the members' losses.
+    loss is the mean of the members' losses. ``prefix_weight`` > 0 trains on every prefix
+    too: the loss is ``(1 - w)`` times the loss on the whole series plus ``w`` times the mean
+    loss over the outputs after every step (:func:`prefix_loss`).
     """
 
-    def __init__(self, *args, augment: str = "none", **kwargs):
+    def __init__(self, *args, augment: str = "none", prefix_weight: float = 0.0, **kwargs):
         super().__init__(*args, **kwargs)
         self.augment = augment
+        self.prefix_weight = prefix_weight
 
     def train_step_single(self, batch, **fit_params):
         if self.augment != "none":
@@ -141,7 +145,16 @@ class _SSMNetMixin:
             else:
                 Xi = augment_batch(Xi, self.augment)
             batch = (Xi, yi)
-        return super().train_step_single(batch, **fit_params)
+        if not self.prefix_weight:
+            return super().train_step_single(batch, **fit_params)
+        # skorch's step with the outputs over time in place of the forward pass
+        self._set_training(True)
+        Xi, yi = unpack_data(batch)
+        Xi = Xi if isinstance(Xi, dict) else {"X": Xi}
+        over_time = self.module_.outputs_over_time(**Xi)  # (B, L, O), ensemble (B, M, L, O)
+        loss = prefix_loss(self, over_time, yi, self.prefix_weight)
+        loss.backward()
+        return {"loss": loss, "y_pred": over_time[..., -1, :]}
 
     def get_loss(self, y_pred, y_true, *args, **kwargs):
         if y_pred.dim() == 3:  # (B, members, outputs): an ensemble in training mode
@@ -151,6 +164,26 @@ class _SSMNetMixin:
             ]
             return torch.stack(losses).mean()
         return super().get_loss(y_pred, y_true, *args, **kwargs)
+
+
+def prefix_loss(net, over_time: torch.Tensor, y_true: torch.Tensor, weight: float) -> torch.Tensor:
+    """``(1 - weight)`` · the loss of the last step's output (the whole series) + ``weight`` ·
+    the loss of the outputs after every step, each prefix labelled with its series' target.
+
+    ``over_time``: (B, L, O), or (B, M, L, O) for an ensemble's members. Every step weighs the
+    same: a model trained so is calibrated on short prefixes (unsure where the series has not
+    yet told the classes apart), which is what a probability threshold needs. A padded
+    series' steps after its end repeat its last output (:func:`sktdi.ssm.network.hold_after_end`).
+    """
+    y_true = y_true.to(over_time.device)
+    final = net.get_loss(over_time[..., -1, :], y_true, training=True)
+    length = over_time.shape[-2]
+    if over_time.dim() == 4:  # (B, M, L, O) -> (B·L, M, O): members stay on their axis
+        steps = over_time.permute(0, 2, 1, 3).flatten(0, 1)
+    else:  # (B, L, O) -> (B·L, O)
+        steps = over_time.flatten(0, 1)
+    every_step = net.get_loss(steps, y_true.repeat_interleave(length, dim=0), training=True)
+    return (1 - weight) * final + weight * every_step
 
 
 class SSMNetClassifier(_SSMNetMixin, NeuralNetClassifier):
@@ -203,6 +236,7 @@ def build_net(estimator, n_channels: int, n_outputs: int, split_seed: int):
         module=module,
         **{f"module__{name}": value for name, value in module_kwargs.items()},
         augment=estimator.augment,
+        prefix_weight=estimator.prefix_weight,
         criterion=estimator._criterion,
         optimizer=torch.optim.AdamW,
         optimizer__weight_decay=estimator.weight_decay,

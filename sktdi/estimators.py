@@ -79,6 +79,7 @@ class _BaseSSM(SaveMixin, BaseEstimator):
         "pooling": [StrOptions(set(POOLINGS))],
         "bidirectional": ["boolean"],
         "augment": [StrOptions(set(AUGMENTATIONS))],
+        "prefix_weight": [Interval(Real, 0, 1, closed="both")],
         "n_estimators": [Interval(Integral, 1, None, closed="left")],
         "max_epochs": [Interval(Integral, 0, None, closed="left")],
         "batch_size": [Interval(Integral, 1, None, closed="left")],
@@ -115,6 +116,7 @@ class _BaseSSM(SaveMixin, BaseEstimator):
         pooling="mean-max",
         bidirectional=False,
         augment="none",
+        prefix_weight=0.0,
         n_estimators=1,
         max_epochs=100,
         batch_size=16,
@@ -155,6 +157,7 @@ class _BaseSSM(SaveMixin, BaseEstimator):
         self.pooling = pooling
         self.bidirectional = bidirectional
         self.augment = augment
+        self.prefix_weight = prefix_weight
         self.n_estimators = n_estimators
         self.max_epochs = max_epochs
         self.batch_size = batch_size
@@ -211,6 +214,12 @@ class _BaseSSM(SaveMixin, BaseEstimator):
                 "validation_fraction and n_iter_no_change are for fit: partial_fit trains on "
                 "every series it is given (early stopping needs one fixed held-out set); set "
                 "validation_fraction=0 and n_iter_no_change=None"
+            )
+        if self.prefix_weight > 0 and self.bidirectional:
+            raise ValueError(
+                f"prefix_weight={self.prefix_weight} trains the predictions for prefixes, which "
+                f"a bidirectional network does not have (each step sees the whole series); set "
+                f"bidirectional=False, or prefix_weight=0"
             )
         if building:
             warn_if_spectrum_ignored(self.init, self.tdi_spectrum)
@@ -428,6 +437,13 @@ class SSMClassifier(ClassifierMixin, _BaseSSM):
         Label-preserving transforms of each training minibatch (:mod:`sktdi.augmentation`):
         Gaussian jitter, a random gain per series and channel, window slicing. Predictions
         never see them; window slicing is skipped for padded (unequal-length) batches.
+    prefix_weight : float in [0, 1], default=0.0
+        Share of the training loss spent on the predictions for prefixes: ``(1 - w)`` times
+        the loss on the whole series plus ``w`` times the mean loss over the prediction
+        after every step (one pass, as :meth:`predict_proba_over_time`). Set it (0.5 is
+        what :class:`sktdi.sktime.SktimeSSMEarlyClassifier` uses) when you read predictions
+        before a series ends, from :meth:`stream` or ``predict_proba_over_time``; see
+        :doc:`/streaming`. Needs a causal network (``bidirectional=False``).
     n_estimators : int, default=1
         Networks in an ensemble, each with its own initialization (TDI aligns each one's
         layers from one task statistic), trained side by side on the same minibatches with

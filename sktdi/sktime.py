@@ -16,9 +16,13 @@ import os
 from pathlib import Path
 
 import numpy as np
+import torch
+from sklearn.base import clone
 from sktime.classification.base import BaseClassifier
+from sktime.classification.early_classification import BaseEarlyClassifier
 from sktime.regression.base import BaseRegressor
 
+from ._early import DECIDED_AT, STEPS, advance_decisions, harmonic_mean_score, initial_decisions
 from ._validation import keyword_only
 from .datasets import pad_sequences
 from .estimators import SSMClassifier, SSMRegressor
@@ -27,6 +31,7 @@ from .ridge import SpectralRidgeClassifier, SpectralRidgeRegressor
 
 __all__ = [
     "SktimeSSMClassifier",
+    "SktimeSSMEarlyClassifier",
     "SktimeSSMRegressor",
     "SktimeSpectralRidgeClassifier",
     "SktimeSpectralRidgeRegressor",
@@ -348,3 +353,211 @@ _delegate_signature(SktimeSSMClassifier, SSMClassifier)
 _delegate_signature(SktimeSSMRegressor, SSMRegressor)
 _delegate_signature(SktimeSpectralRidgeClassifier, SpectralRidgeClassifier)
 _delegate_signature(SktimeSpectralRidgeRegressor, SpectralRidgeRegressor)
+
+
+# what the early classifier's default network is trained with, and its decision rule: chosen
+# by cross-validation on the training splits (benchmarks/choose_early_defaults.py)
+EARLY_PREFIX_WEIGHT = 0.5
+EARLY_THRESHOLD = 0.85
+EARLY_CONSECUTIVE = 1
+EARLY_CHUNK = 32  # steps fed at once, between checks that every case is decided
+
+
+class SktimeSSMEarlyClassifier(BaseEarlyClassifier):
+    """An early classifier: a fitted :class:`~sktdi.SSMClassifier` read at every step.
+
+    sktime's early classifiers fit one classifier per prefix length, at about 20 fixed
+    lengths. Here one causal network is trained (on whole series and their prefixes,
+    ``prefix_weight``), and its class probabilities are read after every step from its
+    recurrent mode. A series is decided once its most probable class has held a probability
+    of at least ``probability_threshold`` for ``consecutive_predictions`` steps in a row (the
+    rule of sktime's ``ProbabilityThresholdEarlyClassifier``), or at its full length.
+
+    Parameters
+    ----------
+    estimator : SSMClassifier, optional
+        The network to train (cloned at ``fit``). None: ``SSMClassifier(prefix_weight=0.5)``,
+        trained on every prefix as well as on the whole series.
+    probability_threshold : float, default=0.85
+        The probability the predicted class must reach for a decision.
+    consecutive_predictions : int, default=1
+        Steps in a row that the same class must hold that probability.
+    random_state : int or None, default=None
+        Seeds the estimator's fit (its ``random_state``) when not None.
+
+    Attributes
+    ----------
+    estimator_ : SSMClassifier
+        The fitted network.
+    series_length_ : int
+        The training series' length: the full length, where every series is decided, and
+        the unit of earliness.
+    state_info : ndarray of shape (n_cases, 4)
+        After ``predict``/``update_predict``, one row per case of the last call: steps
+        seen, consecutive confident steps, the predicted class's index, and the step of
+        the decision (0 while undecided).
+
+    Notes
+    -----
+    ``predict`` and ``predict_proba`` return (labels or probabilities, decisions), as
+    sktime's early classifiers: -1 (a row of -1) for a case not yet decided.
+    ``update_predict`` continues the same cases, less those already decided (in order), at
+    a longer length: it feeds the new steps only, from the network's stored state.
+    ``score`` returns (harmonic mean of accuracy and 1 - earliness, accuracy, earliness).
+    Series must have one length (a numpy3D panel). See :doc:`/streaming`.
+
+    Examples
+    --------
+    >>> from sktime.datasets import load_unit_test
+    >>> from sktdi import SSMClassifier
+    >>> from sktdi.sktime import SktimeSSMEarlyClassifier
+    >>> X_train, y_train = load_unit_test(split="train", return_type="numpy3D")
+    >>> X_test, y_test = load_unit_test(split="test", return_type="numpy3D")
+    >>> early = SktimeSSMEarlyClassifier(
+    ...     SSMClassifier(max_epochs=20, prefix_weight=0.5), random_state=0
+    ... ).fit(X_train, y_train)
+    >>> labels, decided = early.predict(X_test[:, :, :4])  # the first 4 of 24 steps
+    >>> if not decided.all():  # the undecided cases go on, to their full length
+    ...     labels, decided = early.update_predict(X_test[~decided])
+    >>> bool(decided.all())
+    True
+    >>> hm, accuracy, earliness = early.score(X_test, y_test)
+    """
+
+    _tags = {
+        "authors": ["sktdi developers"],
+        "maintainers": ["sktdi developers"],
+        "python_dependencies": ["torch", "skorch"],
+        "X_inner_mtype": "numpy3D",
+        "capability:multivariate": True,
+        "capability:unequal_length": False,
+        "capability:missing_values": False,
+        "capability:predict_proba": True,
+        "capability:random_state": True,
+        "property:randomness": "derandomized",
+        # the checks sktime's own TEASER skips, for the same reasons: predict keeps the
+        # cases' state for update_predict (the early-classification contract), and the
+        # other three compare predict_proba's (probabilities, decisions) as one array,
+        # which numpy cannot build; tests/test_early.py checks what they would. sktime's
+        # test suite reads this tag; check_estimator takes it as tests_to_exclude
+        "tests:skip_by_name": [
+            "test_non_state_changing_method_contract",
+            "test_fit_idempotent",
+            "test_persistence_via_pickle",
+            "test_save_estimators_to_file",
+        ],
+    }
+
+    def __init__(
+        self,
+        estimator=None,
+        probability_threshold=EARLY_THRESHOLD,
+        consecutive_predictions=EARLY_CONSECUTIVE,
+        random_state=None,
+    ):
+        self.estimator = estimator
+        self.probability_threshold = probability_threshold
+        self.consecutive_predictions = consecutive_predictions
+        self.random_state = random_state
+        super().__init__()
+
+    def _fit(self, X, y):
+        if not 0 < self.probability_threshold <= 1:
+            raise ValueError(
+                f"probability_threshold must be in (0, 1], got {self.probability_threshold!r}"
+            )
+        if int(self.consecutive_predictions) != self.consecutive_predictions or (
+            self.consecutive_predictions < 1
+        ):
+            raise ValueError(
+                f"consecutive_predictions must be a positive int, got "
+                f"{self.consecutive_predictions!r}"
+            )
+        if self.estimator is None:
+            estimator = SSMClassifier(prefix_weight=EARLY_PREFIX_WEIGHT)
+        elif isinstance(self.estimator, SSMClassifier):
+            estimator = clone(self.estimator)
+        else:
+            raise TypeError(
+                f"estimator must be an sktdi SSMClassifier (a causal network read at every "
+                f"step), got {type(self.estimator).__name__}"
+            )
+        if self.random_state is not None:
+            estimator.set_params(random_state=self.random_state)
+        self.estimator_ = estimator.fit(X, y)
+        self.series_length_ = X.shape[-1]
+        self.reset_state_info()
+        return self
+
+    def _predict(self, X):
+        return self._labels(*self._predict_proba(X))
+
+    def _update_predict(self, X):
+        return self._labels(*self._update_predict_proba(X))
+
+    def _predict_proba(self, X):
+        self._stream = self.estimator_.stream(len(X))
+        self.state_info = initial_decisions(len(X))
+        return self._advance(X)
+
+    def _update_predict_proba(self, X):
+        undecided = self.state_info[:, DECIDED_AT] == 0
+        seen = int(self.state_info[0, STEPS])
+        if len(X) != undecided.sum():
+            raise ValueError(
+                f"update_predict continues the {undecided.sum()} cases the last call left "
+                f"undecided, in order, but X has {len(X)}: pass X[~decisions] of the last "
+                f"call's cases, or call predict for new ones"
+            )
+        if X.shape[-1] <= seen:
+            raise ValueError(
+                f"update_predict needs the cases at a longer length than the {seen} steps "
+                f"already seen; X has {X.shape[-1]}"
+            )
+        self._stream.keep(undecided)
+        self.state_info = self.state_info[undecided]
+        return self._advance(X)
+
+    def _advance(self, X):
+        """Feed the steps of X after those already seen; decide; (probabilities, decisions)."""
+        n_classes = len(self.estimator_.classes_)
+        probabilities = np.full((len(X), n_classes), -1.0)
+        seen = int(self.state_info[0, STEPS]) if len(X) else 0
+        end = min(X.shape[-1], self.series_length_)
+        # in chunks, so that the stream stops once every case is decided
+        for start in range(seen, end, EARLY_CHUNK):
+            logits = self._stream.outputs_after_each(X[:, :, start : min(start + EARLY_CHUNK, end)])
+            self.state_info, decided = advance_decisions(
+                self.state_info,
+                torch.softmax(logits, dim=-1).cpu().numpy(),  # (n, k, n_classes)
+                self.probability_threshold,
+                int(self.consecutive_predictions),
+                final_step=self.series_length_,
+            )
+            now = ~np.isnan(decided[:, 0])
+            probabilities[now] = decided[now]
+            if (self.state_info[:, DECIDED_AT] > 0).all():
+                break
+        return probabilities, self.state_info[:, DECIDED_AT] > 0
+
+    def _labels(self, probabilities, decisions):
+        labels = self.estimator_.classes_[np.argmax(probabilities, axis=1)]
+        labels = labels.astype(object) if labels.dtype.kind not in "iuf" else labels
+        labels[~decisions] = -1
+        return labels, decisions
+
+    def _score(self, X, y):
+        labels, _ = self._predict(X)
+        return harmonic_mean_score(
+            self.state_info[:, DECIDED_AT], labels == np.asarray(y), self.series_length_
+        )
+
+    @classmethod
+    def get_test_params(cls, parameter_set: str = "default"):
+        """Small, fast settings for sktime's estimator checks."""
+        fast = SSMClassifier(d_model=4, n_layers=1, d_state=4, max_epochs=2, batch_size=8)
+        return [
+            {"estimator": fast, "random_state": 0},
+            {"estimator": fast, "probability_threshold": 0.6, "consecutive_predictions": 3},
+        ]
+

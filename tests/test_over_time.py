@@ -136,3 +136,63 @@ def test_stream_errors_name_the_problem(data):
     ).fit(X, y)
     with pytest.raises(ValueError, match="bidirectional network"):
         bidirectional.stream()
+
+
+def test_a_stream_keeps_the_streams_it_is_told_to(data):
+    """keep drops streams mid-way: the rest go on as if they had been alone."""
+    X, y = data
+    clf = SSMClassifier(**SMALL, network="s4d", d_model=8, d_state=8, n_estimators=2).fit(X, y)
+    live = clf.stream(n_streams=4).update(X[:4, :, :13])
+    live.keep(np.array([False, True, False, True])).update(X[[1, 3], :, 13:])
+    assert live.n_streams == 2
+    np.testing.assert_allclose(live.predict_proba(), clf.predict_proba(X[[1, 3]]), atol=1e-10)
+    steps = clf.stream(n_streams=2).outputs_after_each(X[:2])  # (2, L, K) logits
+    np.testing.assert_allclose(
+        np.exp(steps.numpy()) / np.exp(steps.numpy()).sum(-1, keepdims=True),
+        clf.predict_proba_over_time(X[:2]),
+        atol=1e-10,
+    )
+
+
+def test_prefix_loss_is_the_weighted_sum_of_the_whole_and_every_step():
+    """Checked against cross-entropy computed step by step."""
+    import torch
+
+    from sktdi._training import prefix_loss
+
+    class Net:  # what prefix_loss asks of the skorch net: the criterion
+        def get_loss(self, y_pred, y_true, training):
+            return torch.nn.functional.cross_entropy(y_pred, y_true)
+
+    rng = np.random.default_rng(0)
+    over_time = torch.as_tensor(rng.normal(size=(3, 5, 4)))  # (B, L, K)
+    y = torch.tensor([0, 3, 1])
+    by_step = [torch.nn.functional.cross_entropy(over_time[:, t], y) for t in range(5)]
+    expected = 0.7 * by_step[-1] + 0.3 * torch.stack(by_step).mean()
+    assert torch.isclose(prefix_loss(Net(), over_time, y, 0.3), expected)
+    # an ensemble's members (B, M, L, K): the mean of the members' losses at each step
+    members = torch.as_tensor(rng.normal(size=(3, 2, 5, 4)))
+
+    class EnsembleNet(Net):
+        def get_loss(self, y_pred, y_true, training):
+            return torch.stack(
+                [super(EnsembleNet, self).get_loss(y_pred[:, m], y_true, training) for m in range(2)]
+            ).mean()
+
+    expected = torch.stack([prefix_loss(Net(), members[:, m], y, 0.3) for m in range(2)]).mean()
+    assert torch.isclose(prefix_loss(EnsembleNet(), members, y, 0.3), expected)
+
+
+def test_training_on_prefixes(data):
+    """prefix_weight trains the predictions for prefixes: their loss falls below that of a
+    network trained on whole series only, from the same seed; a bidirectional network
+    refuses it."""
+    X, y = data
+    losses = {}
+    for weight in (0.0, 0.5):
+        clf = SSMClassifier(**{**SMALL, "max_epochs": 15}, d_model=16, prefix_weight=weight)
+        proba = clf.fit(X, y).predict_proba_over_time(X)[:, :20]  # the first half
+        losses[weight] = -np.log(proba[np.arange(len(y)), :, y]).mean()
+    assert losses[0.5] < losses[0.0]
+    with pytest.raises(ValueError, match="prefix_weight=0.5 trains the predictions for prefixes"):
+        SSMClassifier(network="s4d", bidirectional=True, prefix_weight=0.5).fit(X, y)

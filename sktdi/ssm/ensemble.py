@@ -70,10 +70,13 @@ class S4DEnsemble(nn.Module):
         return self._combined(outputs)
 
     def outputs_over_time(self, X: Tensor, lengths: Tensor | None = None) -> Tensor:
-        """X: (B, C, L) -> (B, L, n_outputs): the ensemble's prediction for every prefix."""
+        """X: (B, C, L) -> (B, L, n_outputs): the ensemble's prediction for every prefix; in
+        training mode every member's, (B, n_members, L, n_outputs), as ``forward``."""
         outputs = torch.stack(
             [member.outputs_over_time(X, lengths) for member in self.members], dim=1
         )  # (B, M, L, O)
+        if self.training:
+            return outputs
         return self._combined(outputs)
 
     def initial_state(self, batch_size: int) -> list:
