@@ -11,7 +11,14 @@ short synthetic task; then, per model,
 - the alternatives a convolutional model has: a prediction on every prefix of one series of
   ``--prefix-length`` steps, from scratch each time (the deep model's ``predict_proba``, and
   MiniRocket's transform and ridge head fitted on series of that length, each prefix
-  zero-padded to it), as samples per second.
+  zero-padded to it), as samples per second;
+- the bound on any chunked stream: the same 1000 series × 200 steps through
+  ``predict_proba_over_time`` (the convolution mode, every step's prediction in one pass),
+  as samples per second, and the network's multiply-adds per sample (its layers' weights
+  touched once per step);
+- memory over ``--long-steps`` (10⁶) samples of one stream of a small ``network="s4d"``
+  (d_model 8, one layer), whose steps are quick enough to run that far; the state is the
+  same few tensors whatever the network.
 
     OMP_NUM_THREADS=1 python benchmarks/bench_stream.py --out docs/data/stream_bench.json
 """
@@ -56,6 +63,35 @@ def stream_rate(model, n_streams: int, chunk: int, steps: int, rng) -> dict:
     }
 
 
+def convolution_bound(model, rng, n_series: int = 1000, steps: int = 200) -> dict:
+    """Every step's prediction for n_series × steps in one convolution-mode pass: what a
+    stream fed in chunks could reach at best. And the multiply-adds per sample: every
+    weight of the network is used once per step (the SSM kernels' cost aside)."""
+    X = rng.normal(size=(n_series, 1, steps))
+    lengths = np.full(n_series, steps)  # the series need not have the fit's length
+    model.predict_proba_over_time(X[:10], lengths=lengths[:10])  # warm-up
+    start = time.perf_counter()
+    model.predict_proba_over_time(X, lengths=lengths)
+    seconds = time.perf_counter() - start
+    weights = sum(p.numel() for p in model.net_.module_.parameters())
+    return {"over_time_samples_per_s": n_series * steps / seconds,
+            "weights_per_sample": int(weights)}
+
+
+def long_stream(model, steps: int, rng, chunk: int = 10_000) -> dict:
+    """Resident memory of one stream after each tenth of ``steps`` samples."""
+    live = model.stream(1)
+    x = rng.normal(size=(1, 1, chunk))
+    memory, start = [], time.perf_counter()
+    for k in range(steps // chunk):
+        live.update(x)
+        if (k + 1) % (steps // chunk // 10) == 0:
+            memory.append(_status_kib("VmRSS") / 1024)
+    return {"n_streams": 1, "steps_per_stream": live.n_steps_,
+            "samples_per_s": live.n_steps_ / (time.perf_counter() - start),
+            "rss_mib_each_tenth": memory}
+
+
 def prefix_rate(predict, series: np.ndarray) -> float:
     """Samples per second when every prefix of one series is predicted from scratch."""
     start = time.perf_counter()
@@ -72,6 +108,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=4000)
     parser.add_argument("--prefix-length", type=int, default=200)
+    parser.add_argument("--long-steps", type=int, default=1_000_000)
     parser.add_argument("--out")
     args = parser.parse_args()
     torch.set_num_threads(1)
@@ -89,6 +126,8 @@ def main() -> None:
         rows.append(
             {"model": network, "every_prefix_samples_per_s": prefix_rate(model.predict_proba, series)}
         )
+        print(rows[-1], flush=True)
+        rows.append({"model": network, **convolution_bound(model, rng)})
         print(rows[-1], flush=True)
     try:
         from sktdi.benchmark._minirocket_ridge import MiniRocketRidge
@@ -113,6 +152,11 @@ def main() -> None:
             }
         )
         print(rows[-1], flush=True)
+    small = SSMClassifier(
+        network="s4d", d_model=8, d_state=8, n_layers=1, max_epochs=1, random_state=0
+    ).fit(X, y)
+    rows.append({"model": "s4d-small", **long_stream(small, args.long_steps, rng)})
+    print(rows[-1], flush=True)
     if args.out:
         report = {
             "started": datetime.now(timezone.utc).isoformat(timespec="seconds"),

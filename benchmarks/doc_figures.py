@@ -2571,6 +2571,249 @@ def kernel_families() -> str:
     return _md_table(table, ["l", "r", "r", "r", "r", "r", "l", "l"])
 
 
+# ---- streaming and early classification (docs/streaming.md, docs/early_study.md) -------
+EARLY_RESULTS = DATA / "early_classification.csv"
+EARLY_DEFAULTS = DATA / "early_defaults.csv"
+STREAM_BENCH = DATA / "stream_bench.json"
+EARLY_MODELS = {
+    "ssm-early": "sktdi early classifier",
+    "teaser": "TEASER (WEASEL/MUSE)",
+    "threshold-cif": "probability threshold, CIF",
+    "threshold-tsf": "probability threshold, TSF",
+}
+# sktime's two early classifiers with their default base classifiers: the target's bar
+EARLY_DEFAULT_PEERS = ("teaser", "threshold-cif")
+
+
+def _early() -> pd.DataFrame:
+    return _csv(EARLY_RESULTS)
+
+
+def _early_table(frame: pd.DataFrame, value: str) -> pd.DataFrame:
+    """dataset × model of ``value``, NaN where a model failed or did not run."""
+    ok = frame[frame["status"] == "ok"]
+    return ok.pivot_table(index="dataset", columns="model", values=value)
+
+
+def _early_datasets(frame: pd.DataFrame) -> list[str]:
+    order = ["GunPoint", "ItalyPowerDemand", "ArrowHead", "OSULeaf", "BasicMotions", "pixel-digits"]
+    return [d for d in order if d in set(frame["dataset"])]
+
+
+@region("early-results")
+def early_results() -> str:
+    """Per dataset: harmonic mean (accuracy, earliness) of each model; then fit seconds."""
+    frame = _early()
+    hm, acc, early = (_early_table(frame, v) for v in ("hm", "accuracy", "earliness"))
+    rows = []
+    for dataset in _early_datasets(frame):
+        row = {"dataset": DATASET_SHORT.get(dataset, dataset)}
+        for model, label in EARLY_MODELS.items():
+            if model in hm.columns and pd.notna(hm[model].get(dataset, float("nan"))):
+                row[label] = (f"{_f(hm.at[dataset, model])} ({_f(acc.at[dataset, model], 2)} / "
+                              f"{_f(early.at[dataset, model], 2)})")
+            else:
+                status = frame.loc[(frame.dataset == dataset) & (frame.model == model), "status"]
+                row[label] = {"error": "failed", "timeout": "over time"}.get(
+                    status.iloc[0] if len(status) else "", "not run"
+                )
+        rows.append(row)
+    mean = {"dataset": "**mean**"}
+    for model, label in EARLY_MODELS.items():
+        values = hm[model].dropna() if model in hm.columns else pd.Series(dtype=float)
+        n = len(values)
+        mean[label] = f"{_f(values.mean())} ({n} datasets)" if n else "—"
+    rows.append(mean)
+    table = _md_table(pd.DataFrame(rows), ["l"] + ["r"] * len(EARLY_MODELS))
+    seconds = _early_table(frame, "fit_seconds")
+    fit_rows = []
+    for dataset in _early_datasets(frame):
+        row = {"dataset": DATASET_SHORT.get(dataset, dataset)}
+        for model, label in EARLY_MODELS.items():
+            value = seconds.get(model, pd.Series(dtype=float)).get(dataset, float("nan"))
+            row[label] = "—" if pd.isna(value) else f"{value:.1f}"
+        fit_rows.append(row)
+    fit_table = _md_table(pd.DataFrame(fit_rows), ["l"] + ["r"] * len(EARLY_MODELS))
+    full = _early_table(frame, "full_accuracy")
+    both = full[["ssm-early", "ssm-whole"]].dropna()
+    lin = hm[["ssm-early", "ssm-early-lin"]].dropna()
+    lin_early = early[["ssm-early", "ssm-early-lin"]].dropna()
+    config = frame.loc[frame["model"] == "ssm-early", ["dataset", "config"]]
+    budgets = [f"{DATASET_SHORT.get(d, d)} {json.loads(c)['max_epochs']} epochs"
+               for d, c in config.itertuples(index=False) if isinstance(c, str) and "max_epochs" in c]
+    return (
+        "Harmonic mean of accuracy and 1 − earliness on each official test split, with "
+        "(accuracy / earliness); higher is better, and earliness is the share of the series "
+        "read before deciding. One run, on a 2-core CPU, two models at a time with one "
+        "thread each:\n\n" + table + "\n\nFit seconds (one thread):\n\n" + fit_table
+        + "\n\n"
+        f"Training for prefixes cost full-length accuracy: {_f(both['ssm-early'].mean())} with "
+        f"`prefix_weight`, {_f(both['ssm-whole'].mean())} without (mean over "
+        f"{len(both)} datasets, every series read to its end). With TDI's initialization the "
+        f"early classifier decided after {_f(lin_early['ssm-early'].mean(), 2)} of the series "
+        f"on average, with S4D-Lin's after {_f(lin_early['ssm-early-lin'].mean(), 2)} "
+        f"(harmonic mean {_f(lin['ssm-early'].mean())} against "
+        f"{_f(lin['ssm-early-lin'].mean())}, {len(lin)} datasets)."
+        + (f" Shorter budgets where 100 epochs did not fit the run: {', '.join(budgets)}."
+           if budgets else "")
+        + "\n"
+    )
+
+
+@region("early-targets")
+def early_targets() -> str:
+    frame = _early()
+    hm = _early_table(frame, "hm")
+    seconds = _early_table(frame, "fit_seconds")
+    full = _early_table(frame, "full_accuracy")
+    lines = []
+    peers = [m for m in EARLY_DEFAULT_PEERS if m in hm.columns]
+    better = hm[peers].max(axis=1).dropna()  # per dataset, the better of those that ran
+    if len(better):
+        ours = hm.loc[better.index, "ssm-early"]
+        verdict = "met" if ours.mean() >= better.mean() else "missed"
+        lines.append(
+            f"- Harmonic mean ≥ the better of sktime's TEASER and probability-threshold "
+            f"classifier with their default base classifiers (per dataset, the better of those "
+            f"that ran), on the mean over the {len(better)} datasets where one ran: "
+            f"{_f(ours.mean())} against {_f(better.mean())}: **{verdict}**."
+        )
+    tsf = hm[["ssm-early", "threshold-tsf"]].dropna() if "threshold-tsf" in hm.columns else None
+    if tsf is not None and len(tsf):
+        lines.append(
+            f"- Against the strongest configuration found, the probability threshold with a "
+            f"time series forest ({len(tsf)} datasets): {_f(tsf['ssm-early'].mean())} against "
+            f"{_f(tsf['threshold-tsf'].mean())}."
+        )
+    both = full[["ssm-early", "ssm-whole"]].dropna()
+    cost = both["ssm-early"].mean() - both["ssm-whole"].mean()
+    lines.append(
+        f"- Full-length accuracy with prefix training ≥ without it − 1 point, on the mean: "
+        f"{f'{100 * cost:+.2f}'.replace('-', '−')} points ({len(both)} datasets): **{'met' if cost >= -0.01 else 'missed'}**."
+    )
+    runs = pd.DataFrame(json.loads(STREAM_BENCH.read_text())["runs"])
+    default = runs[runs["model"] == "conv-s4d"]
+    one = default[(default["n_streams"] == 1) & (default["chunk"] == 1)]["samples_per_s"].iloc[0]
+    many = default[default["n_streams"] == 1000]["samples_per_s"].iloc[0]
+    lines.append(
+        f"- Stream throughput, default network, one thread: one stream {one:,.0f} samples/s "
+        f"(target 10,000: **{'met' if one >= 1e4 else 'missed'}**); 1000 streams in chunks of "
+        f"100, {many:,.0f} samples/s in aggregate (target 1,000,000: "
+        f"**{'met' if many >= 1e6 else 'missed'}**)."
+    )
+    long = runs[runs["model"] == "s4d-small"]
+    if len(long):
+        memory = long["rss_mib_each_tenth"].iloc[0]
+        lines.append(
+            f"- Memory constant in the stream's length, at {int(long['steps_per_stream'].iloc[0]):,} "
+            f"steps: resident memory {memory[0]:.1f} MiB after the first tenth, "
+            f"{memory[-1]:.1f} MiB at the end (a small network; the state is the same few "
+            f"tensors whatever the width): **{'met' if memory[-1] - memory[0] < 1 else 'missed'}**."
+        )
+    fit_peers = [m for m in EARLY_DEFAULT_PEERS if m in seconds.columns]
+    fits = seconds[["ssm-early", *fit_peers]].dropna(subset=["ssm-early"])
+    faster = fits[fit_peers].min(axis=1)
+    met = (fits["ssm-early"] <= faster).sum()
+    each = [
+        f"{DATASET_SHORT.get(d, d)} {fits.at[d, 'ssm-early']:.0f} s against {faster[d]:.0f} s"
+        for d in faster.dropna().index
+    ]
+    lines.append(
+        f"- Fit time ≤ the faster of the two sktime early classifiers (where either ran): "
+        f"met on {met} of {faster.notna().sum()} datasets ({'; '.join(each)})."
+    )
+    return "\n".join(lines) + "\n"
+
+
+@region("stream-speed")
+def stream_speed() -> str:
+    """bench_stream.py: a stream's samples per second against the alternatives."""
+    runs = pd.DataFrame(json.loads(STREAM_BENCH.read_text())["runs"])
+    rows = []
+    for network, label in (("conv-s4d", 'default (`network="conv-s4d"`)'),
+                           ("s4d", '`network="s4d"`')):
+        mine = runs[runs["model"] == network]
+        one = mine[(mine["n_streams"] == 1) & (mine["chunk"] == 1)]["samples_per_s"].iloc[0]
+        many = mine[mine["n_streams"] == 1000]["samples_per_s"].iloc[0]
+        prefix = mine["every_prefix_samples_per_s"].dropna().iloc[0]
+        bound = mine["over_time_samples_per_s"].dropna().iloc[0]
+        rows.append({
+            "network": label,
+            "one stream, sample by sample": f"{one:,.0f}",
+            "1000 streams, chunks of 100": f"{many:,.0f}",
+            "one pass over whole series": f"{bound:,.0f}",
+            "re-run on every prefix": f"{prefix:,.0f}",
+        })
+    rocket = runs[runs["model"] == "minirocket"]["every_prefix_samples_per_s"].iloc[0]
+    rows.append({"network": "MiniRocket", "one stream, sample by sample": "—",
+                 "1000 streams, chunks of 100": "—", "one pass over whole series": "—",
+                 "re-run on every prefix": f"{rocket:,.0f}"})
+    table = _md_table(pd.DataFrame(rows), ["l", "r", "r", "r", "r"])
+    default = runs[runs["model"] == "conv-s4d"]
+    weights = int(default["weights_per_sample"].dropna().iloc[0])
+    long = runs[runs["model"] == "s4d-small"]
+    memory = long["rss_mib_each_tenth"].iloc[0]
+    return (
+        "Samples per second on one CPU thread (`benchmarks/bench_stream.py`). \"One pass over "
+        "whole series\" is `predict_proba_over_time` on 1000 series of 200 steps: every "
+        "step's prediction from the convolution mode, the most a stream fed in chunks could "
+        "reach. \"Re-run on every prefix\" is what a model without a recurrent mode must do "
+        "for a prediction after every sample of a 200-step series.\n\n" + table + "\n\n"
+        f"The default network multiplies about {weights:,} weights per sample, which bounds "
+        "its throughput on one thread whatever the mode. A stream's memory does not grow: "
+        f"over {int(long['steps_per_stream'].iloc[0]):,} samples of one stream, resident memory "
+        f"went from {memory[0]:.1f} to {memory[-1]:.1f} MiB.\n"
+    )
+
+
+@region("early-defaults")
+def early_defaults() -> str:
+    """choose_early_defaults.py: per weighting, its best rule, and the choice."""
+    import sys
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from choose_early_defaults import choose
+
+    results = _csv(EARLY_DEFAULTS).copy()
+    results["steps"] = results["steps"].fillna("uniform")
+    keys = ["steps", "prefix_weight", "threshold", "consecutive"]
+    mean = (
+        results.groupby([*keys, "dataset"])[["hm", "accuracy", "earliness", "full_accuracy"]]
+        .mean().groupby(keys).mean()
+    )
+    rows = []
+    order = {"uniform": 0, "ramp": 1}
+    weightings = sorted(
+        mean.groupby(level=["steps", "prefix_weight"]),
+        key=lambda item: (item[0][1] > 0, order.get(item[0][0], 2), item[0][1]),
+    )
+    for (steps, weight), group in weightings:
+        best = group["hm"].idxmax()
+        rows.append({
+            "prefix loss": "none" if weight == 0 else f"{steps}, weight {weight:g}",
+            "best rule": f"threshold {best[2]:g}, {best[3]} step{'s' if best[3] > 1 else ''}",
+            "harmonic mean": _f(group.loc[best, "hm"]),
+            "accuracy": _f(group.loc[best, "accuracy"]),
+            "earliness": _f(group.loc[best, "earliness"]),
+            "full-length accuracy": _f(group.loc[best, "full_accuracy"]),
+        })
+    table = _md_table(pd.DataFrame(rows), ["l", "l", "r", "r", "r", "r"])
+    chosen = choose(results)
+    base = mean.xs(("uniform", 0.0), level=["steps", "prefix_weight"])["full_accuracy"].max()
+    datasets = ", ".join(sorted(results["dataset"].unique()))
+    return (
+        f"3-fold cross-validation inside the official training splits of {datasets}; the "
+        "default `SSMClassifier` with each prefix loss, every decision rule applied to its "
+        "probabilities over time on the held-out fold; means over the datasets. \"uniform\" "
+        "weighs every step the same, \"ramp\" step t in proportion to t:\n\n" + table + "\n\n"
+        f"Chosen: the {chosen['steps']} prefix loss with weight {chosen['prefix_weight']:g}, "
+        f"threshold {chosen['threshold']:g} held for {int(chosen['consecutive'])} "
+        f"step{'s' if chosen['consecutive'] > 1 else ''}: harmonic mean {_f(chosen['hm'])}, "
+        f"full-length accuracy {_f(chosen['full_accuracy'])} against {_f(base)} without the "
+        f"prefix loss ({_pts(100 * (chosen['full_accuracy'] - base))} points).\n"
+    )
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="list stale regions, exit 1 if any")

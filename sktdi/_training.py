@@ -166,6 +166,11 @@ class _SSMNetMixin:
         return super().get_loss(y_pred, y_true, *args, **kwargs)
 
 
+# how prefix_loss weighs the steps: "uniform", every step the same, or "ramp", step t in
+# proportion to t (towards the end); a switch for the study that chose it
+PREFIX_STEPS = "uniform"
+
+
 def prefix_loss(net, over_time: torch.Tensor, y_true: torch.Tensor, weight: float) -> torch.Tensor:
     """``(1 - weight)`` · the loss of the last step's output (the whole series) + ``weight`` ·
     the loss of the outputs after every step, each prefix labelled with its series' target.
@@ -178,12 +183,30 @@ def prefix_loss(net, over_time: torch.Tensor, y_true: torch.Tensor, weight: floa
     y_true = y_true.to(over_time.device)
     final = net.get_loss(over_time[..., -1, :], y_true, training=True)
     length = over_time.shape[-2]
+    targets = y_true.repeat_interleave(length, dim=0)  # (B·L, ...)
+    if PREFIX_STEPS == "ramp":
+        return (1 - weight) * final + weight * _ramp_loss(net, over_time, targets)
     if over_time.dim() == 4:  # (B, M, L, O) -> (B·L, M, O): members stay on their axis
         steps = over_time.permute(0, 2, 1, 3).flatten(0, 1)
     else:  # (B, L, O) -> (B·L, O)
         steps = over_time.flatten(0, 1)
-    every_step = net.get_loss(steps, y_true.repeat_interleave(length, dim=0), training=True)
+    every_step = net.get_loss(steps, targets, training=True)
     return (1 - weight) * final + weight * every_step
+
+
+def _ramp_loss(net, over_time: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
+    """The loss of every step, step t weighted in proportion to t; members averaged."""
+    criterion = type(net.criterion_)(reduction="none")
+    members = over_time if over_time.dim() == 4 else over_time.unsqueeze(1)  # (B, M, L, O)
+    B, M, L, _ = members.shape
+    ramp = torch.arange(1, L + 1, dtype=members.dtype, device=members.device)  # (L,)
+    ramp = ramp / ramp.sum()
+    losses = []
+    for m in range(M):
+        loss = criterion(members[:, m].flatten(0, 1), targets)  # (B·L,) or (B·L, O)
+        loss = loss.reshape(B, L, -1).mean(dim=-1)  # (B, L)
+        losses.append((loss * ramp).sum(dim=-1).mean())
+    return torch.stack(losses).mean()
 
 
 class SSMNetClassifier(_SSMNetMixin, NeuralNetClassifier):

@@ -438,12 +438,10 @@ class SSMClassifier(ClassifierMixin, _BaseSSM):
         Gaussian jitter, a random gain per series and channel, window slicing. Predictions
         never see them; window slicing is skipped for padded (unequal-length) batches.
     prefix_weight : float in [0, 1], default=0.0
-        Share of the training loss spent on the predictions for prefixes: ``(1 - w)`` times
-        the loss on the whole series plus ``w`` times the mean loss over the prediction
-        after every step (one pass, as :meth:`predict_proba_over_time`). Set it (0.5 is
-        what :class:`sktdi.sktime.SktimeSSMEarlyClassifier` uses) when you read predictions
-        before a series ends, from :meth:`stream` or ``predict_proba_over_time``; see
-        :doc:`/streaming`. Needs a causal network (``bidirectional=False``).
+        Share of the training loss spent on the prediction after every step (the rest on
+        the whole series). Set it, to 0.5 as the early classifier does, when you read
+        predictions before a series ends (:meth:`stream`, ``predict_proba_over_time``,
+        :doc:`/streaming`); it costs some full-length accuracy. Needs a causal network.
     n_estimators : int, default=1
         Networks in an ensemble, each with its own initialization (TDI aligns each one's
         layers from one task statistic), trained side by side on the same minibatches with

@@ -358,7 +358,7 @@ _delegate_signature(SktimeSpectralRidgeRegressor, SpectralRidgeRegressor)
 # what the early classifier's default network is trained with, and its decision rule: chosen
 # by cross-validation on the training splits (benchmarks/choose_early_defaults.py)
 EARLY_PREFIX_WEIGHT = 0.5
-EARLY_THRESHOLD = 0.85
+EARLY_THRESHOLD = 0.8
 EARLY_CONSECUTIVE = 1
 EARLY_CHUNK = 32  # steps fed at once, between checks that every case is decided
 
@@ -378,7 +378,7 @@ class SktimeSSMEarlyClassifier(BaseEarlyClassifier):
     estimator : SSMClassifier, optional
         The network to train (cloned at ``fit``). None: ``SSMClassifier(prefix_weight=0.5)``,
         trained on every prefix as well as on the whole series.
-    probability_threshold : float, default=0.85
+    probability_threshold : float, default=0.8
         The probability the predicted class must reach for a decision.
     consecutive_predictions : int, default=1
         Steps in a row that the same class must hold that probability.

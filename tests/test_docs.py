@@ -178,7 +178,7 @@ def test_the_user_guide_opens_with_the_decision_page():
 
 
 @pytest.mark.parametrize(
-    "page", ["which_model.md", "fast_path.md", "estimators.md", "choosing_init.md", "tdi.md",
+    "page", ["which_model.md", "fast_path.md", "estimators.md", "streaming.md", "choosing_init.md", "tdi.md",
              "ssm.md", "persistence.md", "gpu.md", "benchmark.md", "getting_started.md"]
 )
 def test_user_guide_pages_are_not_lab_notebooks(page):

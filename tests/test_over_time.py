@@ -183,6 +183,29 @@ def test_prefix_loss_is_the_weighted_sum_of_the_whole_and_every_step():
     assert torch.isclose(prefix_loss(EnsembleNet(), members, y, 0.3), expected)
 
 
+def test_the_ramp_weighs_step_t_in_proportion_to_t(monkeypatch):
+    import torch
+
+    from sktdi import _training
+
+    class Net:
+        criterion_ = torch.nn.CrossEntropyLoss()
+
+        def get_loss(self, y_pred, y_true, training):
+            return self.criterion_(y_pred, y_true)
+
+    monkeypatch.setattr(_training, "PREFIX_STEPS", "ramp")
+    rng = np.random.default_rng(1)
+    over_time = torch.as_tensor(rng.normal(size=(3, 4, 2)))  # (B, L, K)
+    y = torch.tensor([0, 1, 1])
+    by_step = torch.stack(
+        [torch.nn.functional.cross_entropy(over_time[:, t], y) for t in range(4)]
+    )
+    ramp = torch.arange(1.0, 5.0, dtype=torch.float64) / 10
+    expected = 0.5 * by_step[-1] + 0.5 * (ramp * by_step).sum()
+    assert torch.isclose(_training.prefix_loss(Net(), over_time, y, 0.5), expected)
+
+
 def test_training_on_prefixes(data):
     """prefix_weight trains the predictions for prefixes: their loss falls below that of a
     network trained on whole series only, from the same seed; a bidirectional network
