@@ -59,6 +59,7 @@ class PredictionStream:
         """Feed x as :meth:`update` does; return the raw outputs (logits for a classifier)
         after each of its k samples, (n_streams, k, n_outputs)."""
         n_channels = self._estimator.n_channels_
+        given = np.shape(x)
         x = np.asarray(x, dtype=np.float64)
         if x.ndim == 2:
             x = x[:, :, np.newaxis]  # (n_streams, C, 1)
@@ -66,7 +67,7 @@ class PredictionStream:
             raise ValueError(
                 f"update takes x of shape (n_streams, n_channels) = ({self.n_streams}, "
                 f"{n_channels}), or (n_streams, n_channels, k) for k >= 1 samples; got "
-                f"{np.shape(x)}"
+                f"{given}"
             )
         if not np.isfinite(x).all():
             raise ValueError("update got NaN or infinite values; a stream needs finite samples")
@@ -88,7 +89,22 @@ class PredictionStream:
         For series that end or leave while the rest go on: an early classifier drops the
         series it has decided on.
         """
-        rows = np.arange(self.n_streams)[np.asarray(streams)]  # (S',)
+        streams = np.asarray(streams)
+        if streams.size == 0:  # keep none
+            streams = streams.astype(np.intp)
+        if streams.dtype == bool and streams.shape != (self.n_streams,):
+            raise ValueError(
+                f"keep takes a boolean mask of length n_streams = {self.n_streams}, or "
+                f"indices; got a mask of shape {streams.shape}"
+            )
+        if streams.dtype != bool and (
+            streams.dtype.kind not in "iu" or ((streams < 0) | (streams >= self.n_streams)).any()
+        ):
+            raise ValueError(
+                f"keep takes indices of the {self.n_streams} streams (0 to "
+                f"{self.n_streams - 1}), or a boolean mask; got {streams.tolist()!r}"
+            )
+        rows = np.arange(self.n_streams)[streams]  # (S',)
         index = torch.as_tensor(rows, dtype=torch.long)
         self._state = _select_streams(self._state, index)
         if self._output is not None:

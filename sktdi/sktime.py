@@ -61,6 +61,12 @@ def _padded(X) -> tuple[np.ndarray, np.ndarray | None]:
     return padded, None if np.all(lengths == lengths[0]) else lengths
 
 
+def _as_array_labels(y):
+    """A list of labels as a numpy array: sktime's input check fails on a plain list with a
+    numpy error about 0-d arrays, where scikit-learn's estimators take it."""
+    return np.asarray(y) if isinstance(y, (list, tuple)) else y
+
+
 def _delegate_signature(cls, estimator_cls):
     """Give ``cls`` an ``__init__`` with exactly ``estimator_cls``'s parameters: one list of
     parameters and defaults to keep, and get_params/set_params/clone see them all."""
@@ -213,6 +219,10 @@ class _Delegate(_SafeSktimeSave):
     def _parameter_tags(self) -> dict:
         """Tags that depend on the parameters' values (none unless a subclass says so)."""
         return {}
+
+    def fit(self, X, y):
+        """Fit the wrapped estimator (sktime's ``fit``; labels may be a list)."""
+        return super().fit(X, _as_array_labels(y))
 
     def _make_estimator(self):
         return self._estimator_cls(**{name: getattr(self, name) for name in self._param_names()})
@@ -461,6 +471,10 @@ class SktimeSSMEarlyClassifier(BaseEarlyClassifier):
         self.random_state = random_state
         super().__init__()
 
+    def fit(self, X, y):
+        """Fit the network (sktime's ``fit``; X a numpy3D panel, labels may be a list)."""
+        return super().fit(X, _as_array_labels(y))
+
     def _fit(self, X, y):
         if not 0 < self.probability_threshold <= 1:
             raise ValueError(
@@ -495,12 +509,28 @@ class SktimeSSMEarlyClassifier(BaseEarlyClassifier):
     def _update_predict(self, X):
         return self._labels(*self._update_predict_proba(X))
 
+    def _check_shape(self, X) -> None:
+        n_channels = self.estimator_.n_channels_
+        if X.shape[1] != n_channels:
+            raise ValueError(
+                f"X has {X.shape[1]} channels, but the early classifier was fitted on "
+                f"{n_channels}"
+            )
+        if X.shape[-1] > self.series_length_:
+            raise ValueError(
+                f"X has {X.shape[-1]} steps, more than the {self.series_length_} of the "
+                f"training series: every series is decided by then; pass "
+                f"X[:, :, :{self.series_length_}]"
+            )
+
     def _predict_proba(self, X):
+        self._check_shape(X)
         self._stream = self.estimator_.stream(len(X))
         self.state_info = initial_decisions(len(X))
         return self._advance(X)
 
     def _update_predict_proba(self, X):
+        self._check_shape(X)
         undecided = self.state_info[:, DECIDED_AT] == 0
         seen = int(self.state_info[0, STEPS])
         if len(X) != undecided.sum():
@@ -514,6 +544,7 @@ class SktimeSSMEarlyClassifier(BaseEarlyClassifier):
                 f"update_predict needs the cases at a longer length than the {seen} steps "
                 f"already seen; X has {X.shape[-1]}"
             )
+        # the rows cannot be matched to the cases by content: X must keep their order
         self._stream.keep(undecided)
         self.state_info = self.state_info[undecided]
         return self._advance(X)
@@ -523,7 +554,7 @@ class SktimeSSMEarlyClassifier(BaseEarlyClassifier):
         n_classes = len(self.estimator_.classes_)
         probabilities = np.full((len(X), n_classes), -1.0)
         seen = int(self.state_info[0, STEPS]) if len(X) else 0
-        end = min(X.shape[-1], self.series_length_)
+        end = X.shape[-1]  # at most series_length_ (_check_shape)
         # in chunks, so that the stream stops once every case is decided
         for start in range(seen, end, EARLY_CHUNK):
             logits = self._stream.outputs_after_each(X[:, :, start : min(start + EARLY_CHUNK, end)])

@@ -153,6 +153,21 @@ def test_errors_name_the_problem(early, task):
         SktimeSSMEarlyClassifier(consecutive_predictions=0).fit(X, y)
     with pytest.raises(TypeError, match="must be an sktdi SSMClassifier"):
         SktimeSSMEarlyClassifier(estimator="minirocket").fit(X, y)
+    with pytest.raises(ValueError, match="X has 3 channels, but the early classifier was fitted on 1"):
+        early.predict(np.repeat(X_test, 3, axis=1))
+    with pytest.raises(ValueError, match=r"X has 48 steps, more than the 24 of the training"):
+        early.predict(np.concatenate([X_test, X_test], axis=-1))
+
+
+def test_labels_may_be_a_list(task):
+    X, y, X_test, _ = task
+    early = SktimeSSMEarlyClassifier(SSMClassifier(**FAST), random_state=0).fit(X, list(y))
+    assert set(early.predict(X_test)[0]) <= set(y)
+    # the other sktime adapters too (sktime's own check fails on a list with a numpy error)
+    from sktdi.sktime import SktimeSpectralRidgeClassifier
+
+    ridge = SktimeSpectralRidgeClassifier(n_filters=8, random_state=0).fit(X, list(y))
+    assert set(ridge.predict(X_test)) <= set(y)
 
 
 def test_sktime_check_estimator():

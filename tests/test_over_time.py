@@ -129,6 +129,12 @@ def test_stream_errors_name_the_problem(data):
         live.update(X[:3, :, 0])
     with pytest.raises(ValueError, match="NaN or infinite"):
         live.update(np.full((2, 2), np.nan))
+    with pytest.raises(ValueError, match=r"got \(2, 1\)"):  # the shape as given
+        live.update(X[:2, :1, 0])
+    with pytest.raises(ValueError, match="indices of the 2 streams"):
+        live.keep([5])
+    with pytest.raises(ValueError, match="mask of length n_streams = 2"):
+        live.keep([True, False, True])
     with pytest.raises(ValueError, match="n_streams must be a positive int"):
         clf.stream(n_streams=0)
     bidirectional = SSMClassifier(
