@@ -41,16 +41,14 @@ N_FOLDS = 3
 
 def rule_scores(probabilities: np.ndarray, y_index: np.ndarray) -> list[dict]:
     """Every (threshold, consecutive) rule on probabilities over time (n, L, K)."""
-    from sktdi._early import DECIDED_AT, advance_decisions, harmonic_mean_score, initial_decisions
+    from sktdi._early import rule_score
 
-    n, length, _ = probabilities.shape
+    length = probabilities.shape[1]
     rows = []
     for threshold, consecutive in itertools.product(THRESHOLDS, CONSECUTIVE):
-        state, decided = advance_decisions(
-            initial_decisions(n), probabilities, threshold, consecutive, final_step=length
+        hm, accuracy, earliness = rule_score(
+            probabilities, y_index, threshold, consecutive, full_length=length
         )
-        correct = decided.argmax(axis=1) == y_index
-        hm, accuracy, earliness = harmonic_mean_score(state[:, DECIDED_AT], correct, length)
         rows.append(
             {"threshold": threshold, "consecutive": consecutive, "hm": hm,
              "accuracy": accuracy, "earliness": earliness}

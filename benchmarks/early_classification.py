@@ -11,7 +11,8 @@ networks, the full-length accuracy (every series read to its end). The sktdi row
   same decision rule (what prefix training buys, and what it costs at full length).
 
 The peers are configured as they run with the installed sktime (see ``PEERS``); each fits one
-classifier per prefix length, at sktime's 20 default classification points.
+classifier per prefix length, at sktime's default classification points (the length over 1
+to 20, without repeats or the shortest).
 
     OMP_NUM_THREADS=1 python benchmarks/early_classification.py --out docs/data/early_classification.csv
 """
@@ -129,7 +130,7 @@ PEERS = {
 
 def ssm_row(model: str, dataset: str, X, y, X_test, y_test, seed: int) -> dict:
     from sktdi import SSMClassifier
-    from sktdi._early import DECIDED_AT, advance_decisions, harmonic_mean_score, initial_decisions
+    from sktdi._early import rule_score
     from sktdi.sktime import EARLY_PREFIX_WEIGHT, SktimeSSMEarlyClassifier
 
     epochs = {"max_epochs": EPOCHS[dataset]} if dataset in EPOCHS else {}
@@ -139,12 +140,10 @@ def ssm_row(model: str, dataset: str, X, y, X_test, y_test, seed: int) -> dict:
         fit_seconds = time.perf_counter() - start
         early = SktimeSSMEarlyClassifier()
         proba = network.predict_proba_over_time(X_test)  # (n, L, K)
-        state, decided = advance_decisions(
-            initial_decisions(len(X_test)), proba, early.probability_threshold,
-            early.consecutive_predictions, final_step=X_test.shape[-1],
+        hm, accuracy, earliness = rule_score(
+            proba, np.searchsorted(network.classes_, y_test), early.probability_threshold,
+            early.consecutive_predictions, full_length=X.shape[-1],
         )
-        correct = network.classes_[decided.argmax(axis=1)] == y_test
-        hm, accuracy, earliness = harmonic_mean_score(state[:, DECIDED_AT], correct, X.shape[-1])
     else:
         init = {"init": "s4d-lin"} if model == "ssm-early-lin" else {}
         network = SSMClassifier(prefix_weight=EARLY_PREFIX_WEIGHT, n_threads=1, **init, **epochs)
@@ -160,7 +159,7 @@ def ssm_row(model: str, dataset: str, X, y, X_test, y_test, seed: int) -> dict:
 
 
 def peer_row(model: str, X, y, X_test, y_test, seed: int) -> dict:
-    from sktdi._early import DECIDED_AT, advance_decisions, harmonic_mean_score, initial_decisions
+    from sktdi._early import rule_score
 
     peer = PEERS[model](seed, X)
     start = time.perf_counter()
@@ -173,12 +172,11 @@ def peer_row(model: str, X, y, X_test, y_test, seed: int) -> dict:
         proba = np.stack(
             [peer.predict_proba(X_test[:, :, :point]) for point in points], axis=1
         )  # (n, points, K)
-        state, decided = advance_decisions(
-            initial_decisions(len(X_test)), proba, peer.probability_threshold,
-            peer.consecutive_predictions, final_step=X.shape[-1], steps=points,
+        hm, accuracy, earliness = rule_score(
+            proba, np.searchsorted(np.asarray(peer.classes_), y_test),
+            peer.probability_threshold, peer.consecutive_predictions,
+            full_length=X.shape[-1], steps=points,
         )
-        correct = np.asarray(peer.classes_)[decided.argmax(axis=1)] == y_test
-        hm, accuracy, earliness = harmonic_mean_score(state[:, DECIDED_AT], correct, X.shape[-1])
     return {"fit_seconds": fit_seconds, "hm": hm, "accuracy": accuracy, "earliness": earliness,
             "config": repr(peer)}
 

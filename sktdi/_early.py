@@ -1,10 +1,10 @@
 """Early classification's decision rule: a class probability held above a threshold.
 
-The rule of sktime's ``ProbabilityThresholdEarlyClassifier`` (and of its benchmark peers),
-applied at every step a model has a prediction for: a series is decided once its most
-probable class has stayed the same, with probability at least ``threshold``, for
-``consecutive`` steps in a row, or when it reaches its full length. Pure numpy, so that the
-early classifier and the benchmark's refitted MiniRocket decide the same way.
+The rule of sktime's ``ProbabilityThresholdEarlyClassifier``, applied at every step a model
+has a prediction for: a series is decided once its most probable class has stayed the same,
+with probability at least ``threshold``, for ``consecutive`` steps in a row, or when it
+reaches its full length. Pure numpy, so that the early classifier, its defaults study and
+the benchmark's probability-threshold peer decide the same way.
 """
 
 from __future__ import annotations
@@ -56,7 +56,8 @@ def advance_decisions(
     state : (n, 4) int array
         The new state.
     decided : (n, n_classes) array
-        The probabilities at each series' decision; NaN for a series still undecided.
+        The probabilities at each series' decision in this call; NaN for a series not
+        decided in it (still undecided, or decided in an earlier call).
 
     Examples
     --------
@@ -102,3 +103,22 @@ def harmonic_mean_score(
     if accuracy + timeliness == 0:
         return 0.0, accuracy, earliness
     return 2 * accuracy * timeliness / (accuracy + timeliness), accuracy, earliness
+
+
+def rule_score(
+    probabilities: np.ndarray,
+    y_index: np.ndarray,
+    threshold: float,
+    consecutive: int,
+    full_length: int,
+    steps: np.ndarray | None = None,
+) -> tuple[float, float, float]:
+    """The rule applied to whole series' probabilities (n, k, n_classes) at k decision points
+    (every step, or ``steps``), scored against the true class indices ``y_index``:
+    (harmonic mean, accuracy, earliness)."""
+    state, decided = advance_decisions(
+        initial_decisions(len(probabilities)), probabilities, threshold, consecutive,
+        final_step=full_length, steps=steps,
+    )
+    correct = decided.argmax(axis=1) == y_index
+    return harmonic_mean_score(state[:, DECIDED_AT], correct, full_length)

@@ -22,6 +22,7 @@ from skorch.callbacks import (
 from skorch.classifier import NeuralNetClassifier
 from skorch.dataset import ValidSplit, unpack_data
 from skorch.regressor import NeuralNetRegressor
+from skorch.utils import to_tensor
 
 from .augmentation import augment_batch
 from .ssm import NETWORKS, SSM_PARAMETER_NAMES, S4DEnsemble
@@ -150,9 +151,9 @@ class _SSMNetMixin:
         # skorch's step with the outputs over time in place of the forward pass
         self._set_training(True)
         Xi, yi = unpack_data(batch)
-        Xi = Xi if isinstance(Xi, dict) else {"X": Xi}
+        Xi = to_tensor(Xi if isinstance(Xi, dict) else {"X": Xi}, device=self.device)
         over_time = self.module_.outputs_over_time(**Xi)  # (B, L, O), ensemble (B, M, L, O)
-        loss = prefix_loss(self, over_time, yi, self.prefix_weight)
+        loss = prefix_loss(self, over_time, yi, self.prefix_weight, Xi.get("lengths"))
         loss.backward()
         return {"loss": loss, "y_pred": over_time[..., -1, :]}
 
@@ -166,46 +167,49 @@ class _SSMNetMixin:
         return super().get_loss(y_pred, y_true, *args, **kwargs)
 
 
-# how prefix_loss weighs the steps: "uniform", every step the same, or "ramp", step t in
-# proportion to t (towards the end); a switch for the study that chose it
+# how prefix_loss weighs a series' steps: "uniform", every step the same, or "ramp", step t
+# in proportion to t (towards the end); a switch for the study that chose uniform
 PREFIX_STEPS = "uniform"
 
 
-def prefix_loss(net, over_time: torch.Tensor, y_true: torch.Tensor, weight: float) -> torch.Tensor:
-    """``(1 - weight)`` · the loss of the last step's output (the whole series) + ``weight`` ·
+def prefix_loss(
+    net,
+    over_time: torch.Tensor,
+    y_true: torch.Tensor,
+    weight: float,
+    lengths: torch.Tensor | None = None,
+) -> torch.Tensor:
+    """``(1 - weight)`` · the loss of the whole series (the last step's output) + ``weight`` ·
     the loss of the outputs after every step, each prefix labelled with its series' target.
 
-    ``over_time``: (B, L, O), or (B, M, L, O) for an ensemble's members. Every step weighs the
-    same: a model trained so is calibrated on short prefixes (unsure where the series has not
-    yet told the classes apart), which is what a probability threshold needs. A padded
-    series' steps after its end repeat its last output (:func:`sktdi.ssm.network.hold_after_end`).
+    ``over_time``: (B, L, O), or (B, M, L, O) for an ensemble's members; ``lengths`` (B,):
+    padded series' own lengths. Each series weighs the same, its own steps equally: a model
+    trained so is calibrated on short prefixes (unsure where the series has not yet told the
+    classes apart), which is what a probability threshold needs.
     """
     y_true = y_true.to(over_time.device)
     final = net.get_loss(over_time[..., -1, :], y_true, training=True)
-    length = over_time.shape[-2]
-    targets = y_true.repeat_interleave(length, dim=0)  # (B·L, ...)
-    if PREFIX_STEPS == "ramp":
-        return (1 - weight) * final + weight * _ramp_loss(net, over_time, targets)
-    if over_time.dim() == 4:  # (B, M, L, O) -> (B·L, M, O): members stay on their axis
-        steps = over_time.permute(0, 2, 1, 3).flatten(0, 1)
-    else:  # (B, L, O) -> (B·L, O)
-        steps = over_time.flatten(0, 1)
-    every_step = net.get_loss(steps, targets, training=True)
-    return (1 - weight) * final + weight * every_step
+    return (1 - weight) * final + weight * _every_step_loss(net, over_time, y_true, lengths)
 
 
-def _ramp_loss(net, over_time: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
-    """The loss of every step, step t weighted in proportion to t; members averaged."""
-    criterion = type(net.criterion_)(reduction="none")
+def _every_step_loss(net, over_time, y_true, lengths) -> torch.Tensor:
+    """Each series' loss averaged over its own steps, then over the series and the members."""
+    criterion = type(net.criterion_)(reduction="none")  # the net's loss, per element
     members = over_time if over_time.dim() == 4 else over_time.unsqueeze(1)  # (B, M, L, O)
     B, M, L, _ = members.shape
-    ramp = torch.arange(1, L + 1, dtype=members.dtype, device=members.device)  # (L,)
-    ramp = ramp / ramp.sum()
+    factory = {"dtype": members.dtype, "device": members.device}
+    steps = torch.arange(1, L + 1, **factory)  # (L,)
+    own = torch.full((B,), float(L), **factory) if lengths is None else lengths.to(**factory)
+    weights = (steps <= own.unsqueeze(-1)).to(members.dtype)  # (B, L): a series' own steps
+    if PREFIX_STEPS == "ramp":
+        weights = weights * steps  # (B, L)
+    weights = weights / weights.sum(dim=-1, keepdim=True)  # (B, L), each row sums to 1
+    targets = y_true.repeat_interleave(L, dim=0)  # (B·L, ...)
     losses = []
     for m in range(M):
         loss = criterion(members[:, m].flatten(0, 1), targets)  # (B·L,) or (B·L, O)
         loss = loss.reshape(B, L, -1).mean(dim=-1)  # (B, L)
-        losses.append((loss * ramp).sum(dim=-1).mean())
+        losses.append((loss * weights).sum(dim=-1).mean())
     return torch.stack(losses).mean()
 
 

@@ -445,7 +445,7 @@ class SktimeSSMEarlyClassifier(BaseEarlyClassifier):
         "capability:predict_proba": True,
         "capability:random_state": True,
         "property:randomness": "derandomized",
-        # the checks sktime's own TEASER skips, for the same reasons: predict keeps the
+        # four of the checks sktime's own TEASER skips, for the same reasons: predict keeps the
         # cases' state for update_predict (the early-classification contract), and the
         # other three compare predict_proba's (probabilities, decisions) as one array,
         # which numpy cannot build; tests/test_early.py checks what they would. sktime's
@@ -495,6 +495,11 @@ class SktimeSSMEarlyClassifier(BaseEarlyClassifier):
             raise TypeError(
                 f"estimator must be an sktdi SSMClassifier (a causal network read at every "
                 f"step), got {type(self.estimator).__name__}"
+            )
+        if estimator.bidirectional:
+            raise ValueError(
+                "the early classifier reads the network after every step, which a "
+                "bidirectional network cannot do; pass SSMClassifier(bidirectional=False)"
             )
         if self.random_state is not None:
             estimator.set_params(random_state=self.random_state)
@@ -573,15 +578,17 @@ class SktimeSSMEarlyClassifier(BaseEarlyClassifier):
 
     def _labels(self, probabilities, decisions):
         labels = self.estimator_.classes_[np.argmax(probabilities, axis=1)]
-        labels = labels.astype(object) if labels.dtype.kind not in "iuf" else labels
+        # -1 marks an undecided case: labels that cannot hold it (strings, unsigned) go object
+        labels = labels.astype(object) if labels.dtype.kind not in "if" else labels
         labels[~decisions] = -1
         return labels, decisions
 
     def _score(self, X, y):
-        labels, _ = self._predict(X)
-        return harmonic_mean_score(
-            self.state_info[:, DECIDED_AT], labels == np.asarray(y), self.series_length_
-        )
+        labels, decisions = self._predict(X)
+        # a case undecided on a prefix counts as wrong, read to the prefix's end
+        read = np.where(decisions, self.state_info[:, DECIDED_AT], self.state_info[:, STEPS])
+        correct = decisions & (labels == np.asarray(y))
+        return harmonic_mean_score(read, correct, self.series_length_)
 
     @classmethod
     def get_test_params(cls, parameter_set: str = "default"):

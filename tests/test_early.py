@@ -12,10 +12,10 @@ from sktdi._early import (
     CLASS,
     DECIDED_AT,
     RUN,
-    STEPS,
     advance_decisions,
     harmonic_mean_score,
     initial_decisions,
+    rule_score,
 )
 from sktdi.sktime import SktimeSSMEarlyClassifier
 
@@ -54,7 +54,13 @@ def test_the_rule_matches_a_series_by_series_reference(consecutive):
         assert state[i, DECIDED_AT] == step
         got = first[i] if step <= 11 else second[i]
         np.testing.assert_array_equal(got, p)
-    assert (state[:, STEPS] == 30).all() or (state[:, DECIDED_AT] > 0).all()
+    # rule_score: the same decisions, scored
+    y_index = np.arange(50) % 3
+    correct = [p is not None and int(np.argmax(p)) == c for (_, p), c in zip(expected, y_index)]
+    decided_at = np.array([step for step, _ in expected])
+    assert rule_score(probabilities, y_index, 0.8, consecutive, 30) == harmonic_mean_score(
+        decided_at, np.array(correct), 30
+    )
 
 
 def test_a_decided_series_stays_decided():
@@ -95,10 +101,13 @@ def test_update_predict_continues_without_rerunning_the_prefix(early, task):
     labels, _ = early.predict(X)
     whole = early.get_state_info().copy()
     first, first_decided = early.predict(X[:, :, :10])
-    assert early._stream.n_steps_ <= 10
+    assert not first_decided.all()  # some cases go on
+    stream = early._stream
+    assert stream.n_steps_ == 10
     rest, rest_decided = early.update_predict(X[~first_decided])
     assert rest_decided.all()
-    assert early._stream.n_steps_ <= X.shape[-1]  # 10 + the 14 new steps at most, never 24 + 14
+    # the same stream, fed the 14 new steps at most (a rerun would start a new one from 0)
+    assert early._stream is stream and 10 < stream.n_steps_ <= X.shape[-1]
     combined = first.copy()
     combined[~first_decided] = rest
     np.testing.assert_array_equal(combined, labels)
@@ -126,6 +135,12 @@ def test_score_is_the_harmonic_mean_of_accuracy_and_earliness(early, task):
     assert accuracy == np.mean(labels == y)
     assert earliness == np.mean(early.get_state_info()[:, DECIDED_AT] / X.shape[-1])
     assert hm == harmonic_mean_score(early.get_state_info()[:, DECIDED_AT], labels == y, 24)[0]
+    # on a prefix, an undecided case is wrong and was read to the prefix's end
+    _, accuracy, earliness = early.score(X[:, :, :5], y)
+    decided_at = early.get_state_info()[:, DECIDED_AT]
+    assert earliness == np.mean(np.where(decided_at > 0, decided_at, 5) / 24)
+    labels, decided = early.predict(X[:, :, :5])
+    assert accuracy == np.mean(decided & (labels == y))
 
 
 def test_what_the_skipped_sktime_checks_would_check(early, task):
@@ -153,6 +168,8 @@ def test_errors_name_the_problem(early, task):
         SktimeSSMEarlyClassifier(consecutive_predictions=0).fit(X, y)
     with pytest.raises(TypeError, match="must be an sktdi SSMClassifier"):
         SktimeSSMEarlyClassifier(estimator="minirocket").fit(X, y)
+    with pytest.raises(ValueError, match="bidirectional network cannot"):
+        SktimeSSMEarlyClassifier(SSMClassifier(network="s4d", bidirectional=True)).fit(X, y)
     with pytest.raises(ValueError, match="X has 3 channels, but the early classifier was fitted on 1"):
         early.predict(np.repeat(X_test, 3, axis=1))
     with pytest.raises(ValueError, match=r"X has 48 steps, more than the 24 of the training"):
@@ -163,6 +180,10 @@ def test_labels_may_be_a_list(task):
     X, y, X_test, _ = task
     early = SktimeSSMEarlyClassifier(SSMClassifier(**FAST), random_state=0).fit(X, list(y))
     assert set(early.predict(X_test)[0]) <= set(y)
+    # unsigned labels cannot hold the -1 of an undecided case: they come back as objects
+    unsigned = SktimeSSMEarlyClassifier(SSMClassifier(**FAST), probability_threshold=1.0)
+    labels, decided = unsigned.fit(X, y.astype(np.uint8)).predict(X_test[:, :, :5])
+    assert not decided.any() and (labels == -1).all()
     # the other sktime adapters too (sktime's own check fails on a list with a numpy error)
     from sktdi.sktime import SktimeSpectralRidgeClassifier
 
@@ -183,7 +204,7 @@ def test_sktime_check_estimator():
     failed = {name: result for name, result in results.items() if result != "PASSED"}
     assert not failed, failed
     assert len(results) > 50
-    # the same four that sktime's own TEASER skips, for the reasons given with the tag
+    # four of those sktime's own TEASER skips, for the reasons given with the tag
     assert set(SktimeSSMEarlyClassifier.get_class_tag("tests:skip_by_name")) == {
         "test_non_state_changing_method_contract",
         "test_fit_idempotent",

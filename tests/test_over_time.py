@@ -166,7 +166,9 @@ def test_prefix_loss_is_the_weighted_sum_of_the_whole_and_every_step():
 
     from sktdi._training import prefix_loss
 
-    class Net:  # what prefix_loss asks of the skorch net: the criterion
+    class Net:  # what prefix_loss asks of the skorch net: its loss and criterion
+        criterion_ = torch.nn.CrossEntropyLoss()
+
         def get_loss(self, y_pred, y_true, training):
             return torch.nn.functional.cross_entropy(y_pred, y_true)
 
@@ -187,6 +189,14 @@ def test_prefix_loss_is_the_weighted_sum_of_the_whole_and_every_step():
 
     expected = torch.stack([prefix_loss(Net(), members[:, m], y, 0.3) for m in range(2)]).mean()
     assert torch.isclose(prefix_loss(EnsembleNet(), members, y, 0.3), expected)
+    # padded series: each series' own steps only, every series weighing the same
+    lengths = torch.tensor([5, 2, 3])
+    per_series = [
+        torch.nn.functional.cross_entropy(over_time[b, : lengths[b]], y[b].repeat(lengths[b]))
+        for b in range(3)
+    ]
+    expected = 0.7 * by_step[-1] + 0.3 * torch.stack(per_series).mean()
+    assert torch.isclose(prefix_loss(Net(), over_time, y, 0.3, lengths), expected)
 
 
 def test_the_ramp_weighs_step_t_in_proportion_to_t(monkeypatch):
@@ -225,3 +235,11 @@ def test_training_on_prefixes(data):
     assert losses[0.5] < losses[0.0]
     with pytest.raises(ValueError, match="prefix_weight=0.5 trains the predictions for prefixes"):
         SSMClassifier(network="s4d", bidirectional=True, prefix_weight=0.5).fit(X, y)
+    # an ensemble, padded series, and a regressor train on prefixes too
+    lengths = np.full(len(y), 40)
+    lengths[::3] = 25
+    ensemble = SSMClassifier(**SMALL, network="s4d", d_model=8, d_state=8, n_estimators=2,
+                             prefix_weight=0.5).fit(X, y, lengths=lengths)
+    assert ensemble.predict_proba_over_time(X[:2]).shape == (2, 40, 3)
+    reg = SSMRegressor(**SMALL, d_model=16, n_layers=3, prefix_weight=0.5).fit(X, 1.5 * y)
+    assert np.isfinite(reg.predict_over_time(X[:2])).all()
