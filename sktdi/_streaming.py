@@ -52,12 +52,17 @@ class PredictionStream:
     def update(self, x) -> PredictionStream:
         """Feed the next sample of every stream, x of shape (n_streams, n_channels), or the
         next k samples, (n_streams, n_channels, k). Returns the stream itself."""
-        self.outputs_after_each(x)
+        self._feed(x, every_step=False)
         return self
 
     def outputs_after_each(self, x) -> torch.Tensor:
         """Feed x as :meth:`update` does; return the raw outputs (logits for a classifier)
         after each of its k samples, (n_streams, k, n_outputs)."""
+        return torch.stack(self._feed(x, every_step=True), dim=1)  # (S, k, O)
+
+    def _feed(self, x, every_step: bool) -> list[torch.Tensor]:
+        """Step the network through x; the output after each sample when ``every_step``
+        (update keeps only the last: nothing is collected per sample on its path)."""
         n_channels = self._estimator.n_channels_
         given = np.shape(x)
         x = np.asarray(x, dtype=np.float64)
@@ -78,9 +83,10 @@ class PredictionStream:
         with torch.no_grad(), torch_threads(threads):
             for k in range(x.shape[-1]):
                 self._output, self._state = self._module.step(x[..., k], self._state)
-                outputs.append(self._output)  # (S, O)
+                if every_step:
+                    outputs.append(self._output)  # (S, O)
         self.n_steps_ += x.shape[-1]
-        return torch.stack(outputs, dim=1)  # (S, k, O)
+        return outputs
 
     def keep(self, streams) -> PredictionStream:
         """Follow only ``streams`` (indices, or a boolean mask of length n_streams), in that

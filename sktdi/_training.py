@@ -26,6 +26,7 @@ from skorch.utils import to_tensor
 
 from .augmentation import augment_batch
 from .ssm import NETWORKS, SSM_PARAMETER_NAMES, S4DEnsemble
+from .ssm.network import valid_steps
 from .tdi import base_init
 
 PREDICT_BATCH_SIZE = 1024
@@ -139,18 +140,16 @@ class _SSMNetMixin:
         self.prefix_weight = prefix_weight
 
     def train_step_single(self, batch, **fit_params):
+        Xi, yi = unpack_data(batch)
         if self.augment != "none":
-            Xi, yi = unpack_data(batch)
             if isinstance(Xi, dict):  # {"X": padded series, "lengths": ...}
                 Xi = {**Xi, "X": augment_batch(Xi["X"], self.augment, padded=True)}
             else:
                 Xi = augment_batch(Xi, self.augment)
-            batch = (Xi, yi)
         if not self.prefix_weight:
-            return super().train_step_single(batch, **fit_params)
+            return super().train_step_single((Xi, yi), **fit_params)
         # skorch's step with the outputs over time in place of the forward pass
         self._set_training(True)
-        Xi, yi = unpack_data(batch)
         Xi = to_tensor(Xi if isinstance(Xi, dict) else {"X": Xi}, device=self.device)
         over_time = self.module_.outputs_over_time(**Xi)  # (B, L, O), ensemble (B, M, L, O)
         loss = prefix_loss(self, over_time, yi, self.prefix_weight, Xi.get("lengths"))
@@ -198,11 +197,10 @@ def _every_step_loss(net, over_time, y_true, lengths) -> torch.Tensor:
     members = over_time if over_time.dim() == 4 else over_time.unsqueeze(1)  # (B, M, L, O)
     B, M, L, _ = members.shape
     factory = {"dtype": members.dtype, "device": members.device}
-    steps = torch.arange(1, L + 1, **factory)  # (L,)
-    own = torch.full((B,), float(L), **factory) if lengths is None else lengths.to(**factory)
-    weights = (steps <= own.unsqueeze(-1)).to(members.dtype)  # (B, L): a series' own steps
+    own = torch.full((B,), L, device=members.device) if lengths is None else lengths
+    weights = valid_steps(own.to(members.device), L, members.dtype)[..., 0]  # (B, L): own steps
     if PREFIX_STEPS == "ramp":
-        weights = weights * steps  # (B, L)
+        weights = weights * torch.arange(1, L + 1, **factory)  # (B, L), step t weighs t
     weights = weights / weights.sum(dim=-1, keepdim=True)  # (B, L), each row sums to 1
     targets = y_true.repeat_interleave(L, dim=0)  # (B·L, ...)
     losses = []
