@@ -19,6 +19,8 @@ _LAZY = {
     "SpectralRidgeRegressor": ".ridge",
     "PaddedSeriesWarning": "._inputs",
     "PredictionStream": "._streaming",
+    "TDIOptions": ".tdi.options",
+    "TrainingOptions": "._training",
 }
 
 __all__ = [
@@ -29,6 +31,8 @@ __all__ = [
     "SpectralRidgeRegressor",
     "PaddedSeriesWarning",
     "PredictionStream",
+    "TDIOptions",
+    "TrainingOptions",
     "load",
     "__version__",
 ]

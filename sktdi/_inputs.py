@@ -21,10 +21,10 @@ def valid_mask(X3: np.ndarray, lengths: np.ndarray | None) -> np.ndarray | float
 
 
 def fit_standardization(
-    X3: np.ndarray, lengths: np.ndarray | None, *, enabled: bool = True
+    X3: np.ndarray, lengths: np.ndarray | None
 ) -> tuple[np.ndarray, np.ndarray]:
     """Per-channel mean and scale over every valid time step of X (n, C, L); a constant
-    channel gets scale 1. ``enabled=False``: the identity (zeros, ones).
+    channel gets scale 1.
 
     Examples
     --------
@@ -34,9 +34,6 @@ def fit_standardization(
     >>> fit_standardization(X, np.array([2, 3]))
     (array([2.6]), array([1.49666295]))
     """
-    n_channels = X3.shape[1]
-    if not enabled:
-        return np.zeros(n_channels), np.ones(n_channels)
     mask = valid_mask(X3, lengths)  # (n, 1, L) or 1.0
     count = mask.sum() if lengths is not None else X3.shape[0] * X3.shape[2]
     mean = (X3 * mask).sum(axis=(0, 2)) / count  # (C,)

@@ -9,8 +9,10 @@ SSM parameters in an optimizer group of their own. The fit's random streams:
 from __future__ import annotations
 
 import sys
+from numbers import Real
 
 import torch
+from sklearn.utils._param_validation import Interval, StrOptions
 from skorch.callbacks import (
     Callback,
     EarlyStopping,
@@ -24,12 +26,62 @@ from skorch.dataset import ValidSplit, unpack_data
 from skorch.regressor import NeuralNetRegressor
 from skorch.utils import to_tensor
 
-from .augmentation import augment_batch
+from ._options import OptionGroup
+from .augmentation import AUGMENTATIONS, augment_batch
 from .ssm import NETWORKS, SSM_PARAMETER_NAMES, S4DEnsemble
 from .ssm.network import valid_steps
 from .tdi import base_init
 
 PREDICT_BATCH_SIZE = 1024
+
+
+class TrainingOptions(OptionGroup):
+    """How the network trains, beyond ``lr``, ``max_epochs`` and ``batch_size``; the defaults
+    suit most tasks.
+
+    Pass it as ``training=TrainingOptions(...)`` to :class:`~sktdi.SSMClassifier` or
+    :class:`~sktdi.SSMRegressor`; ``GridSearchCV`` reaches a field as ``training__<field>``.
+    :doc:`/estimators` describes the training loop.
+
+    Parameters
+    ----------
+    augment : {"none", "jitter", "scale", "slice", "jitter-scale", "all"}, default="none"
+        Label-preserving transforms of each training minibatch (:mod:`sktdi.augmentation`);
+        predictions never see them. Try "all" on small shape datasets.
+    ssm_lr : float, default=1e-3
+        AdamW learning rate of the SSM parameters A, B and dt (no weight decay).
+    weight_decay : float, default=0.01
+        AdamW weight decay of every parameter but A, B and dt.
+    lr_schedule : {"cosine", "constant"}, default="cosine"
+        Cosine annealing over ``max_epochs`` in every ``fit`` call, or a constant rate
+        (``partial_fit`` always trains at the first rate).
+    grad_clip : float or None, default=1.0
+        Largest gradient norm per step (None: no clipping).
+
+    Examples
+    --------
+    >>> from sktdi import SSMClassifier, TrainingOptions
+    >>> clf = SSMClassifier(training=TrainingOptions(augment="all"))
+    >>> clf.set_params(training__weight_decay=0.1).training.weight_decay
+    0.1
+    """
+
+    _parameter_constraints: dict = {
+        "augment": [StrOptions(set(AUGMENTATIONS))],
+        "ssm_lr": [Interval(Real, 0, None, closed="neither")],
+        "weight_decay": [Interval(Real, 0, None, closed="left")],
+        "lr_schedule": [StrOptions({"cosine", "constant"})],
+        "grad_clip": [None, Interval(Real, 0, None, closed="neither")],
+    }
+
+    def __init__(
+        self, *, augment="none", ssm_lr=1e-3, weight_decay=0.01, lr_schedule="cosine", grad_clip=1.0
+    ):
+        self.augment = augment
+        self.ssm_lr = ssm_lr
+        self.weight_decay = weight_decay
+        self.lr_schedule = lr_schedule
+        self.grad_clip = grad_clip
 
 
 DEVICE_FORMS = '"auto", "cpu", "cuda", "cuda:N" (N: the GPU\'s index, as "cuda:1") or "mps"'
@@ -227,12 +279,15 @@ def _stdout_is_tty() -> bool:
         return False
 
 
-def build_net(estimator, n_channels: int, n_outputs: int, split_seed: int):
-    """The skorch net for ``estimator``'s parameters (not yet initialized)."""
+def build_net(
+    estimator, training: TrainingOptions, n_channels: int, n_outputs: int, split_seed: int
+):
+    """The skorch net for ``estimator``'s parameters and its ``training`` options (not yet
+    initialized)."""
     callbacks = [("learning_rates", LearningRates())]
-    if estimator.grad_clip is not None:
-        callbacks.append(("grad_clip", GradientNormClipping(estimator.grad_clip)))
-    if estimator.lr_schedule == "cosine" and estimator.max_epochs > 0:
+    if training.grad_clip is not None:
+        callbacks.append(("grad_clip", GradientNormClipping(training.grad_clip)))
+    if training.lr_schedule == "cosine" and estimator.max_epochs > 0:
         schedule = RestartingLRScheduler(
             policy=torch.optim.lr_scheduler.CosineAnnealingLR,
             T_max=estimator.max_epochs,
@@ -254,17 +309,17 @@ def build_net(estimator, n_channels: int, n_outputs: int, split_seed: int):
             random_state=split_seed,
         )
     # the one optimizer-group mechanism: A, B and dt by name, own rate, no weight decay
-    ssm_group = {"lr": estimator.ssm_lr, "weight_decay": 0.0}
+    ssm_group = {"lr": training.ssm_lr, "weight_decay": 0.0}
     module, module_kwargs = estimator._network_spec(n_channels, n_outputs)
     net_class = SSMNetClassifier if estimator._task == "classification" else SSMNetRegressor
     return net_class(
         module=module,
         **{f"module__{name}": value for name, value in module_kwargs.items()},
-        augment=estimator.augment,
+        augment=training.augment,
         prefix_weight=estimator.prefix_weight,
         criterion=estimator._criterion,
         optimizer=torch.optim.AdamW,
-        optimizer__weight_decay=estimator.weight_decay,
+        optimizer__weight_decay=training.weight_decay,
         optimizer__param_groups=[(f"*ssm.{name}", ssm_group) for name in SSM_PARAMETER_NAMES],
         lr=estimator.lr,
         max_epochs=estimator.max_epochs,
@@ -288,12 +343,11 @@ def check_network_params(estimator) -> None:
             f"network='conv-s4d' splits d_model over four branches (three convolution widths "
             f"and a max-pool), so d_model must be a multiple of 4; got {estimator.d_model}"
         )
-    for name in ("prenorm", "bidirectional"):
-        if getattr(estimator, name):
-            raise ValueError(
-                f"{name}=True applies to network='s4d' only; network='conv-s4d' has causal "
-                f"convolutions and BatchNorm. Set network='s4d' or {name}=False"
-            )
+    if estimator.bidirectional:
+        raise ValueError(
+            "bidirectional=True applies to network='s4d' only; network='conv-s4d' has causal "
+            "convolutions and BatchNorm. Set network='s4d' or bidirectional=False"
+        )
 
 
 def network_spec(estimator, n_channels: int, n_outputs: int) -> tuple[type, dict]:
@@ -316,7 +370,6 @@ def network_spec(estimator, n_channels: int, n_outputs: int) -> tuple[type, dict
         kwargs.update(
             d_model=estimator.d_model,
             n_layers=estimator.n_layers,
-            prenorm=estimator.prenorm,
             bidirectional=estimator.bidirectional,
         )
     if estimator.n_estimators == 1:

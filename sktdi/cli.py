@@ -25,7 +25,8 @@ DEFAULT_RESAMPLES = 3
 SCHEDULER_TIMEOUT = 5.0
 # dask.distributed's default scheduler port, for an address given without one
 DASK_SCHEDULER_PORT = 8786
-# the figures a run draws into --out (summary.plot_accuracy_vs_ratio, plot_paired_difference)
+# the figures a run draws into --out (benchmark.figures: plot_accuracy_vs_ratio,
+# plot_paired_difference)
 ACCURACY_FIGURE = "accuracy_vs_ratio.png"
 PAIRED_FIGURE = "tdi_minus_s4d_lin.png"
 # failed cells listed per distinct reason, and distinct reasons listed, after a run
@@ -372,13 +373,8 @@ def run_benchmark_command(args: argparse.Namespace, parser: argparse.ArgumentPar
         print(counts, file=sys.stderr)
         return 1
 
-    from .benchmark.summary import (
-        format_summary,
-        mean_std_long,
-        plot_accuracy_vs_ratio,
-        plot_paired_difference,
-        summarize,
-    )
+    from .benchmark.figures import plot_accuracy_vs_ratio, plot_paired_difference
+    from .benchmark.summary import format_summary, mean_std_long, summarize
 
     summary = summarize(results)
     text = format_summary(summary)

@@ -36,10 +36,17 @@ from ._inputs import (  # noqa: F401 - PaddedSeriesWarning: public here, for fil
     network_input,
 )
 from ._memory import keep_freed_memory
+from ._options import HasOptionGroups, resolve_options
 from ._seeding import random_streams, seeded
 from ._streaming import PredictionStream
 from ._threads import resolve_n_threads, torch_threads
-from ._training import build_net, check_network_params, network_spec, resolve_device
+from ._training import (
+    TrainingOptions,
+    build_net,
+    check_network_params,
+    network_spec,
+    resolve_device,
+)
 from ._validation import (
     check_state_params,
     check_two_classes,
@@ -48,13 +55,10 @@ from ._validation import (
     restore_on_error,
     validate_padded_sequences,
 )
-from .augmentation import AUGMENTATIONS
 from .persistence import SaveMixin
 from .ssm import INIT_NAMES, NETWORKS, POOLINGS
 from .tdi import (
-    TDI_DEFAULTS,
     TDI_INITS,
-    TDI_PARAMETER_CONSTRAINTS,
     InitPlan,
     TDIOptions,
     base_init,
@@ -65,7 +69,7 @@ from .tdi import (
 MIN_LENGTH = 2  # a single time step is a tabular feature, not a sequence
 
 
-class _BaseSSM(SaveMixin, BaseEstimator):
+class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
     """Parameters and the order of the fit's steps, shared by the classifier and regressor."""
 
     _parameter_constraints: dict = {
@@ -75,26 +79,19 @@ class _BaseSSM(SaveMixin, BaseEstimator):
         "n_layers": [Interval(Integral, 1, None, closed="left")],
         "d_state": [Interval(Integral, 2, None, closed="left")],
         "dropout": [Interval(Real, 0, 1, closed="left")],
-        "prenorm": ["boolean"],
         "pooling": [StrOptions(set(POOLINGS))],
         "bidirectional": ["boolean"],
-        "augment": [StrOptions(set(AUGMENTATIONS))],
-        "prefix_weight": [Interval(Real, 0, 1, closed="both")],
+        "dt_min": [Interval(Real, 0, None, closed="neither")],
+        "dt_max": [Interval(Real, 0, None, closed="neither")],
         "n_estimators": [Interval(Integral, 1, None, closed="left")],
         "max_epochs": [Interval(Integral, 0, None, closed="left")],
         "batch_size": [Interval(Integral, 1, None, closed="left")],
         "lr": [Interval(Real, 0, None, closed="neither")],
-        "ssm_lr": [Interval(Real, 0, None, closed="neither")],
-        "weight_decay": [Interval(Real, 0, None, closed="left")],
-        "lr_schedule": [StrOptions({"cosine", "constant"})],
-        "grad_clip": [None, Interval(Real, 0, None, closed="neither")],
+        "prefix_weight": [Interval(Real, 0, 1, closed="both")],
         "validation_fraction": [Interval(Real, 0, 1, closed="left")],
         "n_iter_no_change": [None, Interval(Integral, 1, None, closed="left")],
-        **TDI_PARAMETER_CONSTRAINTS,
-        "tdi_layers": [StrOptions({"all", "first"})],
-        "dt_min": [Interval(Real, 0, None, closed="neither")],
-        "dt_max": [Interval(Real, 0, None, closed="neither")],
-        "scale_inputs": ["boolean"],
+        "tdi": [None, TDIOptions],
+        "training": [None, TrainingOptions],
         "inference_dtype": [StrOptions(set(INFERENCE_DTYPES))],
         "device": [str],
         "n_threads": [None, Interval(Integral, 1, None, closed="left")],
@@ -102,6 +99,7 @@ class _BaseSSM(SaveMixin, BaseEstimator):
         "verbose": ["verbose"],
         "warm_start": ["boolean"],
     }
+    _option_groups = {"tdi": TDIOptions, "training": TrainingOptions}
 
     def __init__(
         self,
@@ -112,34 +110,19 @@ class _BaseSSM(SaveMixin, BaseEstimator):
         n_layers=2,
         d_state=64,
         dropout=0.1,
-        prenorm=False,
         pooling="mean-max",
         bidirectional=False,
-        augment="none",
-        prefix_weight=0.0,
+        dt_min=1e-3,
+        dt_max=1.0,
         n_estimators=1,
         max_epochs=100,
         batch_size=16,
         lr=1e-2,
-        ssm_lr=1e-3,
-        weight_decay=0.01,
-        lr_schedule="cosine",
-        grad_clip=1.0,
+        prefix_weight=0.0,
         validation_fraction=0.0,
         n_iter_no_change=None,
-        tdi_subsample=TDI_DEFAULTS.subsample,
-        tdi_spread=TDI_DEFAULTS.spread,
-        tdi_max_peaks=TDI_DEFAULTS.max_peaks,
-        tdi_refine_steps=TDI_DEFAULTS.refine_steps,
-        tdi_reliability=TDI_DEFAULTS.reliability,
-        tdi_spectrum=TDI_DEFAULTS.spectrum,
-        tdi_channel_share=TDI_DEFAULTS.channel_share,
-        tdi_coverage=TDI_DEFAULTS.coverage,
-        tdi_decay=TDI_DEFAULTS.decay,
-        tdi_layers="first",
-        dt_min=1e-3,
-        dt_max=1.0,
-        scale_inputs=True,
+        tdi=None,
+        training=None,
         inference_dtype="float64",
         device="auto",
         n_threads=None,
@@ -153,34 +136,19 @@ class _BaseSSM(SaveMixin, BaseEstimator):
         self.n_layers = n_layers
         self.d_state = d_state
         self.dropout = dropout
-        self.prenorm = prenorm
         self.pooling = pooling
         self.bidirectional = bidirectional
-        self.augment = augment
-        self.prefix_weight = prefix_weight
+        self.dt_min = dt_min
+        self.dt_max = dt_max
         self.n_estimators = n_estimators
         self.max_epochs = max_epochs
         self.batch_size = batch_size
         self.lr = lr
-        self.ssm_lr = ssm_lr
-        self.weight_decay = weight_decay
-        self.lr_schedule = lr_schedule
-        self.grad_clip = grad_clip
+        self.prefix_weight = prefix_weight
         self.validation_fraction = validation_fraction
         self.n_iter_no_change = n_iter_no_change
-        self.tdi_subsample = tdi_subsample
-        self.tdi_spread = tdi_spread
-        self.tdi_max_peaks = tdi_max_peaks
-        self.tdi_refine_steps = tdi_refine_steps
-        self.tdi_reliability = tdi_reliability
-        self.tdi_spectrum = tdi_spectrum
-        self.tdi_channel_share = tdi_channel_share
-        self.tdi_coverage = tdi_coverage
-        self.tdi_decay = tdi_decay
-        self.tdi_layers = tdi_layers
-        self.dt_min = dt_min
-        self.dt_max = dt_max
-        self.scale_inputs = scale_inputs
+        self.tdi = tdi
+        self.training = training
         self.inference_dtype = inference_dtype
         self.device = device
         self.n_threads = n_threads
@@ -190,6 +158,48 @@ class _BaseSSM(SaveMixin, BaseEstimator):
 
     # files saved before ``network`` existed hold the S4D network (sktdi.persistence reads this)
     _value_before_parameter_existed = {"network": "s4d"}
+    # files saved before the option groups (sktdi.persistence.current_params maps them): the
+    # tdi_* parameters are tdi=TDIOptions(...), the training ones training=TrainingOptions(...);
+    # scale_inputs and prenorm were removed, and their effect is in the saved state (the
+    # fitted input_mean_/input_scale_; the saved network's module keywords, sktdi._saved_net)
+    _parameters_moved = {
+        **{f"tdi_{field}": f"tdi__{field}" for field in (
+            "subsample", "spread", "max_peaks", "refine_steps", "reliability", "spectrum",
+            "channel_share", "coverage", "decay", "layers",
+        )},
+        **{name: f"training__{name}" for name in (
+            "augment", "ssm_lr", "weight_decay", "lr_schedule", "grad_clip",
+        )},
+    }
+    _parameters_removed = ("scale_inputs", "prenorm")
+
+    # ---- saving (sktdi.persistence's hooks): the network is stored as its module's
+    # settings, weights, optimizer state and history, and rebuilt from the parameters on load
+    def _check_describes_fit(self, params: dict) -> None:
+        from ._saved_net import check_network_as_fitted
+
+        super()._check_describes_fit(params)
+        check_network_as_fitted(self, self.net_)
+
+    def _saved_state(self, writer, key: str) -> dict:
+        from ._saved_net import net_record
+
+        attributes = self._fitted_attributes()
+        attributes.pop("_inference_modules", None)  # a cache, rebuilt at the next prediction
+        net = attributes.pop("net_")
+        state = writer.encode_attributes(attributes, key)
+        state["net_"] = net_record(writer, self, net, f"{key}/attributes/net_")
+        return state
+
+    @classmethod
+    def _from_saved_state(cls, reader, params: dict, attributes: dict):
+        from ._saved_net import load_net
+
+        attributes = dict(attributes)
+        net = attributes.pop("net_")  # built last: from the other attributes too
+        estimator = super()._from_saved_state(reader, params, attributes)
+        estimator.net_ = load_net(reader, estimator, net)
+        return estimator
 
     # ---- hooks for the subclasses -------------------------------------------------------
     _task: str
@@ -221,8 +231,10 @@ class _BaseSSM(SaveMixin, BaseEstimator):
                 f"a bidirectional network does not have (each step sees the whole series); set "
                 f"bidirectional=False, or prefix_weight=0"
             )
+        tdi = resolve_options(self.tdi, TDIOptions)
+        resolve_options(self.training, TrainingOptions)
         if building:
-            warn_if_spectrum_ignored(self.init, self.tdi_spectrum)
+            warn_if_spectrum_ignored(self.init, tdi.spectrum)
         check_inference_device(self.inference_dtype, resolve_device(self.device))
 
     # ---- data ----------------------------------------------------------------------------
@@ -235,15 +247,14 @@ class _BaseSSM(SaveMixin, BaseEstimator):
             self, X, y, lengths=lengths, reset=reset, min_length=MIN_LENGTH, **y_kwargs
         )
         if reset:
-            self.input_mean_, self.input_scale_ = fit_standardization(
-                X3, lengths, enabled=self.scale_inputs
-            )
+            self.input_mean_, self.input_scale_ = fit_standardization(X3, lengths)
         return X3, y, lengths
 
     # ---- the fit: build, TDI, train ------------------------------------------------------
     def _initialize_modes(self, X3, target, seed: int, *, partial: bool, lengths=None):
         """TDI on the freshly built network (its layers hold the base initialization)."""
-        depth = 1 if self.tdi_layers == "first" else None
+        options = resolve_options(self.tdi, TDIOptions)
+        depth = 1 if options.layers == "first" else None
         layers = [layer for network in self._networks() for layer in network.ssm_layers[:depth]]
         try:
             plan, self.tdi_reports_ = initialize_layers(
@@ -252,7 +263,7 @@ class _BaseSSM(SaveMixin, BaseEstimator):
                 target,
                 init=self.init,
                 task=self._task,
-                options=TDIOptions.from_params(self),
+                options=options,
                 random_state=seed,
                 lengths=lengths,
             )
@@ -284,7 +295,10 @@ class _BaseSSM(SaveMixin, BaseEstimator):
         streams = random_streams(self.random_state)
         with torch_threads(resolve_n_threads(self.n_threads)), seeded(streams.torch):
             if first:
-                self.net_ = build_net(self, X3.shape[1], self._n_outputs(), streams.split)
+                training = resolve_options(self.training, TrainingOptions)
+                self.net_ = build_net(
+                    self, training, X3.shape[1], self._n_outputs(), streams.split
+                )
                 self.net_.initialize()  # every layer built once, with the base init
                 self._initialize_modes(X3, target, streams.tdi, partial=partial, lengths=lengths)
                 self.n_epochs_ = 0
@@ -400,140 +414,79 @@ class SSMClassifier(ClassifierMixin, _BaseSSM):
     """Sequence classifier: an S4D network with Task-Dependent Initialization, trained by skorch.
 
     ``fit`` validates X, encodes the labels, estimates the Fisher log-power statistic between
-    classes on a stratified subsample (``tdi_subsample``) and aligns the initial SSM modes with
-    it (``init="tdi"``), then trains with AdamW (the SSM parameters A, B, dt in their own group:
-    ``ssm_lr``, no weight decay), shuffled minibatches seeded from ``random_state``, gradient
-    clipping, a cosine learning-rate schedule and optional validation-based early stopping.
+    classes and aligns the initial SSM modes with it (``init="tdi"``), then trains with AdamW
+    on shuffled minibatches, a cosine learning-rate schedule and optional early stopping.
+    :doc:`/which_model` says when to use it; :doc:`/estimators` describes each step.
 
     Parameters
     ----------
     init : {"tdi", "auto", "tdi-control", "s4d-lin", "s4d-inv", "s4d-real", "s4d-legs", \
 "random"}, default="tdi"
         Initialization of the SSM modes. "tdi" aligns them with the task before training;
-        "auto" uses TDI only when the task statistic is reliable (split-half reliability
-        ≥ 0.5 and a significant bin), else S4D-Lin; "tdi-control" runs TDI on a statistic
-        whose peaks are moved to random frequencies, to measure what the statistic adds.
+        "auto" uses TDI only when the task statistic is reliable, else S4D-Lin;
+        "tdi-control" aligns to a statistic with its peaks moved at random (a placebo, to
+        measure what the statistic adds). :doc:`/choosing_init` says which to pick.
     network : {"conv-s4d", "s4d"}, default="conv-s4d"
-        The network. "conv-s4d" (:class:`sktdi.ssm.ConvS4DNetwork`): causal convolutions for
-        local shape and an S4D layer in every block for the long range; the classifier's
-        default, it generalizes on shape data. "s4d" (:class:`sktdi.ssm.S4DNetwork`): S4D
-        blocks only, several times faster to train, and the one for ``prenorm`` or
-        ``bidirectional``. Both are causal.
+        "conv-s4d" (:class:`~sktdi.ssm.ConvS4DNetwork`): causal convolutions for local shape
+        and an S4D layer in every block for the long range; the classifier's default.
+        "s4d" (:class:`~sktdi.ssm.S4DNetwork`): S4D blocks only, several times faster to
+        train; the one for ``bidirectional``. :doc:`/which_model` compares them.
     d_model, n_layers, d_state : int, default=128, 6, 64
         Width, depth and state size per channel (even) of the network. For "conv-s4d",
-        d_model is a block's output width, shared by its four branches (a multiple of 4),
-        and each S4D layer runs on d_model / 4 channels. With network="s4d", 64 and 2 are
-        the tested settings.
+        d_model is a multiple of 4 (four branches per block). With network="s4d", 64 and 2
+        are the tested settings.
     dropout : float, default=0.0
         Channel dropout after each block (0.1 is the tested setting for network="s4d").
-    prenorm : bool, default=False
-        network="s4d" only: LayerNorm before (True) or after (False) each residual block.
     pooling : {"mean", "max", "mean-max", "last"}, default="mean"
+        How the per-step features become one vector per series.
     bidirectional : bool, default=False
-        network="s4d" only. Give every S4D layer an anti-causal kernel as well, so each step's features see the
-        whole series (:class:`sktdi.ssm.S4D`); TDI aligns both directions, which share the
-        modes. Off, the network is causal.
-    augment : {"none", "jitter", "scale", "slice", "jitter-scale", "all"}, default="none"
-        Label-preserving transforms of each training minibatch (:mod:`sktdi.augmentation`):
-        Gaussian jitter, a random gain per series and channel, window slicing. Predictions
-        never see them; window slicing is skipped for padded (unequal-length) batches.
-    prefix_weight : float in [0, 1], default=0.0
-        Share of the training loss spent on the prediction after every step (the rest on
-        the whole series). Set it, to 0.5 as the early classifier does, when you read
-        predictions before a series ends (:meth:`stream`, ``predict_proba_over_time``,
-        :doc:`/streaming`); it costs some full-length accuracy. Needs a causal network.
+        network="s4d" only: every S4D layer also gets an anti-causal kernel, so each step
+        sees the whole series. The network is then not causal (no streaming, no
+        ``prefix_weight``).
+    dt_min, dt_max : float, default=1e-3, 0.1
+        Range of the log-uniform SSM step sizes: smaller steps give longer memories. With
+        network="s4d", dt_max=1.0 is the tested setting.
     n_estimators : int, default=1
-        Networks in an ensemble, each with its own initialization (TDI aligns each one's
-        layers from one task statistic), trained side by side on the same minibatches with
-        one loss per network, in one skorch loop; predictions average the networks' class
-        probabilities (the regressor: their outputs). Fit time grows about linearly.
+        Networks in an ensemble, each with its own initialization, trained side by side in
+        one loop; predictions average them. Fit time grows about linearly.
     max_epochs : int, default=100
         Training epochs; 0 fits the initialization only.
     batch_size : int, default=16
+        Series per training minibatch.
     lr : float, default=1e-2
-        AdamW learning rate of every parameter but A, B and dt.
-    ssm_lr : float, default=1e-3
-        Learning rate of A, B and dt (no weight decay).
-    weight_decay : float, default=0.01
-    lr_schedule : {"cosine", "constant"}, default="cosine"
-        Cosine annealing over ``max_epochs``, or a constant rate. Every ``fit`` call runs
-        the whole schedule, with ``warm_start`` too; ``partial_fit`` has no horizon, so each
-        call (one epoch) trains at the schedule's first rate, ``lr``.
-    grad_clip : float or None, default=1.0
-        Gradient norm clipping.
+        AdamW learning rate of every parameter but the SSM's (see ``training``).
+    prefix_weight : float in [0, 1], default=0.0
+        Share of the training loss spent on the prediction after every step. Set it (0.5)
+        when you read predictions before a series ends (:doc:`/streaming`); it costs some
+        full-length accuracy. Needs a causal network.
     validation_fraction : float, default=0.0
-        Share of the training data held out (stratified) to monitor validation loss. Not
-        with ``partial_fit`` (an error): it would hold out part of every batch. The
-        classifier's split needs at least 2 series of every class and at least one series
-        of each class on both sides (an error that says so otherwise).
+        Share of the training data held out (stratified) to monitor the validation loss.
+        Not with ``partial_fit``.
     n_iter_no_change : int or None, default=None
-        Stop after this many epochs without improvement of the validation loss and restore
-        the best weights; needs ``validation_fraction > 0`` (an error otherwise).
-    tdi_subsample : int, float or None, default=None
-        Series used to estimate the task statistic: a count, a fraction, or all (None).
-    tdi_spread : float, default=0.25
-        Share of each channel's modes spread over the whole band instead of the task's peaks.
-    tdi_max_peaks : int, default=8
-        Most peaks of the statistic that get modes.
-    tdi_refine_steps : int, default=0
-        Gradient steps on the spectral-alignment loss after peak initialization.
-    tdi_reliability : bool, default=True
-        Shrink TDI toward the default: only a share of the channels equal to the statistic's
-        split-half reliability (clipped to [0, 1]) is aligned; the others keep the base
-        initialization, S4D-Lin (:data:`sktdi.tdi.BASE_INIT`).
-    tdi_spectrum : TaskSpectrum or None, default=None
-        A task statistic to align to instead of estimating one from X: domain knowledge
-        (:meth:`TaskSpectrum.from_frequencies`) or a statistic estimated on a larger, related
-        dataset. Every channel is aligned and no reliability is measured; it works even with
-        one series per class, where nothing can be estimated. With a named init it has no
-        effect, and ``fit`` warns.
-    tdi_channel_share : float in [0, 1], default=1.0
-        The largest share of the aligned layers' channels that TDI aligns; the others keep
-        the base initialization (s4d-lin). ``tdi_reliability`` shrinks it further.
-    tdi_coverage : {"tiled", "base", "gain"}, default="tiled"
-        What keeps the network seeing the whole band besides the statistic's peaks:
-        "tiled" spreads a ``tdi_spread`` share of each channel's modes evenly over the band;
-        "base" keeps that share as the base initialization's (s4d-lin) own modes, with their
-        long memories; "gain" moves no mode at all — every pole stays s4d-lin's and only the
-        modes' gains follow the statistic (see :func:`sktdi.tdi.peak_init_modes`).
-    tdi_decay : {"band", "base"}, default="band"
-        Where the modes' decays come from: their peak's band or the tiling ("band": narrow
-        peaks give long, narrowband memories) or the base modes they replace ("base": only
-        the frequencies move, s4d-lin's spread of time scales stays).
-    tdi_layers : {"all", "first"}, default="first"
-        Which S4D layers TDI initializes. Deeper layers see features, not the raw series, so
-        the input's statistic describes them less well (cross-validation agreed, see
-        ``docs/estimators.md``).
-    dt_min, dt_max : float, default=1e-3, 0.1
-        Range of the log-uniform SSM step sizes: slow modes for the long range, which the
-        convolutions of network="conv-s4d" leave to the S4D layers. With network="s4d", 1.0
-        (fast modes, kernels as local as a convolution's) is the tested setting.
-    scale_inputs : bool, default=True
-        Standardize each input channel with the training mean and standard deviation.
+        Stop after this many epochs without a better validation loss and restore the best
+        weights; needs ``validation_fraction > 0``.
+    tdi : TDIOptions or None, default=None
+        How TDI aligns the modes (:class:`~sktdi.tdi.TDIOptions`; None: its defaults), e.g.
+        ``TDIOptions(spectrum=...)`` to align to a known statistic. ``GridSearchCV`` reaches
+        its fields as ``tdi__spread`` and so on.
+    training : TrainingOptions or None, default=None
+        Augmentation, the SSM parameters' learning rate, weight decay, schedule and
+        gradient clipping (:class:`~sktdi.TrainingOptions`; None: its defaults).
     inference_dtype : {"float64", "float32"}, default="float64"
-        Precision of ``predict``/``predict_proba``/``decision_function``. Training runs in
-        float32; "float64" predicts with a float64 copy of the trained network, so that a
-        series' prediction does not depend on the other series in its batch (float32
-        rounding changes with the batch shape). "float32" is faster and needed on devices
-        without float64 (``device="mps"``: an error otherwise).
+        Precision of the predictions. "float64" makes a series' prediction independent of
+        the rest of its batch; "float32" is faster, and needed on ``device="mps"``.
     device : str, default="auto"
         "auto" (CUDA when available, else CPU), "cpu", "cuda", "cuda:1", "mps", ...
     n_threads : int or None, default=None
-        CPU threads torch uses in ``fit``, ``partial_fit`` and the predictions; the previous
-        count is restored afterwards. None: inside a joblib worker (``GridSearchCV(n_jobs=...)``)
-        the worker's share of the cores, elsewhere torch's own setting. Set 1 when several
-        processes fit at once on one machine. Not ``n_jobs``, which in scikit-learn counts
-        workers, not threads (``docs/estimators.md``).
+        CPU threads torch uses in fits and predictions, restored afterwards. None: a joblib
+        worker's share of the cores, else torch's setting. Set 1 when several processes
+        fit at once on one machine (:doc:`/estimators`).
     random_state : int, RandomState instance or None, default=None
-        Seeds the fit: one root seed is drawn from it, and independent streams are spawned
-        for the network's initialization, shuffling and dropout, for TDI, and for the
-        validation split. The caller's numpy and torch global RNG states are left as they
-        were (with None, the root seed comes from numpy's global RNG, as in scikit-learn).
+        Seeds the fit (network, TDI, shuffling, dropout, validation split, each its own
+        stream); the global numpy and torch RNG states are left as they were.
     verbose : int, default=0
-        0 silent, 1 a line per epoch (skorch's PrintLog: losses, ``lr`` the main rate and
-        ``ssm_lr`` the SSM group's, as scheduled that epoch; colours on a terminal only), 2
-        also a progress bar per epoch when stdout is a terminal (in a pipe or a log file the
-        bar's redraws are noise, so it is left out).
+        0 silent, 1 a line per epoch (losses and learning rates), 2 also a progress bar on
+        a terminal.
     warm_start : bool, default=False
         When True, ``fit`` continues training the existing network instead of starting over.
 
@@ -723,10 +676,9 @@ class SSMRegressor(RegressorMixin, _BaseSSM):
 
     Parameters
     ----------
-    See :class:`SSMClassifier`; every parameter has the same meaning. Two defaults differ:
-    ``pooling="mean"`` and ``dt_max=0.1``. Cross-validation on the training splits of the
-    regression datasets kept them, where the classifier's mean-max pooling and faster modes
-    lost R² (``docs/field.md``).
+    See :class:`SSMClassifier`; every parameter has the same meaning. The defaults differ
+    where the regression studies chose otherwise: ``network="s4d"``, ``d_model=64``,
+    ``n_layers=2``, ``dropout=0.1`` (:doc:`/field`).
 
     Attributes
     ----------

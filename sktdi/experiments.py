@@ -59,6 +59,7 @@ def kernel_regression_curve(
     >>> errors["tdi"].shape, bool(errors["tdi"][0, 0] < errors["s4d-lin"][0, 0])
     ((1, 1), True)
     """
+    from .tdi import TDIOptions
     from .transformers import SpectralAlignmentTransformer
 
     errors = {init: np.zeros((len(sizes), n_repeats)) for init in inits}
@@ -73,7 +74,8 @@ def kernel_regression_curve(
                     init=init,
                     features="sequence",
                     task="regression",
-                    tdi_reliability=False,  # the controlled experiment: full alignment vs the default
+                    # the controlled experiment: full alignment against the default
+                    tdi=TDIOptions(reliability=False),
                     random_state=r,
                 ).fit(X, y)
                 model = Ridge(alpha=alpha).fit(bank.transform(X), y)

@@ -24,6 +24,7 @@ from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
+from ._options import HasOptionGroups, resolve_options
 from ._seeding import spawn_seeds
 from ._threads import keep_torch_threads
 from ._validation import (
@@ -33,14 +34,14 @@ from ._validation import (
     validate_padded_sequences,
 )
 from .persistence import SaveMixin, remember_fit_parameters
-from .tdi import TDI_DEFAULTS, TDI_INITS, warn_if_spectrum_ignored
+from .tdi import TDI_INITS, TDIOptions, warn_if_spectrum_ignored
 from .transformers import SpectralAlignmentTransformer
 
 # RocketClassifier's grid, so that the two heads are tuned alike
 DEFAULT_ALPHAS = np.logspace(-3, 3, 10)
 # the transformer's parameters the ridge models pass on unchanged
 BANK_PARAMETERS = (
-    "n_filters", "d_state", "init", "tdi_spectrum", "n_biases", "difference", "dt_min", "dt_max",
+    "n_filters", "d_state", "init", "tdi", "n_biases", "difference", "dt_min", "dt_max",
     "batch_size", "random_state",
 )
 # MiniRocket's kernels have 9 taps; shorter series have nothing for them to slide over
@@ -88,7 +89,55 @@ def _check_rocket_lengths(
         )
 
 
-class _SpectralRidge(SaveMixin, BaseEstimator):
+# MiniRocket's numba transform hardcodes its 84 kernels (the 3-of-9 weight patterns)
+MINIROCKET_KERNELS = 84
+
+
+def _minirocket_problem(parameters, n_channels: int) -> str | None:
+    """Why ``parameters`` (MiniRocketMultivariate's fitted ``parameters``) cannot come from
+    a fit on ``n_channels`` channels, or None.
+
+    Notes
+    -----
+    ``_fit_multi`` returns (channels per combination, channel indices, dilations, features per
+    dilation, biases): one combination per kernel and dilation, each taking its slice of the
+    channel indices and one bias per feature. The numba transform indexes the input and the
+    biases with these counts without bounds checks, so counts that do not fit each other would
+    read outside the arrays instead of raising.
+    """
+    univariate = n_channels == 1 and type(parameters) is tuple and len(parameters) == 3
+    dtypes = (np.int32, np.int32, np.float32) if univariate else (
+        np.int32, np.int32, np.int32, np.int32, np.float32
+    )
+    if type(parameters) is not tuple or len(parameters) != len(dtypes) or not all(
+        type(a) is np.ndarray and a.ndim == 1 and a.dtype == dtype
+        for a, dtype in zip(parameters, dtypes)
+    ):
+        return (
+            "MiniRocket's parameters are not its five 1-D arrays (4 of int32, 1 of float32), "
+            "or for one channel its three (2 of int32, 1 of float32)"
+        )
+    if univariate:  # the univariate transform: no channel combinations
+        dilations, per_dilation, biases = parameters
+        per_combination = np.ones(MINIROCKET_KERNELS * len(dilations), dtype=np.int32)
+        channels = np.zeros(len(per_combination), dtype=np.int32)
+    else:
+        per_combination, channels, dilations, per_dilation, biases = parameters
+    n_features = MINIROCKET_KERNELS * int(per_dilation.sum(dtype=np.int64))
+    if len(per_dilation) != len(dilations) or (dilations < 1).any() or (per_dilation < 0).any():
+        return "MiniRocket's dilations and their feature counts do not match"
+    if len(per_combination) != MINIROCKET_KERNELS * len(dilations) or (per_combination < 1).any():
+        return "MiniRocket's channel combinations are not one per kernel and dilation"
+    if int(per_combination.sum(dtype=np.int64)) != len(channels) or (
+        channels.size and (channels.min() < 0 or channels.max() >= n_channels)
+    ):
+        return f"MiniRocket's channel indices are not {len(channels)} channels of {n_channels}"
+    if len(biases) != n_features:
+        return f"MiniRocket has {len(biases)} biases for {n_features} features"
+    return None
+
+
+class _SpectralRidge(HasOptionGroups, SaveMixin, BaseEstimator):
     """What the classifier and the regressor share: the features, and their scaling."""
 
     _task: str  # the TDI statistic: "classification" or "regression"
@@ -99,6 +148,31 @@ class _SpectralRidge(SaveMixin, BaseEstimator):
     # the others must still be the fit's when the model is saved
     # (sktdi.persistence.remember_fit_parameters)
     _free_after_fit = ("batch_size", "random_state")
+    _option_groups = {"tdi": TDIOptions}
+    # files saved before the option group (sktdi.persistence.current_params maps it)
+    _parameters_moved = {"tdi_spectrum": "tdi__spectrum"}
+
+    def _loaded_problem(self) -> str | None:
+        """Why the loaded MiniRockets (``rocket_``, ``difference_rocket_``) cannot be the ones
+        the fit made, or None (sktdi.persistence's hook: the file was altered)."""
+        for name in ("rocket_", "difference_rocket_"):
+            rocket = vars(self).get(name)
+            if rocket is None:
+                continue
+            n_channels = vars(self).get("n_channels_")
+            if type(n_channels) is not int or n_channels < 1:
+                return f"n_channels_ is {n_channels!r}, not a channel count"
+            # the fit's choice (_rocket_transformer): univariate for one channel; sktime is
+            # imported, since the file's MiniRocket was
+            from sktime.transformations.rocket import MiniRocket, MiniRocketMultivariate
+
+            expected = MiniRocket if n_channels == 1 else MiniRocketMultivariate
+            if type(rocket) is not expected:
+                return f"{name} is a {type(rocket).__name__}, not sktime's {expected.__name__}"
+            problem = _minirocket_problem(vars(rocket).get("parameters"), n_channels)
+            if problem is not None:
+                return problem
+        return None
 
     # the bank's parameters are validated as the transformer validates them (one home)
     _parameter_constraints: dict = {
@@ -118,7 +192,7 @@ class _SpectralRidge(SaveMixin, BaseEstimator):
         n_filters=128,
         d_state=16,
         init="tdi",
-        tdi_spectrum=TDI_DEFAULTS.spectrum,
+        tdi=None,
         features="stats",
         n_biases=8,
         difference="auto",
@@ -132,7 +206,7 @@ class _SpectralRidge(SaveMixin, BaseEstimator):
         self.n_filters = n_filters
         self.d_state = d_state
         self.init = init
-        self.tdi_spectrum = tdi_spectrum
+        self.tdi = tdi
         self.features = features
         self.n_biases = n_biases
         self.difference = difference
@@ -148,14 +222,14 @@ class _SpectralRidge(SaveMixin, BaseEstimator):
         scaled training features."""
         remember_fit_parameters(self)
         # here, not in the transformer, which is given no spectrum then: one warning
-        warn_if_spectrum_ignored(self.init, self.tdi_spectrum)
+        warn_if_spectrum_ignored(self.init, resolve_options(self.tdi, TDIOptions).spectrum)
         _check_rocket_lengths(self.rocket, X, lengths, X.shape[-1])
         # independent streams for the bank and MiniRocket's biases (series, difference)
         seeds = spawn_seeds(self.random_state, 3)
         bank = {name: getattr(self, name) for name in BANK_PARAMETERS}
         bank["random_state"] = seeds[0]
         if self.init not in TDI_INITS:
-            bank["tdi_spectrum"] = None  # ignored, and said so above: the bank need not repeat it
+            bank["tdi"] = None  # ignored, and said so above: the bank need not repeat it
         transformer = SpectralAlignmentTransformer(**bank, features=self.features, task=self._task)
         difference = transformer._difference()  # "auto": the series' first difference too
         if self.rocket is not None and X.shape[-1] < ROCKET_MIN_LENGTH + difference:
@@ -256,11 +330,10 @@ class SpectralRidgeClassifier(ClassifierMixin, _SpectralRidge):
     n_filters, d_state, init, features, n_biases, difference, batch_size
         As for :class:`~sktdi.SpectralAlignmentTransformer` (``features`` is "stats" or
         "multirocket": the head needs pooled features).
-    tdi_spectrum : TaskSpectrum or None, default=None
-        A task statistic to align the bank to instead of estimating one from (X, y): domain
-        knowledge (:meth:`sktdi.tdi.TaskSpectrum.from_frequencies`) or a statistic estimated
-        on a larger, related dataset. Give one when the training set is too small for a
-        reliable estimate. With a named init it has no effect, and ``fit`` warns.
+    tdi : TDIOptions or None, default=None
+        How TDI aligns the bank (:class:`~sktdi.tdi.TDIOptions`; None: its defaults). Give
+        ``TDIOptions(spectrum=...)`` when the training set is too small for a reliable
+        estimate of the statistic (:doc:`/choosing_init`).
     dt_min, dt_max : float, default=0.01, 1.0
         Range of the filters' log-uniform step sizes. Up to 1, the bank also holds
         fast-decaying, local filters that see local shape, with poles over the whole band.

@@ -23,6 +23,7 @@ from sktime.classification.early_classification import BaseEarlyClassifier
 from sktime.regression.base import BaseRegressor
 
 from ._early import DECIDED_AT, STEPS, advance_decisions, harmonic_mean_score, initial_decisions
+from ._options import HasOptionGroups
 from ._validation import keyword_only
 from .datasets import pad_sequences
 from .estimators import SSMClassifier, SSMRegressor
@@ -85,6 +86,7 @@ def _delegate_signature(cls, estimator_cls):
     )
     __init__.__doc__ = f"Same parameters as :class:`~sktdi.{estimator_cls.__name__}`."
     cls.__init__ = __init__
+    cls._option_groups = getattr(estimator_cls, "_option_groups", {})  # tdi__spread routes
     # what a saved file lacking a newer parameter meant (sktdi.persistence reads it)
     cls._value_before_parameter_existed = getattr(
         estimator_cls, "_value_before_parameter_existed", {}
@@ -203,7 +205,7 @@ class _SafeSktimeSave(SaveMixin):
         return estimator
 
 
-class _Delegate(_SafeSktimeSave):
+class _Delegate(HasOptionGroups, _SafeSktimeSave):
     """An sktime estimator that fits and predicts with a wrapped sktdi estimator.
 
     ``_delegate_signature`` gives a subclass the wrapped class's parameters; ``estimator_``
@@ -226,6 +228,12 @@ class _Delegate(_SafeSktimeSave):
 
     def _make_estimator(self):
         return self._estimator_cls(**{name: getattr(self, name) for name in self._param_names()})
+
+    @classmethod
+    def _current_params(cls, params: dict) -> dict:
+        """A file's parameters as the adapter takes them now: its estimator's mapping (the
+        adapter has its parameters; sktdi.persistence's hook)."""
+        return cls._estimator_cls._current_params(params)
 
     @classmethod
     def _param_names(cls) -> list[str]:

@@ -13,6 +13,7 @@ from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted
 
 from ._inputs import valid_mask
+from ._options import HasOptionGroups, resolve_options
 from ._scan import quantiles, sample_outputs, scan_features
 from ._seeding import spawn_seeds
 from ._validation import (
@@ -24,9 +25,7 @@ from ._validation import (
 from .persistence import SaveMixin, remember_fit_parameters
 from .ssm import INIT_NAMES, S4D, fft_conv
 from .tdi import (
-    TDI_DEFAULTS,
     TDI_INITS,
-    TDI_PARAMETER_CONSTRAINTS,
     TDIOptions,
     base_init,
     initialize_layers,
@@ -140,7 +139,7 @@ def _zero_padding(X3: np.ndarray, lengths: np.ndarray | None) -> np.ndarray:
     return X3 if lengths is None else X3 * valid_mask(X3, lengths)
 
 
-class SpectralAlignmentTransformer(SaveMixin, TransformerMixin, BaseEstimator):
+class SpectralAlignmentTransformer(HasOptionGroups, SaveMixin, TransformerMixin, BaseEstimator):
     """Filter sequences with an S4D filter bank aligned to the task's spectrum.
 
     ``fit`` estimates the task statistic (Fisher log-power between classes, or the input–output
@@ -185,37 +184,10 @@ class SpectralAlignmentTransformer(SaveMixin, TransformerMixin, BaseEstimator):
         halve the transform time, usually at some cost in accuracy.
     task : {"auto", "classification", "regression"}, default="auto"
         Which statistic TDI uses; "auto" infers it from ``y``.
-    tdi_subsample : int, float or None, default=None
-        Series used to estimate the statistic: a count, a fraction, or all (None). Stratified
-        by class for classification.
-    tdi_spread : float, default=0.25
-        Share of each filter's modes spread over the whole band rather than on the peaks.
-    tdi_max_peaks : int, default=8
-        Most peaks of the statistic that get modes.
-    tdi_refine_steps : int, default=0
-        Gradient steps on the spectral-alignment loss after peak initialization.
-    tdi_reliability : bool, default=True
-        Align only a share of the filters equal to the statistic's split-half reliability;
-        the others keep the base initialization, S4D-Lin. (Cross-validation on training
-        splits preferred it to aligning every filter by about 3 points:
-        ``benchmarks/choose_transformer_defaults.py``.)
-    tdi_spectrum : TaskSpectrum or None, default=None
-        A statistic to align to instead of estimating one from (X, y): domain knowledge
-        (:meth:`sktdi.tdi.TaskSpectrum.from_frequencies`) or a larger, related dataset.
-        With a named init it has no effect, and ``fit`` warns.
-    tdi_channel_share : float in [0, 1], default=1.0
-        The largest share of the aligned layers' channels that TDI aligns; the others keep
-        the base initialization (s4d-lin). ``tdi_reliability`` shrinks it further.
-    tdi_coverage : {"tiled", "base", "gain"}, default="tiled"
-        What keeps the network seeing the whole band besides the statistic's peaks:
-        "tiled" spreads a ``tdi_spread`` share of each channel's modes evenly over the band;
-        "base" keeps that share as the base initialization's (s4d-lin) own modes, with their
-        long memories; "gain" moves no mode at all — every pole stays s4d-lin's and only the
-        modes' gains follow the statistic (see :func:`sktdi.tdi.peak_init_modes`).
-    tdi_decay : {"band", "base"}, default="band"
-        Where the modes' decays come from: their peak's band or the tiling ("band": narrow
-        peaks give long, narrowband memories) or the base modes they replace ("base": only
-        the frequencies move, s4d-lin's spread of time scales stays).
+    tdi : TDIOptions or None, default=None
+        How TDI aligns the filters (:class:`~sktdi.tdi.TDIOptions`; None: its defaults),
+        e.g. ``TDIOptions(spectrum=...)`` to align to a known statistic. ``layers`` does not
+        apply: the bank is one layer.
     dt_min, dt_max : float, default=1e-2, 1.0
         Range of the filters' log-uniform step sizes. Up to 1, the bank also holds
         fast-decaying, local filters that see local shape, and the filters TDI leaves
@@ -281,7 +253,7 @@ class SpectralAlignmentTransformer(SaveMixin, TransformerMixin, BaseEstimator):
         "n_biases": [Interval(Integral, 0, None, closed="left")],
         "difference": ["boolean", StrOptions({"auto"})],
         "task": [StrOptions({"auto", "classification", "regression"})],
-        **TDI_PARAMETER_CONSTRAINTS,
+        "tdi": [None, TDIOptions],
         "dt_min": [Interval(Real, 0, None, closed="neither")],
         "dt_max": [Interval(Real, 0, None, closed="neither")],
         "batch_size": [Interval(Integral, 1, None, closed="left")],
@@ -293,6 +265,12 @@ class SpectralAlignmentTransformer(SaveMixin, TransformerMixin, BaseEstimator):
     # the others must still be the fit's when the transformer is saved
     # (sktdi.persistence.remember_fit_parameters)
     _free_after_fit = ("batch_size", "random_state")
+    _option_groups = {"tdi": TDIOptions}
+    # files saved before the option group (sktdi.persistence.current_params maps them)
+    _parameters_moved = {f"tdi_{field}": f"tdi__{field}" for field in (
+        "subsample", "spread", "max_peaks", "refine_steps", "reliability", "spectrum",
+        "channel_share", "coverage", "decay",
+    )}
 
     @keyword_only
     def __init__(
@@ -305,15 +283,7 @@ class SpectralAlignmentTransformer(SaveMixin, TransformerMixin, BaseEstimator):
         n_biases=8,
         difference="auto",
         task="auto",
-        tdi_subsample=TDI_DEFAULTS.subsample,
-        tdi_spread=TDI_DEFAULTS.spread,
-        tdi_max_peaks=TDI_DEFAULTS.max_peaks,
-        tdi_refine_steps=TDI_DEFAULTS.refine_steps,
-        tdi_reliability=TDI_DEFAULTS.reliability,
-        tdi_spectrum=TDI_DEFAULTS.spectrum,
-        tdi_channel_share=TDI_DEFAULTS.channel_share,
-        tdi_coverage=TDI_DEFAULTS.coverage,
-        tdi_decay=TDI_DEFAULTS.decay,
+        tdi=None,
         dt_min=1e-2,
         dt_max=1.0,
         batch_size=256,
@@ -326,15 +296,7 @@ class SpectralAlignmentTransformer(SaveMixin, TransformerMixin, BaseEstimator):
         self.n_biases = n_biases
         self.difference = difference
         self.task = task
-        self.tdi_subsample = tdi_subsample
-        self.tdi_spread = tdi_spread
-        self.tdi_max_peaks = tdi_max_peaks
-        self.tdi_refine_steps = tdi_refine_steps
-        self.tdi_reliability = tdi_reliability
-        self.tdi_spectrum = tdi_spectrum
-        self.tdi_channel_share = tdi_channel_share
-        self.tdi_coverage = tdi_coverage
-        self.tdi_decay = tdi_decay
+        self.tdi = tdi
         self.dt_min = dt_min
         self.dt_max = dt_max
         self.batch_size = batch_size
@@ -352,7 +314,7 @@ class SpectralAlignmentTransformer(SaveMixin, TransformerMixin, BaseEstimator):
             length_i).
         y : array-like of shape (n_samples,) or (n_samples, n_outputs)
             Class labels or regression targets; required when ``init`` is a TDI init and no
-            ``tdi_spectrum`` is given.
+            ``tdi.spectrum`` is given.
         lengths : array-like of shape (n_samples,), optional
             True lengths of series of unequal length, right-padded in X: the padding is left
             out of the task statistic, the biases and the features.
@@ -372,7 +334,8 @@ class SpectralAlignmentTransformer(SaveMixin, TransformerMixin, BaseEstimator):
             raise ValueError(
                 "features='multirocket' pools at fitted biases: n_biases must be at least 1"
             )
-        warn_if_spectrum_ignored(self.init, self.tdi_spectrum)
+        options = resolve_options(self.tdi, TDIOptions)
+        warn_if_spectrum_ignored(self.init, options.spectrum)
         needs_y = self._needs_y()
         if needs_y:
             X, y, lengths = validate_padded_sequences(
@@ -408,7 +371,7 @@ class SpectralAlignmentTransformer(SaveMixin, TransformerMixin, BaseEstimator):
             target,
             init=self.init,
             task=task,
-            options=TDIOptions.from_params(self),
+            options=options,
             random_state=seeds[1],
             lengths=lengths if needs_y else None,
         )
@@ -450,7 +413,7 @@ class SpectralAlignmentTransformer(SaveMixin, TransformerMixin, BaseEstimator):
         return bool(self.difference)
 
     def _needs_y(self) -> bool:
-        return self.init in TDI_INITS and self.tdi_spectrum is None
+        return self.init in TDI_INITS and resolve_options(self.tdi, TDIOptions).spectrum is None
 
     def _filter(self, X: np.ndarray):
         """Yield the filtered batches of X, each (b, n_channels, n_filters, length). The

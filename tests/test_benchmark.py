@@ -103,8 +103,8 @@ def test_summary_table_and_plot_share_the_resample_std():
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    from sktdi.benchmark import plot_accuracy_vs_ratio
     from sktdi.benchmark.summary import resample_mean_std
-    from sktdi.plotting import plot_accuracy_vs_ratio
 
     values = {"tdi": [0.9, 0.7], "s4d-lin": [0.8, 0.75]}
     rows = [
@@ -117,7 +117,7 @@ def test_summary_table_and_plot_share_the_resample_std():
     results = pd.DataFrame(rows)
     stats = resample_mean_std(results)
     table = mean_std_table(results)
-    ax = plot_accuracy_vs_ratio(results, "D")
+    ax = plot_accuracy_vs_ratio(results, datasets=["D"]).axes[0]
     from sktdi.plotting import estimator_label
 
     bars = {c.get_label(): c for c in ax.containers}
@@ -285,7 +285,7 @@ def test_accuracy_figure_labels_every_ratio_and_shares_the_y_range(tmp_path):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from sktdi.plotting import accuracy_vs_ratio_figure
+    from sktdi.benchmark import plot_accuracy_vs_ratio
 
     ratios = [0.04, 0.08, 0.16, 0.32, 1.0]
     cells = [
@@ -293,7 +293,7 @@ def test_accuracy_figure_labels_every_ratio_and_shares_the_y_range(tmp_path):
                                          "minirocket": 0.2 + off})
         for d, off in (("D", 0.0), ("E", 0.3)) for ratio in ratios for r in range(2)
     ]
-    fig = accuracy_vs_ratio_figure(_frame(cells))
+    fig = plot_accuracy_vs_ratio(_frame(cells))
     panels = [ax for ax in fig.axes if ax.get_visible()]
     assert len(panels) == 2
     assert len({ax.get_ylim() for ax in panels}) == 1  # one y range for every dataset
@@ -315,7 +315,7 @@ def test_paired_difference_figure_shows_the_mean_and_t_interval(tmp_path):
     matplotlib.use("Agg")
     from scipy import stats
 
-    from sktdi.benchmark.summary import paired_difference_table, plot_paired_difference
+    from sktdi.benchmark import paired_difference_table, plot_paired_difference
 
     gaps = [0.10, 0.05, 0.15]  # TDI − S4D-Lin per resample at ratio 0.1; identical at 1.0
     cells = [("D", 0.1, r, 3, {"tdi": 0.6 + gap, "s4d-lin": 0.6}) for r, gap in enumerate(gaps)]
@@ -336,6 +336,32 @@ def test_paired_difference_figure_shows_the_mean_and_t_interval(tmp_path):
     )
     assert 0.0 in [line.get_ydata()[0] for line in ax.lines if len(line.get_ydata()) == 2]
     assert [t.get_text().split("\n")[0] for t in ax.get_xticklabels()] == ["0.1", "1"]
+
+
+def test_saving_the_figures_leaves_the_users_backend_alone(tmp_path):
+    # a library must not switch the user's backend (it called matplotlib.use("Agg") once): a
+    # figure saved to a file is a bare Figure, no pyplot, so the backend chosen here (a GUI one,
+    # which a headless machine could not even load) is neither loaded nor changed; a fresh
+    # process, so that no earlier test has loaded pyplot
+    pytest.importorskip("matplotlib")
+    gaps = [0.10, 0.05, 0.15]
+    _frame([("D", 0.1, r, 3, {"tdi": 0.6 + gap, "s4d-lin": 0.6})
+            for r, gap in enumerate(gaps)]).to_csv(tmp_path / "results.csv", index=False)
+    script = (
+        "import sys, matplotlib, pandas as pd\n"
+        "matplotlib.use('tkagg')\n"
+        "backend = matplotlib.get_backend()\n"
+        "from sktdi.benchmark import plot_accuracy_vs_ratio, plot_paired_difference\n"
+        "results = pd.read_csv('results.csv')\n"
+        "plot_accuracy_vs_ratio(results, 'accuracy.png')\n"
+        "plot_paired_difference(results, 'paired.png')\n"
+        "assert matplotlib.get_backend() == backend, matplotlib.get_backend()\n"
+        "assert 'matplotlib.pyplot' not in sys.modules\n"
+    )
+    run = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True,
+                         text=True, timeout=300, check=False)
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert (tmp_path / "accuracy.png").stat().st_size and (tmp_path / "paired.png").stat().st_size
 
 
 def test_plot_learning_curves_against_epochs_and_seconds():
@@ -540,8 +566,7 @@ def test_non_default_settings_are_recorded_in_the_summary_and_the_figures():
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from sktdi.benchmark import format_summary
-    from sktdi.plotting import accuracy_vs_ratio_figure, paired_difference_figure
+    from sktdi.benchmark import format_summary, plot_accuracy_vs_ratio, plot_paired_difference
 
     accuracies = {"tdi": 0.8, "s4d-lin": 0.7, "1nn-euclidean": 0.6}
     results = _frame([("D", 0.1, r, 3, {e: acc + 0.01 * r * (e == "tdi")
@@ -550,7 +575,7 @@ def test_non_default_settings_are_recorded_in_the_summary_and_the_figures():
                                  '{"max_epochs": 5}')
     text = format_summary(summarize(results))
     assert text.startswith("== non-default run settings ==\nmax_epochs=5: TDI, S4D-Lin\n"), text
-    for fig in (accuracy_vs_ratio_figure(results), paired_difference_figure(results)):
+    for fig in (plot_accuracy_vs_ratio(results), plot_paired_difference(results)):
         captions = _captions(fig)
         assert any(c.startswith("Non-default settings: max_epochs=5: TDI, S4D-Lin.")
                    for c in captions), captions
@@ -570,15 +595,14 @@ def test_paired_difference_axis_is_not_squashed_by_few_resamples():
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from sktdi.benchmark.summary import paired_difference_table
-    from sktdi.plotting import paired_difference_figure
+    from sktdi.benchmark import paired_difference_table, plot_paired_difference
 
     # two resamples: t has one degree of freedom, the interval at 0.1 is about ±95 points
     gaps = {0.1: [0.10, -0.05], 1.0: [0.02, 0.04]}
     results = _frame([("D", ratio, r, int(30 * ratio), {"tdi": 0.6 + gap, "s4d-lin": 0.6})
                       for ratio, values in gaps.items() for r, gap in enumerate(values)])
     assert paired_difference_table(results).loc[("D", 0.1), "half_width_pts"] > 90
-    fig = paired_difference_figure(results)
+    fig = plot_paired_difference(results)
     ax = fig.axes[0]
     low, high = ax.get_ylim()
     assert -5 > low > -8 and 10 < high < 13  # the dots (-5 … +10 points), padded
@@ -591,7 +615,7 @@ def test_paired_difference_axis_is_not_squashed_by_few_resamples():
     results = _frame([("D", ratio, r, int(30 * ratio), {"tdi": 0.6 + gap, "s4d-lin": 0.6})
                       for ratio, values in gaps.items() for r, gap in enumerate(values)])
     row = paired_difference_table(results, confidence=0.999).loc[("D", 0.1)]
-    fig = paired_difference_figure(results, confidence=0.999)
+    fig = plot_paired_difference(results, confidence=0.999)
     ax = fig.axes[0]
     low, high = ax.get_ylim()
     assert row["low_pts"] < low and high < row["high_pts"]

@@ -173,7 +173,7 @@ def test_the_user_guide_opens_with_the_decision_page():
     assert "docs/which_model.md" in readme.split("\n## ")[0]
     page = (ROOT / "docs" / "which_model.md").read_text()
     for name in ("SSMClassifier", "SSMRegressor", "SpectralRidgeClassifier",
-                 "SpectralRidgeRegressor", 'rocket="minirocket"', "tdi_spectrum", "MiniRocket"):
+                 "SpectralRidgeRegressor", 'rocket="minirocket"', "TDIOptions(spectrum=", "MiniRocket"):
         assert name in page, name
 
 

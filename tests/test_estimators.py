@@ -17,7 +17,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from sktdi import SSMClassifier, SSMRegressor
+from sktdi import SSMClassifier, SSMRegressor, TDIOptions, TrainingOptions
 
 FAST = dict(d_model=8, n_layers=1, d_state=8, max_epochs=5, batch_size=32, lr=1e-2)
 
@@ -31,7 +31,7 @@ FAST = dict(d_model=8, n_layers=1, d_state=8, max_epochs=5, batch_size=32, lr=1e
         # the ensemble and augmentation paths through the whole suite
         SSMClassifier(
             d_model=8, n_layers=1, d_state=8, max_epochs=40, batch_size=32, lr=1e-2,
-            n_estimators=2, augment="jitter-scale",
+            n_estimators=2, training=TrainingOptions(augment="jitter-scale"),
         ),
     ]
 )
@@ -131,7 +131,7 @@ def test_tdi_is_used_in_fit():
         assert clf.n_epochs_ == 0 and len(clf.history_) == 0
     assert abs(peaks["tdi"] - 0.4) <= 0.01
     assert abs(peaks["s4d-lin"] - 0.4) > 0.1
-    every = SSMClassifier(max_epochs=0, tdi_layers="all", random_state=0).fit(X, y)
+    every = SSMClassifier(max_epochs=0, tdi=TDIOptions(layers="all"), random_state=0).fit(X, y)
     assert len(every.tdi_reports_) == every.n_layers
     assert abs(every.tdi_reports_[1].peaks[0].freq - 0.4) <= 1 / 128
     first = SSMClassifier(max_epochs=0, random_state=0).fit(X, y)
@@ -142,9 +142,9 @@ def test_tdi_is_used_in_fit():
 
 def test_tdi_subsample_is_used():
     X, y = planted(n_per_class=30)
-    clf = SSMClassifier(max_epochs=0, tdi_subsample=10, random_state=0).fit(X, y)
+    clf = SSMClassifier(max_epochs=0, tdi=TDIOptions(subsample=10), random_state=0).fit(X, y)
     assert clf.task_spectrum_.n_samples == 10
-    clf = SSMClassifier(max_epochs=0, tdi_subsample=0.5, random_state=0).fit(X, y)
+    clf = SSMClassifier(max_epochs=0, tdi=TDIOptions(subsample=0.5), random_state=0).fit(X, y)
     assert clf.task_spectrum_.n_samples == 30
 
 
@@ -289,7 +289,7 @@ def test_bad_parameters():
 
 def test_ensemble_aligns_every_member_and_averages_their_probabilities():
     X, y = planted(n_per_class=20, length=128, freq=0.4)
-    clf = SSMClassifier(**FAST, n_estimators=3, tdi_reliability=False, random_state=0).fit(X, y)
+    clf = SSMClassifier(**FAST, n_estimators=3, tdi=TDIOptions(reliability=False), random_state=0).fit(X, y)
     members = clf._networks()
     assert len(members) == 3 and len(clf.tdi_reports_) == 3  # one TDI statistic, 3 layers
     for report in clf.tdi_reports_:
@@ -306,7 +306,7 @@ def test_ensemble_aligns_every_member_and_averages_their_probabilities():
 def test_augmentation_is_seeded_and_acts_in_training_only():
     X, y = planted(n_per_class=10, length=64)
     fits = [
-        SSMClassifier(**FAST, augment=augment, random_state=0).fit(X, y)
+        SSMClassifier(**FAST, training=TrainingOptions(augment=augment), random_state=0).fit(X, y)
         for augment in ("all", "all", "none")
     ]
     first, again, plain = (clf.predict_proba(X) for clf in fits)
@@ -432,9 +432,9 @@ def test_init_report_says_when_tdi_stood_down():
     assert flat["reason"].startswith("tdi stood down: no significant frequency bin")
     assert list(flat)[:3] == ["requested", "chosen", "applied"]  # printed side by side
     # a share that rounds to no channel of an 8-channel layer stands down too
-    rounded = SSMClassifier(**tiny, tdi_channel_share=0.01).fit(X, y).init_report_
+    rounded = SSMClassifier(**tiny, tdi=TDIOptions(channel_share=0.01)).fit(X, y).init_report_
     assert rounded["applied"] == "s4d-lin" and rounded["n_aligned_channels"] == 0
-    assert re.fullmatch(  # the share: the reliability times tdi_channel_share
+    assert re.fullmatch(  # the share: the reliability times tdi.channel_share
         r"tdi stood down: a channel share of 0\.\d% rounds to no channel, s4d-lin kept on all",
         rounded["reason"],
     )
@@ -448,7 +448,7 @@ def test_control_arm_uses_the_same_machinery_elsewhere():
     assert control.task_spectrum_.kind.startswith("control")
     assert control.init_report_["chosen"] == "tdi-control"
     assert control.tdi_reports_ and control.tdi_reports_[0].n_aligned_modes > 0
-    plain = SSMClassifier(init="tdi", tdi_reliability=False, max_epochs=0, random_state=0)
+    plain = SSMClassifier(init="tdi", tdi=TDIOptions(reliability=False), max_epochs=0, random_state=0)
     assert plain.fit(X, y).init_report_["channel_share"] == 1.0
 
 
@@ -458,10 +458,10 @@ def test_given_spectrum_aligns_with_one_series_per_class():
     rng = np.random.default_rng(0)
     X, y = rng.normal(size=(2, 1, 64)), np.array(["a", "b"])
     given = TaskSpectrum.from_frequencies([0.3])
-    model = SSMClassifier(**FAST, tdi_spectrum=given, random_state=0).fit(X, y)
+    model = SSMClassifier(**FAST, tdi=TDIOptions(spectrum=given), random_state=0).fit(X, y)
     assert model.init_report_["chosen"] == "tdi" and model.task_spectrum_ is given
     lin = SSMClassifier(**FAST, init="s4d-lin", random_state=0).fit(X, y)
-    freqs, magnitude = SSMClassifier(**{**FAST, "max_epochs": 0}, tdi_spectrum=given,
+    freqs, magnitude = SSMClassifier(**{**FAST, "max_epochs": 0}, tdi=TDIOptions(spectrum=given),
                                      random_state=0).fit(X, y).frequency_response()
     _, lin_magnitude = SSMClassifier(**{**FAST, "max_epochs": 0}, init="s4d-lin",
                                      random_state=0).fit(X, y).frequency_response()
@@ -472,7 +472,7 @@ def test_given_spectrum_aligns_with_one_series_per_class():
     assert abs(freqs[np.argmax(magnitude.mean(axis=0))] - 0.3) < 0.03
     assert lin.init_report_["requested"] == lin.init_report_["chosen"] == "s4d-lin"
     assert lin.init_report_["channel_share"] == 0.0
-    assert clone(model).get_params()["tdi_spectrum"].kind == "given"
+    assert clone(model).get_params()["tdi__spectrum"].kind == "given"
 
 
 # ---- design-review defects: each test failed before its fix -----------------------------
@@ -514,8 +514,8 @@ def test_cross_parameter_checks_are_never_silent():
     from sktdi.tdi import TaskSpectrum
 
     given = TaskSpectrum.from_frequencies([0.2])
-    with pytest.warns(UserWarning, match="tdi_spectrum is ignored"):
-        SSMClassifier(**FAST, init="s4d-inv", tdi_spectrum=given).fit(X, y)
+    with pytest.warns(UserWarning, match="tdi.spectrum is ignored"):
+        SSMClassifier(**FAST, init="s4d-inv", tdi=TDIOptions(spectrum=given)).fit(X, y)
     with pytest.raises(ValueError, match="d_state must be even"):
         SSMClassifier(**{**FAST, "d_state": 7}).fit(X, y)
 
@@ -590,7 +590,9 @@ def test_the_optimizer_groups_that_act():
     from sktdi.ssm import SSM_PARAMETER_NAMES
 
     X, y = planted(n_per_class=5)
-    clf = SSMClassifier(**{**FAST, "max_epochs": 0}, ssm_lr=2e-3, weight_decay=0.05).fit(X, y)
+    clf = SSMClassifier(
+        **{**FAST, "max_epochs": 0}, training=TrainingOptions(ssm_lr=2e-3, weight_decay=0.05)
+    ).fit(X, y)
     module, optimizer = clf.net_.module_, clf.net_.optimizer_
     names = {id(p): n for n, p in module.named_parameters()}
     *ssm_groups, rest = optimizer.param_groups  # skorch: one group per name pattern
@@ -601,25 +603,54 @@ def test_the_optimizer_groups_that_act():
     assert len(ssm_params) + len(rest["params"]) == len(names)
 
 
-def test_tdi_options_have_the_same_names_everywhere():
-    from sktdi import SpectralAlignmentTransformer
+def test_tdi_options_are_one_object_everywhere():
+    """Every estimator that runs TDI holds the options as one ``tdi`` parameter, and
+    scikit-learn's nested routing reaches its fields (from the default None too)."""
+    from sktdi import SpectralAlignmentTransformer, SpectralRidgeClassifier
     from sktdi.sktime import SktimeSSMClassifier
-    from sktdi.tdi import TDI_DEFAULTS, TDI_PARAMETER_CONSTRAINTS, TDIOptions
 
-    tdi_names = set(TDI_PARAMETER_CONSTRAINTS)
-    for Estimator in (SSMClassifier, SSMRegressor, SpectralAlignmentTransformer, SktimeSSMClassifier):
+    for Estimator in (SSMClassifier, SSMRegressor, SpectralAlignmentTransformer,
+                      SpectralRidgeClassifier, SktimeSSMClassifier):
         params = Estimator().get_params()
-        assert tdi_names <= set(params), Estimator
-        assert TDIOptions(**{n[4:]: params[n] for n in tdi_names}) == TDI_DEFAULTS
-        assert not {"spread", "subsample", "reliability", "spectrum", "max_peaks"} & set(params)
+        assert params["tdi"] is None, Estimator
+        assert not {name for name in params if name.startswith("tdi_")}, Estimator
+        routed = Estimator().set_params(tdi__spread=0.5, tdi__max_peaks=2)
+        assert routed.tdi == TDIOptions(spread=0.5, max_peaks=2), Estimator
+        assert routed.get_params()["tdi__spread"] == 0.5
     X, y = planted(n_per_class=10)
     search = GridSearchCV(
         SSMClassifier(**{**FAST, "max_epochs": 0}, random_state=0),
-        {"tdi_spread": [0.0, 0.5], "tdi_max_peaks": [1, 4]},
+        {"tdi__spread": [0.0, 0.5], "tdi__max_peaks": [1, 4]},
         cv=2,
         error_score="raise",
     ).fit(X, y)
     assert len(search.cv_results_["params"]) == 4
+    assert search.best_estimator_.tdi.spread in (0.0, 0.5)
+
+
+def test_option_groups_are_validated_and_cloned():
+    X, y = planted(n_per_class=5)
+    with pytest.raises(ValueError, match="'spread' parameter of TDIOptions"):
+        SSMClassifier(**FAST, tdi=TDIOptions(spread=2.0)).fit(X, y)
+    with pytest.raises(ValueError, match="'augment' parameter of TrainingOptions"):
+        SSMClassifier(**FAST, training=TrainingOptions(augment="rotate")).fit(X, y)
+    with pytest.raises(ValueError, match="'tdi' parameter of SSMClassifier"):
+        SSMClassifier(**FAST, tdi={"spread": 0.5}).fit(X, y)
+    options = TDIOptions(spread=0.5)
+    model = SSMClassifier(tdi=options)
+    copy = clone(model)
+    assert copy.tdi == options and copy.tdi is not options  # clone copies the group
+    copy.set_params(tdi__spread=0.1)
+    assert options.spread == 0.5  # the original is left alone
+
+
+def test_estimators_have_at_most_25_parameters():
+    from sktdi import SpectralAlignmentTransformer, SpectralRidgeClassifier, SpectralRidgeRegressor
+    from sktdi.sktime import SktimeSSMClassifier
+
+    for Estimator in (SSMClassifier, SSMRegressor, SpectralAlignmentTransformer,
+                      SpectralRidgeClassifier, SpectralRidgeRegressor, SktimeSSMClassifier):
+        assert len(Estimator().get_params(deep=False)) <= 25, Estimator
 
 
 # ---- threads, verbose output, validation split checks --------------------------------------
@@ -745,7 +776,10 @@ def test_resolve_n_threads_reads_the_workers_share(monkeypatch):
 def test_verbose_log_shows_the_users_lr_without_colour_codes(capsys):
     X, y = planted(n_per_class=5)
     clf = SSMClassifier(
-        **{**FAST, "max_epochs": 3, "lr": 0.01}, ssm_lr=0.001, validation_fraction=0.2, verbose=1
+        **{**FAST, "max_epochs": 3, "lr": 0.01},
+        training=TrainingOptions(ssm_lr=0.001),
+        validation_fraction=0.2,
+        verbose=1,
     ).fit(X, y)
     out = capsys.readouterr().out
     assert "\x1b[" not in out  # piped (capsys is not a terminal): no ANSI colours
@@ -755,7 +789,7 @@ def test_verbose_log_shows_the_users_lr_without_colour_codes(capsys):
     assert float(columns["ssm_lr"]) == pytest.approx(0.001)
     assert clf.history_[0, "event_lr"] == pytest.approx(0.01)
     constant = {**FAST, "max_epochs": 2, "lr": 0.02}
-    SSMClassifier(**constant, lr_schedule="constant", verbose=1).fit(X, y)
+    SSMClassifier(**constant, training=TrainingOptions(lr_schedule="constant"), verbose=1).fit(X, y)
     header, _, first_row = capsys.readouterr().out.splitlines()[:3]
     assert float(dict(zip(header.split(), first_row.split()))["lr"]) == pytest.approx(0.02)
 

@@ -84,7 +84,6 @@ def test_an_ensemble_of_conv_s4d_networks_saves_and_loads(tmp_path):
     [
         ({"d_model": 6}, "multiple of 4"),
         ({"bidirectional": True}, "bidirectional=True applies to network='s4d' only"),
-        ({"prenorm": True}, "prenorm=True applies to network='s4d' only"),
     ],
 )
 def test_parameters_the_conv_s4d_network_cannot_honour_are_named(params, message):

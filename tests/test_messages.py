@@ -636,10 +636,10 @@ def test_fit_warnings_point_at_the_callers_line():
     import warnings
 
     from sktdi import SpectralAlignmentTransformer
-    from sktdi.tdi import TaskSpectrum
+    from sktdi.tdi import TaskSpectrum, TDIOptions
 
     X, y = np.random.default_rng(0).normal(size=(8, 16)), np.arange(8) % 2
-    given = dict(init="s4d-lin", tdi_spectrum=TaskSpectrum.from_frequencies([0.2]))
+    given = dict(init="s4d-lin", tdi=TDIOptions(spectrum=TaskSpectrum.from_frequencies([0.2])))
     calls = {
         "fit": lambda: SSMClassifier(**TINY, **given).fit(X, y),
         "partial_fit": lambda: SSMClassifier(**TINY, **given).partial_fit(X, y, classes=[0, 1]),
@@ -650,6 +650,6 @@ def test_fit_warnings_point_at_the_callers_line():
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             call()
-        ours = [w for w in caught if "tdi_spectrum is ignored" in str(w.message)
+        ours = [w for w in caught if "tdi.spectrum is ignored" in str(w.message)
                 or "TDI skipped" in str(w.message)]
         assert len(ours) == 1 and ours[0].filename == __file__, (name, ours[:1])

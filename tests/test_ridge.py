@@ -20,7 +20,7 @@ from sktdi import (
     SpectralRidgeRegressor,
     SSMClassifier,
 )
-from sktdi.tdi import TaskSpectrum
+from sktdi.tdi import TaskSpectrum, TDIOptions
 
 
 def planted(n_per_class=20, length=64, freq=0.3, seed=0):
@@ -257,7 +257,7 @@ def test_unequal_length_errors_name_only_arguments_that_exist(call):
 # ---- a given task spectrum ---------------------------------------------------------------
 @pytest.mark.parametrize("make", [SpectralRidgeClassifier, SpectralRidgeRegressor])
 def test_given_spectrum_is_the_one_the_bank_is_aligned_to(make):
-    """Before: TypeError, unexpected keyword argument 'tdi_spectrum'. Now the bank is aligned
+    """Before: TypeError, unexpected keyword argument (the spectrum). Now the bank is aligned
     to the given spectrum, whatever the training data's own statistic: the same bank from two
     datasets with tones at other frequencies, and the bank a transformer builds from the
     spectrum without any labels."""
@@ -266,7 +266,7 @@ def test_given_spectrum_is_the_one_the_bank_is_aligned_to(make):
     for freq, seed in [(0.3, 0), (0.42, 1)]:
         X, y = planted(n_per_class=10, freq=freq, seed=seed)
         target = y if make is SpectralRidgeClassifier else y * 1.5
-        fits.append(make(n_filters=8, tdi_spectrum=given, random_state=0).fit(X, target))
+        fits.append(make(n_filters=8, tdi=TDIOptions(spectrum=given), random_state=0).fit(X, target))
     first, second = (model.transformer_ for model in fits)
     assert first.task_spectrum_ is given and second.task_spectrum_ is given
     assert first.init_report_["reason"].startswith("tdi on the given spectrum")
@@ -276,7 +276,7 @@ def test_given_spectrum_is_the_one_the_bank_is_aligned_to(make):
             np.testing.assert_array_equal(bank.layer_.state_dict()[name], value)
     freqs, magnitude = first.frequency_response(257)
     assert abs(freqs[np.argmax(magnitude.mean(axis=0))] - 0.1) < 0.03  # not the data's 0.3
-    copied = clone(fits[0]).get_params()["tdi_spectrum"]  # clone copies it
+    copied = clone(fits[0]).get_params()["tdi__spectrum"]  # clone copies it
     np.testing.assert_array_equal(copied.values, given.values)
 
 
@@ -300,11 +300,12 @@ def test_init_report_is_the_banks_as_on_the_ssm_models():
 def test_invalid_spectrum_is_refused_as_by_the_ssm_models(make, bad):
     X, y = planted(n_per_class=3, length=16)
     with pytest.raises(InvalidParameterError) as ours:
-        make(tdi_spectrum=bad).fit(X, y)
+        make(tdi=TDIOptions(spectrum=bad)).fit(X, y)
     with pytest.raises(InvalidParameterError) as ssm:
-        SSMClassifier(tdi_spectrum=bad).fit(X, y)
-    assert str(ours.value) == str(ssm.value).replace("SSMClassifier", make.__name__)
-    assert "tdi_spectrum" in str(ours.value) and "TaskSpectrum" in str(ours.value)
+        SSMClassifier(tdi=TDIOptions(spectrum=bad)).fit(X, y)
+    assert str(ours.value) == str(ssm.value)  # one option object, one message
+    assert "'spectrum' parameter of TDIOptions" in str(ours.value)
+    assert "TaskSpectrum" in str(ours.value)
 
 
 def test_given_spectrum_with_a_named_init_warns_at_the_callers_line():
@@ -312,9 +313,11 @@ def test_given_spectrum_with_a_named_init_warns_at_the_callers_line():
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         SpectralRidgeClassifier(
-            n_filters=4, init="s4d-lin", tdi_spectrum=TaskSpectrum.from_frequencies([0.2])
+            n_filters=4,
+            init="s4d-lin",
+            tdi=TDIOptions(spectrum=TaskSpectrum.from_frequencies([0.2])),
         ).fit(X, y)
-    ignored = [w for w in caught if "tdi_spectrum is ignored" in str(w.message)]
+    ignored = [w for w in caught if "tdi.spectrum is ignored" in str(w.message)]
     assert len(ignored) == 1  # once, not again from the bank inside
     assert ignored[0].filename == __file__
 
@@ -324,10 +327,10 @@ def test_given_spectrum_and_unequal_lengths_survive_saving(tmp_path):
 
     series, padded, lengths, y = unequal([40, 64, 52, 48] * 3)
     given = TaskSpectrum.from_frequencies([0.2])
-    model = SpectralRidgeClassifier(n_filters=4, tdi_spectrum=given, random_state=0)
+    model = SpectralRidgeClassifier(n_filters=4, tdi=TDIOptions(spectrum=given), random_state=0)
     model.fit(series, y).save(tmp_path / "model.sktdi")
     restored = load(tmp_path / "model.sktdi")
-    assert restored.tdi_spectrum.kind == "given"
+    assert restored.tdi.spectrum.kind == "given"
     np.testing.assert_array_equal(
         restored.decision_function(padded, lengths=lengths),
         model.decision_function(padded, lengths=lengths),

@@ -363,7 +363,7 @@ def test_base_decay_moves_only_the_frequencies():
 
 
 def test_channel_share_option_caps_the_aligned_channels():
-    """tdi_channel_share caps the share of aligned channels; reliability multiplies it."""
+    """tdi.channel_share caps the share of aligned channels; reliability multiplies it."""
     from sktdi.tdi import TDIOptions, plan_initialization
 
     X, y = planted_classification([0.2])
@@ -375,7 +375,7 @@ def test_channel_share_option_caps_the_aligned_channels():
         random_state=0,
     )
     assert half.channel_share == pytest.approx(0.5 * full.channel_share)
-    assert "tdi_channel_share 0.5" in half.reason
+    assert "tdi.channel_share 0.5" in half.reason
     layer = S4D(16, 16, init="s4d-lin")
     before = layer.imag_A.detach().clone()
     report = align_layer(layer, fisher_log_power(X, y), channel_share=0.0)

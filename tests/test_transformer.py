@@ -15,20 +15,23 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from sktdi import SpectralAlignmentTransformer
 from sktdi.experiments import kernel_regression_curve
-from sktdi.tdi import TaskSpectrum
+from sktdi.tdi import TaskSpectrum, TDIOptions
 
 CONFIGS = [
     SpectralAlignmentTransformer(n_filters=4, d_state=4, random_state=0),
     SpectralAlignmentTransformer(n_filters=3, d_state=4, task="regression", random_state=0),
     SpectralAlignmentTransformer(
-        n_filters=3, d_state=4, tdi_refine_steps=3, tdi_subsample=0.5, random_state=0
+        n_filters=3, d_state=4, tdi=TDIOptions(refine_steps=3, subsample=0.5), random_state=0
     ),
     SpectralAlignmentTransformer(
         n_filters=3, d_state=4, init="s4d-lin", features="sequence", random_state=0
     ),
     # a given spectrum: aligned without y, an unsupervised transformer
     SpectralAlignmentTransformer(
-        n_filters=3, d_state=4, tdi_spectrum=TaskSpectrum.from_frequencies([0.2]), random_state=0
+        n_filters=3,
+        d_state=4,
+        tdi=TDIOptions(spectrum=TaskSpectrum.from_frequencies([0.2])),
+        random_state=0,
     ),
     # MultiRocket's poolings of the series and of its first difference
     SpectralAlignmentTransformer(
@@ -205,7 +208,9 @@ def test_kernel_regression_tdi_learns_faster_and_gap_shrinks():
 def test_given_spectrum_aligns_without_labels():
     X, _ = planted()
     spectrum = TaskSpectrum.from_frequencies([0.35])
-    transformer = SpectralAlignmentTransformer(n_filters=8, tdi_spectrum=spectrum, random_state=0)
+    transformer = SpectralAlignmentTransformer(
+        n_filters=8, tdi=TDIOptions(spectrum=spectrum), random_state=0
+    )
     features = transformer.fit_transform(X)
     assert features.shape == (len(X), 2 * 8 * (4 + 8))
     assert transformer.init_report_["reason"].startswith("tdi on the given spectrum")
@@ -271,9 +276,9 @@ def test_filter_bank_holds_float64_modes_exactly():
 
 def test_given_spectrum_with_named_init_warns():
     X, y = planted(n_per_class=5)
-    with pytest.warns(UserWarning, match="tdi_spectrum is ignored"):
+    with pytest.warns(UserWarning, match="tdi.spectrum is ignored"):
         SpectralAlignmentTransformer(
-            n_filters=4, init="s4d-lin", tdi_spectrum=TaskSpectrum.from_frequencies([0.2])
+            n_filters=4, init="s4d-lin", tdi=TDIOptions(spectrum=TaskSpectrum.from_frequencies([0.2]))
         ).fit(X, y)
 
 

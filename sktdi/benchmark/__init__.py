@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from .._lazy import lazy_attributes
 
-# Names load from their submodule on first access (PEP 562): the runner and the summaries
-# import pandas, scipy and (through the estimators) torch, while the ``sktdi benchmark``
+# Names load from their submodule on first access (PEP 562): the runner, the summaries and the
+# figures import pandas, scipy and (through the estimators) torch, while the ``sktdi benchmark``
 # parser only needs the estimator names and default ratios of the light ``.estimators``.
 _LAZY = {
     "DEFAULT_ESTIMATORS": ".estimators",
@@ -24,8 +24,8 @@ _LAZY = {
     "mean_std_long": ".summary",
     "mean_nll": ".summary",
     "run_settings": ".summary",
-    "plot_accuracy_vs_ratio": ".summary",
-    "plot_paired_difference": ".summary",
+    "plot_accuracy_vs_ratio": ".figures",
+    "plot_paired_difference": ".figures",
     "paired_difference_table": ".summary",
     "duplicate_training_sets": ".summary",
     "distinct_training_sets": ".summary",

@@ -1,5 +1,5 @@
 """Summaries of a results table: mean ± std, wins/ties/losses, average ranks, a paired
-Wilcoxon test, a readable text report and the benchmark figures.
+Wilcoxon test and a readable text report (the figures are in :mod:`sktdi.benchmark.figures`).
 
 Duplicate training sets
 -----------------------
@@ -20,11 +20,11 @@ the accuracy table and the plots keep every ratio and mark the duplicates.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pandas as pd
 from scipy import stats
+
+from ..plotting import estimator_label, estimator_order
 
 PAIR = ["dataset", "mode", "ratio", "resample"]
 SPLIT = ["dataset", "mode", "resample"]
@@ -38,8 +38,6 @@ def _ok(results: pd.DataFrame) -> pd.DataFrame:
 
 
 def _label(estimator: str) -> str:
-    from ..plotting import estimator_label
-
     return estimator_label(estimator)
 
 
@@ -103,7 +101,7 @@ def resample_mean_std(results: pd.DataFrame, metric: str = "accuracy") -> pd.Dat
     """Mean and standard deviation of ``metric`` over resamples (or folds), from "ok" rows.
 
     The one definition behind :func:`mean_std_table` and the error bars of
-    :func:`sktdi.plotting.plot_accuracy_vs_ratio`.
+    :func:`sktdi.benchmark.plot_accuracy_vs_ratio`.
 
     Parameters
     ----------
@@ -604,8 +602,6 @@ def _ratio(ratio: float) -> str:
 
 
 def _estimator_order(names, reference: str, baseline: str) -> list[str]:
-    from ..plotting import estimator_order
-
     return estimator_order(names, first=(reference, baseline))
 
 
@@ -790,79 +786,3 @@ def format_summary(summary: dict[str, object]) -> str:
     of = f" of {cells}" if cells is not None else ""
     parts.append(_section("errors", f"{errors}{of} cells failed"))
     return "\n\n".join(parts)
-
-
-# -- figures -----------------------------------------------------------------------------------
-
-
-def _save(fig, path: str | Path) -> None:
-    import matplotlib.pyplot as plt
-
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-
-
-def plot_accuracy_vs_ratio(results: pd.DataFrame, path: str | Path, metric: str = "accuracy"):
-    """Accuracy against training ratio, one panel per dataset
-    (:func:`sktdi.plotting.accuracy_vs_ratio_figure`); saves a PNG and returns the figure.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> results = pd.DataFrame({
-    ...     "dataset": "D", "mode": "resample", "ratio": 0.1, "resample": [0, 0, 1, 1],
-    ...     "estimator": ["tdi", "s4d-lin"] * 2, "accuracy": [0.9, 0.8, 0.7, 0.75],
-    ...     "status": "ok", "fit_seconds": 1.0})
-    >>> import tempfile, pathlib
-    >>> from sktdi.benchmark import plot_accuracy_vs_ratio
-    >>> path = pathlib.Path(tempfile.mkdtemp()) / "curves.png"
-    >>> _ = plot_accuracy_vs_ratio(results, path)
-    >>> path.exists()
-    True
-    """
-    import matplotlib
-
-    matplotlib.use("Agg", force=False)
-    from ..plotting import accuracy_vs_ratio_figure
-
-    fig = accuracy_vs_ratio_figure(results, metric=metric)
-    _save(fig, path)
-    return fig
-
-
-def plot_paired_difference(
-    results: pd.DataFrame,
-    path: str | Path,
-    reference: str = "tdi",
-    baseline: str = "s4d-lin",
-    metric: str = "accuracy",
-    confidence: float = 0.95,
-):
-    """Paired difference ``reference − baseline`` (accuracy points) per ratio and dataset, with
-    its t-interval (:func:`sktdi.plotting.paired_difference_figure`); saves a PNG and returns
-    the figure.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> results = pd.DataFrame({
-    ...     "dataset": "D", "mode": "resample", "ratio": 0.1, "resample": [0, 0, 1, 1],
-    ...     "estimator": ["tdi", "s4d-lin"] * 2, "accuracy": [0.9, 0.8, 0.7, 0.75],
-    ...     "status": "ok", "fit_seconds": 1.0})
-    >>> import tempfile, pathlib
-    >>> from sktdi.benchmark.summary import plot_paired_difference
-    >>> path = pathlib.Path(tempfile.mkdtemp()) / "difference.png"
-    >>> _ = plot_paired_difference(results, path)
-    >>> path.exists()
-    True
-    """
-    import matplotlib
-
-    matplotlib.use("Agg", force=False)
-    from ..plotting import paired_difference_figure
-
-    fig = paired_difference_figure(
-        results, reference=reference, baseline=baseline, metric=metric, confidence=confidence
-    )
-    _save(fig, path)
-    return fig

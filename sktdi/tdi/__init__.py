@@ -18,17 +18,15 @@ from .align import (
 )
 from .initialize import (
     BASE_INIT,
-    TDI_DEFAULTS,
     TDI_INITS,
-    TDI_PARAMETER_CONSTRAINTS,
     InitPlan,
-    TDIOptions,
     base_init,
     control_spectrum,
     initialize_layers,
     plan_initialization,
     warn_if_spectrum_ignored,
 )
+from .options import TDIOptions
 from .reliability import split_half_reliability
 from .spectra import TaskSpectrum, cross_spectrum, fisher_log_power, task_spectrum
 
@@ -55,8 +53,6 @@ __all__ = [
     "InitPlan",
     "TDIOptions",
     "TDI_INITS",
-    "TDI_PARAMETER_CONSTRAINTS",
-    "TDI_DEFAULTS",
     "BASE_INIT",
     "base_init",
 ]

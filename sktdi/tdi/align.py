@@ -244,9 +244,9 @@ def kernel_energy(modes: ModeParams, discretization: str = "zoh") -> torch.Tenso
     return (pairs / (1 - poles.unsqueeze(-1) * poles.unsqueeze(-2))).sum(dim=(-2, -1)).real
 
 
-# how TDI keeps the model from being blind where the statistic is flat (``tdi_coverage``)
+# how TDI keeps the model from being blind where the statistic is flat (``TDIOptions.coverage``)
 COVERAGES = ("tiled", "base", "gain")
-# where an aligned mode's decay comes from (``tdi_decay``)
+# where an aligned mode's decay comes from (``TDIOptions.decay``)
 DECAYS = ("band", "base")
 
 

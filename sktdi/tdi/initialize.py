@@ -9,25 +9,24 @@ through them, the sktime adapters) runs TDI through :func:`initialize_layers`:
 2. :func:`~sktdi.tdi.align.align_layer` aligns each layer, starting from the modes the layer
    was built with: the base initialization :data:`BASE_INIT`.
 
-The options are one set, :class:`TDIOptions`, which every estimator exposes under the same
-flat ``tdi_*`` parameter names (see ``docs/architecture.md`` for why flat names).
+The options are one object, :class:`~sktdi.tdi.options.TDIOptions`: every estimator's ``tdi``
+parameter.
 """
 
 from __future__ import annotations
 
 import warnings
-from dataclasses import asdict, dataclass, field, fields
-from numbers import Integral, Real
+from dataclasses import asdict, dataclass, field
 
 import numpy as np
 import torch
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import Interval, RealNotInt, StrOptions
 
 from .._inputs import _caller_stacklevel
 from .._sampling import subsample_indices
 from .._validation import as_sequences, check_lengths
-from .align import COVERAGES, DECAYS, TDIReport, align_layer, find_spectral_peaks
+from .align import TDIReport, align_layer, find_spectral_peaks
+from .options import TDIOptions
 from .reliability import _split_half_reliability
 from .spectra import TaskSpectrum, _task_spectrum, _task_target
 
@@ -52,89 +51,14 @@ def base_init(init: str) -> str:
     return BASE_INIT if init in TDI_INITS else init
 
 
-@dataclass(frozen=True)
-class TDIOptions:
-    """TDI's options, one set for every estimator (there: ``tdi_`` + the field name).
-
-    Attributes
-    ----------
-    subsample : int, float or None
-        Series the statistic is estimated from: a count, a fraction in (0, 1], or all (None).
-    spread : float
-        Share of each channel's modes spread over the whole band instead of the peaks.
-    max_peaks : int
-        Most peaks of the statistic that get modes.
-    refine_steps : int
-        Gradient steps on the spectral-alignment loss after peak initialization.
-    reliability : bool
-        Align only a share of the channels equal to the statistic's split-half reliability.
-    spectrum : TaskSpectrum or None
-        A statistic to align to instead of estimating one.
-    channel_share : float
-        The largest share of each layer's channels TDI aligns (the rest keep the base
-        initialization); the reliability shrinkage multiplies it.
-    coverage : {"tiled", "base", "gain"}
-        What keeps the model seeing the whole band: the spread modes tile it ("tiled"),
-        the spread modes are the base initialization's own ("base"), or every mode keeps
-        its base pole and only the gains follow the statistic ("gain").
-    decay : {"band", "base"}
-        The modes' decays: from their peak's band or the tiling ("band"), or the base
-        modes' own ("base": only the frequencies move).
-
-    Examples
-    --------
-    >>> from sktdi import SSMClassifier
-    >>> from sktdi.tdi import TDIOptions
-    >>> TDIOptions.from_params(SSMClassifier(tdi_spread=0.5)).spread
-    0.5
-    """
-
-    subsample: int | float | None = None
-    spread: float = 0.25
-    max_peaks: int = 8
-    refine_steps: int = 0
-    reliability: bool = True
-    spectrum: TaskSpectrum | None = None
-    channel_share: float = 1.0
-    coverage: str = "tiled"
-    decay: str = "band"
-
-    @classmethod
-    def from_params(cls, estimator) -> TDIOptions:
-        """The options an estimator holds as its ``tdi_*`` parameters."""
-        return cls(**{f.name: getattr(estimator, f"tdi_{f.name}") for f in fields(cls)})
-
-
-# the defaults of the ``tdi_*`` parameters, one source for every estimator's signature
-TDI_DEFAULTS = TDIOptions()
-
-# the constraints of the ``tdi_*`` parameters, for every estimator's _parameter_constraints
-TDI_PARAMETER_CONSTRAINTS: dict = {
-    "tdi_subsample": [
-        None,
-        Interval(Integral, 1, None, closed="left"),
-        Interval(RealNotInt, 0, 1, closed="right"),
-    ],
-    "tdi_spread": [Interval(Real, 0, 1, closed="both")],
-    "tdi_max_peaks": [Interval(Integral, 1, None, closed="left")],
-    "tdi_refine_steps": [Interval(Integral, 0, None, closed="left")],
-    "tdi_reliability": ["boolean"],
-    "tdi_spectrum": [None, TaskSpectrum],
-    "tdi_channel_share": [Interval(Real, 0, 1, closed="both")],
-    "tdi_coverage": [StrOptions(set(COVERAGES))],
-    "tdi_decay": [StrOptions(set(DECAYS))],
-}
-assert set(TDI_PARAMETER_CONSTRAINTS) == {f"tdi_{f.name}" for f in fields(TDIOptions)}
-
-
 def warn_if_spectrum_ignored(init: str, spectrum, stacklevel: int | None = None) -> None:
-    """A given ``tdi_spectrum`` has no effect with a named init: say so rather than ignore
+    """A given ``tdi.spectrum`` has no effect with a named init: say so rather than ignore
     it silently. The warning points at ``stacklevel`` frames above the caller, by default
     at the first frame outside sktdi and scikit-learn (the user's ``fit``, whatever
     wrappers lie between)."""
     if spectrum is not None and init not in TDI_INITS:
         warnings.warn(
-            f"tdi_spectrum is ignored with init={init!r}; it takes effect with init in "
+            f"tdi.spectrum is ignored with init={init!r}; it takes effect with init in "
             f"{TDI_INITS}",
             UserWarning,
             stacklevel=_caller_stacklevel() if stacklevel is None else stacklevel + 1,
@@ -275,7 +199,7 @@ def plan_initialization(
     *,
     init: str,
     task: str,
-    options: TDIOptions = TDIOptions(),
+    options: TDIOptions | None = None,
     random_state=None,
     lengths=None,
 ) -> InitPlan:
@@ -305,6 +229,7 @@ def plan_initialization(
     >>> plan.chosen, plan.channel_share
     ('tdi', 1.0)
     """
+    options = TDIOptions() if options is None else options
     if init not in TDI_INITS or options.spectrum is not None:
         return _plan_initialization(
             None, None, init=init, task=task, options=options, rng=check_random_state(random_state)
@@ -340,7 +265,7 @@ def _plan_initialization(
     if spectrum is not None:
         if not isinstance(spectrum, TaskSpectrum):
             raise TypeError(
-                f"tdi_spectrum must be a TaskSpectrum (e.g. TaskSpectrum.from_frequencies), "
+                f"tdi.spectrum must be a TaskSpectrum (e.g. TaskSpectrum.from_frequencies), "
                 f"got {type(spectrum).__name__}"
             )
         plan = InitPlan(
@@ -402,7 +327,7 @@ def _plan_initialization(
         plan.channel_share *= options.channel_share
         scope = (
             f"{plan.channel_share:.0%} of the channels "
-            f"(tdi_channel_share {options.channel_share:g})"
+            f"(tdi.channel_share {options.channel_share:g})"
         )
     if not plan.reason:
         plan.reason = f"{plan.chosen} on {scope}"

@@ -96,7 +96,7 @@ class TaskSpectrum:
 
         For domain knowledge ("the information is in the 8–12 Hz band": at a 100 Hz sampling
         rate, a bump at 0.1 cycles/sample, width 0.01) and for a spectrum carried over from a
-        larger, related dataset; pass it as ``tdi_spectrum``.
+        larger, related dataset; pass it as ``TDIOptions(spectrum=...)``.
 
         Examples
         --------

@@ -1,0 +1,107 @@
+"""TDI's options: one object, the ``tdi`` parameter of every estimator that runs TDI."""
+
+from __future__ import annotations
+
+from numbers import Integral, Real
+
+from sklearn.utils._param_validation import Interval, RealNotInt, StrOptions
+
+from .._options import OptionGroup
+from .align import COVERAGES, DECAYS
+from .spectra import TaskSpectrum
+
+
+class TDIOptions(OptionGroup):
+    """How Task-Dependent Initialization aligns the SSM modes; the defaults suit most tasks.
+
+    Pass it as ``tdi=TDIOptions(...)`` to :class:`~sktdi.SSMClassifier`,
+    :class:`~sktdi.SSMRegressor`, :class:`~sktdi.SpectralAlignmentTransformer` and the
+    spectral ridge models; ``GridSearchCV`` reaches a field as ``tdi__<field>``. The fields
+    take effect with ``init`` in ``{"tdi", "auto", "tdi-control"}``. :doc:`/choosing_init`
+    says when to change them.
+
+    Parameters
+    ----------
+    spectrum : TaskSpectrum or None, default=None
+        A statistic to align to instead of estimating one from X: domain knowledge
+        (:meth:`TaskSpectrum.from_frequencies`) or one estimated on a larger, related
+        dataset. Every channel is aligned; it works even with one series per class.
+    subsample : int, float or None, default=None
+        Series the statistic is estimated from: a count, a fraction in (0, 1], or all (None).
+        Lower it when estimating on a large training set is slow.
+    reliability : bool, default=True
+        Align only a share of the channels equal to the statistic's split-half reliability,
+        so that an unreliable statistic changes little. False aligns every channel.
+    spread : float in [0, 1], default=0.25
+        Share of each channel's modes spread over the whole band instead of the peaks.
+    max_peaks : int, default=8
+        Most peaks of the statistic that get modes.
+    channel_share : float in [0, 1], default=1.0
+        The largest share of each aligned layer's channels TDI aligns; the others keep the
+        base initialization (S4D-Lin). ``reliability`` shrinks it further.
+    coverage : {"tiled", "base", "gain"}, default="tiled"
+        What keeps the model seeing the whole band: the ``spread`` modes tile it, or are the
+        base initialization's own ("base"), or no pole moves and only gains follow ("gain").
+    decay : {"band", "base"}, default="band"
+        The aligned modes' decays: from their peak's band ("band") or the base modes'
+        ("base": only frequencies move).
+    refine_steps : int, default=0
+        Gradient steps on the spectral-alignment loss after the peak initialization.
+    layers : {"first", "all"}, default="first"
+        The S4D layers of a network that TDI aligns (deeper layers see features, not the
+        input the statistic describes). The transformer's bank is one layer.
+
+    Examples
+    --------
+    >>> from sklearn.model_selection import GridSearchCV
+    >>> from sktdi import SSMClassifier
+    >>> from sktdi.tdi import TDIOptions
+    >>> clf = SSMClassifier(tdi=TDIOptions(spread=0.5))
+    >>> clf.get_params()["tdi__spread"]
+    0.5
+    >>> search = GridSearchCV(SSMClassifier(), {"tdi__spread": [0.25, 0.5]})
+    >>> SSMClassifier().set_params(tdi__max_peaks=2).tdi.max_peaks
+    2
+    """
+
+    _parameter_constraints: dict = {
+        "spectrum": [None, TaskSpectrum],
+        "subsample": [
+            None,
+            Interval(Integral, 1, None, closed="left"),
+            Interval(RealNotInt, 0, 1, closed="right"),
+        ],
+        "reliability": ["boolean"],
+        "spread": [Interval(Real, 0, 1, closed="both")],
+        "max_peaks": [Interval(Integral, 1, None, closed="left")],
+        "channel_share": [Interval(Real, 0, 1, closed="both")],
+        "coverage": [StrOptions(set(COVERAGES))],
+        "decay": [StrOptions(set(DECAYS))],
+        "refine_steps": [Interval(Integral, 0, None, closed="left")],
+        "layers": [StrOptions({"first", "all"})],
+    }
+
+    def __init__(
+        self,
+        *,
+        spectrum=None,
+        subsample=None,
+        reliability=True,
+        spread=0.25,
+        max_peaks=8,
+        channel_share=1.0,
+        coverage="tiled",
+        decay="band",
+        refine_steps=0,
+        layers="first",
+    ):
+        self.spectrum = spectrum
+        self.subsample = subsample
+        self.reliability = reliability
+        self.spread = spread
+        self.max_peaks = max_peaks
+        self.channel_share = channel_share
+        self.coverage = coverage
+        self.decay = decay
+        self.refine_steps = refine_steps
+        self.layers = layers
