@@ -101,9 +101,9 @@ def build(arm: str, seed: int, epochs: int):
     if arm == "inception-s4d":
         return SSMClassifier(**conv_s4d)
     if arm == "conv-s4d-recipe":
-        recipe = {"lr": 1e-3, "weight_decay": 0.0, "batch_size": 64, "lr_schedule": "constant",
-                  "grad_clip": None}
-        return SSMClassifier(**{**conv_s4d, **recipe})
+        recipe = {"lr": 1e-3, "batch_size": 64, "training__weight_decay": 0.0,
+                  "training__lr_schedule": "constant", "training__grad_clip": None}
+        return SSMClassifier(**conv_s4d).set_params(**recipe)
     if arm == "conv-s4d-narrow":
         return SSMClassifier(**{**conv_s4d, "d_model": 64})
 

@@ -22,9 +22,10 @@ class) trains the model and the *rest of the training split* scores it; three re
         --out docs/data/defaults_study_round3.csv                 # round 3, ~25 min
 
 The configurations are relative to the estimator's defaults *at the time of the study*
-(round 1: init="tdi", tdi_layers="all", lr=3e-3, max_epochs=100, batch_size=16, dropout=0.1,
+(round 1: init="tdi", tdi__layers="all", lr=3e-3, max_epochs=100, batch_size=16, dropout=0.1,
 d_model=64, n_layers=2); ``STUDY_BASE`` pins those so reruns reproduce the
-study whatever the current defaults are.
+study whatever the current defaults are. Every configuration is a dict of ``set_params`` keys:
+``tdi__<field>`` reaches ``TDIOptions``, ``training__<field>`` ``TrainingOptions``.
 """
 
 from __future__ import annotations
@@ -41,18 +42,18 @@ from sklearn.model_selection import StratifiedKFold
 
 CONFIGS = {
     "base": {},
-    "spread0.5": {"tdi_spread": 0.5},
-    "tdi-first-layer": {"tdi_layers": "first"},
+    "spread0.5": {"tdi__spread": 0.5},
+    "tdi-first-layer": {"tdi__layers": "first"},
     "lr1e-2": {"lr": 1e-2},
     "epochs50": {"max_epochs": 50},
     "dropout0.2": {"dropout": 0.2},
     "wide-1-layer": {"n_layers": 1, "d_model": 128},
     "lin": {"init": "s4d-lin"},
     # round 2, around the round-1 winner (TDI on the first layer only)
-    "first-lr1e-2": {"tdi_layers": "first", "lr": 1e-2},
-    "first-epochs200": {"tdi_layers": "first", "max_epochs": 200},
-    "first-spread0.5": {"tdi_layers": "first", "tdi_spread": 0.5},
-    "first-batch32": {"tdi_layers": "first", "batch_size": 32},
+    "first-lr1e-2": {"tdi__layers": "first", "lr": 1e-2},
+    "first-epochs200": {"tdi__layers": "first", "max_epochs": 200},
+    "first-spread0.5": {"tdi__layers": "first", "tdi__spread": 0.5},
+    "first-batch32": {"tdi__layers": "first", "batch_size": 32},
     "lin-lr1e-2": {"init": "s4d-lin", "lr": 1e-2},
     # round 3, small data, relative to the defaults after round 2 (SMALL_DATA_BASE);
     # "min_steps" stretches the epochs so that a tiny training set still gets that many
@@ -62,9 +63,9 @@ CONFIGS = {
     "small-1-layer": {"n_layers": 1},
     "small-dropout0": {"dropout": 0.0},
     "small-dropout0.3": {"dropout": 0.3},
-    "small-wd0.1": {"weight_decay": 0.1},
+    "small-wd0.1": {"training__weight_decay": 0.1},
     "small-lr3e-3": {"lr": 3e-3},
-    "small-norel": {"tdi_reliability": False},
+    "small-norel": {"tdi__reliability": False},
     "small-lin": {"init": "s4d-lin"},
 }
 ROUND_1 = [
@@ -73,8 +74,8 @@ ROUND_1 = [
 # the estimator's defaults when the study ran, pinned so that reruns measure the same thing
 STUDY_BASE = {
     "init": "tdi",
-    "tdi_layers": "all",
-    "tdi_spread": 0.25,
+    "tdi__layers": "all",
+    "tdi__spread": 0.25,
     "lr": 3e-3,
     "max_epochs": 100,
     "batch_size": 16,
@@ -85,14 +86,14 @@ STUDY_BASE = {
 # the defaults after round 2 (the package's defaults when round 3 ran)
 SMALL_DATA_BASE = {
     "init": "tdi",
-    "tdi_layers": "first",
-    "tdi_spread": 0.25,
-    "tdi_reliability": True,
+    "tdi__layers": "first",
+    "tdi__spread": 0.25,
+    "tdi__reliability": True,
     "lr": 1e-2,
     "max_epochs": 100,
     "batch_size": 16,
     "dropout": 0.1,
-    "weight_decay": 0.01,
+    "training__weight_decay": 0.01,
     "d_model": 64,
     "n_layers": 2,
 }
@@ -131,7 +132,7 @@ def run_cell(dataset: str, config: str, fold: int, n_folds: int, ratio=None) -> 
     min_steps = params.pop("min_steps", 0)
     batches_per_epoch = -(-len(train) // params["batch_size"])
     params["max_epochs"] = max(params["max_epochs"], -(-min_steps // batches_per_epoch))
-    model = SSMClassifier(random_state=fold, **params)
+    model = SSMClassifier(random_state=fold).set_params(**params)
     start = time.perf_counter()
     model.fit(X[train], y[train])
     fit_seconds = time.perf_counter() - start

@@ -34,8 +34,9 @@ Writes docs/data/transformer_defaults.csv and prints mean accuracy per configura
 protocol, and the average rank over (dataset, protocol) cells.
 
 The configurations are relative to the transformer's defaults *at the time of each round*.
-Rounds 1 and 2 ran when the default was ``tdi_reliability=False`` (then ``reliability``); it
-is True now, so a rerun of a round-1/2 configuration that does not set it measures shrinkage
+Each configuration is a dict of ``set_params`` keys (``tdi__<field>`` reaches ``TDIOptions``).
+Rounds 1 and 2 ran when the reliability default (now ``tdi__reliability``) was False; it is
+True now, so a rerun of a round-1/2 configuration that does not set it measures shrinkage
 too. The bias sample and the random streams have also changed since (see the changelog):
 reruns will not reproduce the recorded CSVs exactly.
 """
@@ -60,22 +61,24 @@ CONFIGS = {
     "128f-8b": {"n_filters": 128, "n_biases": 8},
     "128f-4b-lin": {"n_filters": 128, "n_biases": 4, "init": "s4d-lin"},
     # round 2, around the round-1 winner: TDI hurt the shape datasets, so shrink or spread
-    "128f-8b-rel": {"n_filters": 128, "n_biases": 8, "tdi_reliability": True},
-    "128f-8b-spread0.5": {"n_filters": 128, "n_biases": 8, "tdi_spread": 0.5},
+    "128f-8b-rel": {"n_filters": 128, "n_biases": 8, "tdi__reliability": True},
+    "128f-8b-spread0.5": {"n_filters": 128, "n_biases": 8, "tdi__spread": 0.5},
     "128f-8b-lin": {"n_filters": 128, "n_biases": 8, "init": "s4d-lin"},
     # round 3, around the round-2 winner: with d_state 16 and dt ≤ 0.1 the S4D-Lin filters
     # that shrinkage keeps reach at most ~0.35 cycles/sample, so let them see the whole band
-    "rel-dstate32": {"n_filters": 128, "n_biases": 8, "tdi_reliability": True, "d_state": 32},
-    "rel-dstate64": {"n_filters": 128, "n_biases": 8, "tdi_reliability": True, "d_state": 64},
-    "rel-dtmax0.5": {"n_filters": 128, "n_biases": 8, "tdi_reliability": True, "dt_max": 0.5},
+    "rel-dstate32": {"n_filters": 128, "n_biases": 8, "tdi__reliability": True, "d_state": 32},
+    "rel-dstate64": {"n_filters": 128, "n_biases": 8, "tdi__reliability": True, "d_state": 64},
+    "rel-dtmax0.5": {"n_filters": 128, "n_biases": 8, "tdi__reliability": True, "dt_max": 0.5},
     # round 4 (issue 15): MultiRocket's poolings and the first difference, each with the
     # S4D-Lin bank beside it so the table shows what the alignment adds
-    "rel": {"n_filters": 128, "n_biases": 8, "tdi_reliability": True},
+    "rel": {"n_filters": 128, "n_biases": 8, "tdi__reliability": True},
     "rel-lin": {"n_filters": 128, "n_biases": 8, "init": "s4d-lin"},
-    "rel-diff": {"n_filters": 128, "n_biases": 8, "tdi_reliability": True, "difference": True},
-    "rel-mr": {"n_filters": 128, "n_biases": 8, "tdi_reliability": True, "features": "multirocket"},
+    "rel-diff": {"n_filters": 128, "n_biases": 8, "tdi__reliability": True, "difference": True},
+    "rel-mr": {
+        "n_filters": 128, "n_biases": 8, "tdi__reliability": True, "features": "multirocket",
+    },
     "rel-mr-diff": {
-        "n_filters": 128, "n_biases": 8, "tdi_reliability": True, "features": "multirocket",
+        "n_filters": 128, "n_biases": 8, "tdi__reliability": True, "features": "multirocket",
         "difference": True,
     },
     "rel-mr-diff-lin": {
@@ -381,7 +384,7 @@ def run_cell(dataset: str, config: str, fold: int, ratio) -> dict:
         model = MODELS[config](fold)
     else:
         model = make_pipeline(
-            SpectralAlignmentTransformer(random_state=fold, **CONFIGS[config]),
+            SpectralAlignmentTransformer(random_state=fold).set_params(**CONFIGS[config]),
             StandardScaler(),
             RidgeClassifierCV(alphas=np.logspace(-3, 3, 10)),
         )

@@ -114,7 +114,7 @@ DEFAULTS_LABELS = {
     "tdi-first-layer": "TDI, first layer only",
     "lr1e-2": "lr 1e-2",
     "base": "initial defaults",
-    "spread0.5": "tdi_spread 0.5",
+    "spread0.5": "tdi.spread 0.5",
     "wide-1-layer": "1 layer, d_model 128",
     "epochs50": "50 epochs",
     "dropout0.2": "dropout 0.2",
@@ -1477,8 +1477,8 @@ def which_model() -> str:
         },
         {
             "your data": "you know the informative band, or have a larger related dataset",
-            "use": "`SSMClassifier(tdi_spectrum=...)`, or `SpectralRidgeClassifier(tdi_spectrum=...)` "
-            "without `rocket` (MiniRocket's features know nothing of the band); "
+            "use": "`SSMClassifier(tdi=TDIOptions(spectrum=...))`, or "
+            "`SpectralRidgeClassifier(tdi=TDIOptions(spectrum=...))` without `rocket` (MiniRocket's features know nothing of the band); "
             "`TaskSpectrum.from_frequencies([...])`, or `task_spectrum` of the related data",
             "what to expect": (
                 "the largest gain measured (SSMClassifier, planted-frequency task, two series per "

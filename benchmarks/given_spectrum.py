@@ -7,8 +7,9 @@ trained with four initializations:
 
 - ``s4d-lin``: the default;
 - ``tdi``: the package default, the statistic estimated from the small training set;
-- ``tdi-transfer``: ``tdi_spectrum`` estimated on *other* series of the training split (up to
-  50 per class, disjoint from the small training set) — a larger, related dataset;
+- ``tdi-transfer``: ``tdi=TDIOptions(spectrum=...)``, the spectrum estimated on *other* series
+  of the training split (up to 50 per class, disjoint from the small training set) — a larger,
+  related dataset;
 - ``tdi-known`` (synthetic task only): ``TaskSpectrum.from_frequencies`` at the planted
   frequencies — domain knowledge.
 
@@ -52,7 +53,7 @@ def run_cell(dataset: str, per_class: int, arm: str, resample: int) -> dict:
 
     from sktdi import SSMClassifier
     from sktdi.datasets import load_dataset_split
-    from sktdi.tdi import TaskSpectrum, task_spectrum
+    from sktdi.tdi import TaskSpectrum, TDIOptions, task_spectrum
 
     torch.set_num_threads(1)
     warnings.filterwarnings("ignore")
@@ -60,11 +61,11 @@ def run_cell(dataset: str, per_class: int, arm: str, resample: int) -> dict:
     train, donor = split_indices(y_train, per_class, resample)
     params = {"init": "s4d-lin"} if arm == "s4d-lin" else {"init": "tdi"}
     if arm == "tdi-transfer":
-        params["tdi_spectrum"] = task_spectrum(
-            X_train[donor], y_train[donor], task="classification"
+        params["tdi"] = TDIOptions(
+            spectrum=task_spectrum(X_train[donor], y_train[donor], task="classification")
         )
     elif arm == "tdi-known":
-        params["tdi_spectrum"] = TaskSpectrum.from_frequencies(PLANTED_FREQS)
+        params["tdi"] = TDIOptions(spectrum=TaskSpectrum.from_frequencies(PLANTED_FREQS))
     model = SSMClassifier(random_state=resample, **params)
     start = time.perf_counter()
     model.fit(X_train[train], y_train[train])

@@ -33,27 +33,27 @@ from choose_defaults import cell_split, load_train
 from joblib import Parallel, delayed
 
 BUDGETS = (2, 5, 10, 20, 50, 100)
-# arm name -> SSMClassifier overrides
+# arm name -> SSMClassifier overrides (set_params keys: tdi__<field> reaches TDIOptions)
 ARMS = {
     "lin": {"init": "s4d-lin"},
     "inv": {"init": "s4d-inv"},
     "s4d-lin": {"init": "s4d-lin"},
     "s4d-inv": {"init": "s4d-inv"},
-    "tiled": {"init": "tdi", "tdi_coverage": "tiled"},
-    "tiled-control": {"init": "tdi-control", "tdi_coverage": "tiled"},
-    "base": {"init": "tdi", "tdi_coverage": "base", "tdi_spread": 0.5},
-    "base-control": {"init": "tdi-control", "tdi_coverage": "base", "tdi_spread": 0.5},
-    "gain": {"init": "tdi", "tdi_coverage": "gain"},
-    "gain-control": {"init": "tdi-control", "tdi_coverage": "gain"},
+    "tiled": {"init": "tdi", "tdi__coverage": "tiled"},
+    "tiled-control": {"init": "tdi-control", "tdi__coverage": "tiled"},
+    "base": {"init": "tdi", "tdi__coverage": "base", "tdi__spread": 0.5},
+    "base-control": {"init": "tdi-control", "tdi__coverage": "base", "tdi__spread": 0.5},
+    "gain": {"init": "tdi", "tdi__coverage": "gain"},
+    "gain-control": {"init": "tdi-control", "tdi__coverage": "gain"},
     # round 2: the two new families pushed toward the peaks
-    "base25": {"init": "tdi", "tdi_coverage": "base", "tdi_spread": 0.25},
-    "gain10": {"init": "tdi", "tdi_coverage": "gain", "tdi_spread": 0.1},
-    "half": {"init": "tdi", "tdi_coverage": "tiled", "tdi_channel_share": 0.5},
-    "half-control": {"init": "tdi-control", "tdi_coverage": "tiled", "tdi_channel_share": 0.5},
-    "base25-control": {"init": "tdi-control", "tdi_coverage": "base", "tdi_spread": 0.25},
+    "base25": {"init": "tdi", "tdi__coverage": "base", "tdi__spread": 0.25},
+    "gain10": {"init": "tdi", "tdi__coverage": "gain", "tdi__spread": 0.1},
+    "half": {"init": "tdi", "tdi__coverage": "tiled", "tdi__channel_share": 0.5},
+    "half-control": {"init": "tdi-control", "tdi__coverage": "tiled", "tdi__channel_share": 0.5},
+    "base25-control": {"init": "tdi-control", "tdi__coverage": "base", "tdi__spread": 0.25},
     # round 3: tiled frequencies, the base's decays (time scales)
-    "tiled-bd": {"init": "tdi", "tdi_coverage": "tiled", "tdi_decay": "base"},
-    "tiled-bd-control": {"init": "tdi-control", "tdi_coverage": "tiled", "tdi_decay": "base"},
+    "tiled-bd": {"init": "tdi", "tdi__coverage": "tiled", "tdi__decay": "base"},
+    "tiled-bd-control": {"init": "tdi-control", "tdi__coverage": "tiled", "tdi__decay": "base"},
     # the defaults as they stand, whatever they are: init="tdi" and nothing else
     "tdi": {"init": "tdi"},
     "tdi-control": {"init": "tdi-control"},
@@ -99,12 +99,11 @@ def run_cell(
         dataset, mode, ratio, resample, eval_max
     )
     model = SSMClassifier(
-        **ARMS[arm],
         max_epochs=budget,
         random_state=resample,
         n_threads=1,
         inference_dtype="float32",
-    )
+    ).set_params(**ARMS[arm])
     start = time.perf_counter()
     model.fit(X_fit, y_fit, lengths=lengths_fit)
     fit_seconds = time.perf_counter() - start

@@ -31,22 +31,22 @@ import pandas as pd
 from learning_curves import finished_rows, run_cells
 
 BUDGETS = (5, 10, 20, 50, 100)
-# arm name -> SSMClassifier overrides
+# arm name -> SSMClassifier overrides (set_params keys: tdi__<field> reaches TDIOptions)
 ARMS = {
     "tdi": {"init": "tdi"},
     "s4d-lin": {"init": "s4d-lin"},
     "tdi-control": {"init": "tdi-control"},
     # diagnosis: one candidate cause per arm, each with its control where it has one
     "auto": {"init": "auto"},  # TDI only where the statistic is reliable
-    "tdi-norel": {"init": "tdi", "tdi_reliability": False},  # the reliability shrinkage
-    "tdi-base": {"init": "tdi", "tdi_coverage": "base", "tdi_spread": 0.5},  # base coverage
-    "control-base": {"init": "tdi-control", "tdi_coverage": "base", "tdi_spread": 0.5},
-    "tdi-gain": {"init": "tdi", "tdi_coverage": "gain"},  # no mode moves, gains follow
-    "control-gain": {"init": "tdi-control", "tdi_coverage": "gain"},
-    "tdi-bd": {"init": "tdi", "tdi_decay": "base"},  # the base's decays (time scales)
-    "control-bd": {"init": "tdi-control", "tdi_decay": "base"},
-    "tdi-2peaks": {"init": "tdi", "tdi_max_peaks": 2},  # peaks against frequency bins
-    "tdi-all-layers": {"init": "tdi", "tdi_layers": "all"},  # the layers TDI touches
+    "tdi-norel": {"init": "tdi", "tdi__reliability": False},  # the reliability shrinkage
+    "tdi-base": {"init": "tdi", "tdi__coverage": "base", "tdi__spread": 0.5},  # base coverage
+    "control-base": {"init": "tdi-control", "tdi__coverage": "base", "tdi__spread": 0.5},
+    "tdi-gain": {"init": "tdi", "tdi__coverage": "gain"},  # no mode moves, gains follow
+    "control-gain": {"init": "tdi-control", "tdi__coverage": "gain"},
+    "tdi-bd": {"init": "tdi", "tdi__decay": "base"},  # the base's decays (time scales)
+    "control-bd": {"init": "tdi-control", "tdi__decay": "base"},
+    "tdi-2peaks": {"init": "tdi", "tdi__max_peaks": 2},  # peaks against frequency bins
+    "tdi-all-layers": {"init": "tdi", "tdi__layers": "all"},  # the layers TDI touches
 }
 # the recipe issue 23 was filed under (before issue 22's network): "old-<arm>" arms
 OLD_RECIPE = {
@@ -80,8 +80,8 @@ def run_cell(task: str, seed: int, arm: str, budget: int) -> dict:
         X, y, train_size=n_fit, stratify=y, random_state=seed
     )
     model = SSMClassifier(
-        **ARMS[arm], max_epochs=budget, random_state=seed, n_threads=1, inference_dtype="float32"
-    )
+        max_epochs=budget, random_state=seed, n_threads=1, inference_dtype="float32"
+    ).set_params(**ARMS[arm])
     start = time.perf_counter()
     model.fit(X_fit, y_fit)
     fit_seconds = time.perf_counter() - start

@@ -30,7 +30,7 @@ from ._options import OptionGroup
 from .augmentation import AUGMENTATIONS, augment_batch
 from .ssm import NETWORKS, SSM_PARAMETER_NAMES, S4DEnsemble
 from .ssm.network import valid_steps
-from .tdi import base_init
+from .tdi import read_init
 
 PREDICT_BATCH_SIZE = 1024
 
@@ -360,7 +360,7 @@ def network_spec(estimator, n_channels: int, n_outputs: int) -> tuple[type, dict
         "d_state": estimator.d_state,
         "dropout": estimator.dropout,
         "pooling": estimator.pooling,
-        "init": base_init(estimator.init),
+        "init": read_init(estimator.init).base,  # what the layers are built with
         "dt_min": estimator.dt_min,
         "dt_max": estimator.dt_max,
     }

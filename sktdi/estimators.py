@@ -60,10 +60,10 @@ from .ssm import INIT_NAMES, NETWORKS, POOLINGS
 from .tdi import (
     TDI_INITS,
     InitPlan,
+    InitRequest,
     TDIOptions,
-    base_init,
     initialize_layers,
-    warn_if_spectrum_ignored,
+    read_init,
 )
 
 MIN_LENGTH = 2  # a single time step is a tabular feature, not a sequence
@@ -209,9 +209,12 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
         raise NotImplementedError
 
     # ---- checks ---------------------------------------------------------------------------
-    def _more_validate_params(self, for_partial_fit: bool = False, building: bool = True):
+    def _more_validate_params(
+        self, for_partial_fit: bool = False, building: bool = True
+    ) -> InitRequest:
         """Parameter combinations the constraints cannot express: an error or a warning,
-        never a silent no-op (scikit-learn's SGD pattern)."""
+        never a silent no-op (scikit-learn's SGD pattern). Returns ``init`` read once
+        (:func:`sktdi.tdi.read_init`), for TDI."""
         check_state_params(self.d_state, self.dt_min, self.dt_max)
         check_network_params(self)
         if self.n_iter_no_change is not None and self.validation_fraction == 0:
@@ -233,9 +236,10 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
             )
         tdi = resolve_options(self.tdi, TDIOptions)
         resolve_options(self.training, TrainingOptions)
-        if building:
-            warn_if_spectrum_ignored(self.init, tdi.spectrum)
+        # a spectrum given with a named init warns when a network is built
+        init = read_init(self.init, tdi.spectrum if building else None)
         check_inference_device(self.inference_dtype, resolve_device(self.device))
+        return init
 
     # ---- data ----------------------------------------------------------------------------
     def _validate(self, X, y="no_validation", *, reset: bool, lengths=None):
@@ -251,8 +255,11 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
         return X3, y, lengths
 
     # ---- the fit: build, TDI, train ------------------------------------------------------
-    def _initialize_modes(self, X3, target, seed: int, *, partial: bool, lengths=None):
-        """TDI on the freshly built network (its layers hold the base initialization)."""
+    def _initialize_modes(
+        self, X3, target, seed: int, init: InitRequest, *, partial: bool, lengths=None
+    ):
+        """TDI (``init``, :meth:`_more_validate_params`'s) on the freshly built network (its
+        layers hold the base initialization)."""
         options = resolve_options(self.tdi, TDIOptions)
         depth = 1 if options.layers == "first" else None
         layers = [layer for network in self._networks() for layer in network.ssm_layers[:depth]]
@@ -261,7 +268,7 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
                 layers,
                 X3,
                 target,
-                init=self.init,
+                init=init,
                 task=self._task,
                 options=options,
                 random_state=seed,
@@ -278,7 +285,7 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
                 stacklevel=_caller_stacklevel(),
             )
             plan = InitPlan(
-                requested=self.init, chosen=base_init(self.init), channel_share=0.0, reason=str(exc)
+                requested=init.requested, chosen=init.base, channel_share=0.0, reason=str(exc)
             )
             self.tdi_reports_ = []
         self.task_spectrum_ = plan.spectrum
@@ -286,7 +293,7 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
 
     def _fit(self, X, y, *, epochs: int | None, partial: bool, classes=None, lengths=None):
         first = not (partial or self.warm_start) or not hasattr(self, "net_")
-        self._more_validate_params(for_partial_fit=partial, building=first)
+        init = self._more_validate_params(for_partial_fit=partial, building=first)
         X3, y, lengths = self._validate(X, y, reset=first, lengths=lengths)
         target = self._encode_targets(y, reset=first, classes=classes)
         n_epochs = self.max_epochs if epochs is None else epochs
@@ -300,7 +307,9 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
                     self, training, X3.shape[1], self._n_outputs(), streams.split
                 )
                 self.net_.initialize()  # every layer built once, with the base init
-                self._initialize_modes(X3, target, streams.tdi, partial=partial, lengths=lengths)
+                self._initialize_modes(
+                    X3, target, streams.tdi, init, partial=partial, lengths=lengths
+                )
                 self.n_epochs_ = 0
             if n_epochs > 0:
                 if not first:

@@ -13,19 +13,28 @@ holds data only, and :func:`load` reads it back without running code from the fi
 
 Values are encoded by type, from a closed list: JSON scalars, lists and dicts as they are;
 tuples, non-string dict keys, non-finite floats, numpy scalars, numpy arrays (numeric ones in
-``arrays.safetensors``, string and object ones in the JSON with their dtype), sktdi's TDI
-records (:class:`~sktdi.tdi.TaskSpectrum`, :class:`~sktdi.tdi.TDIReport`,
-:class:`~sktdi.tdi.SpectralPeak`) and a few library objects (a LabelEncoder, the ridge models'
-scaler, ridge head and sktime MiniRocket transformer, sktime's dtype kinds, an S4D filter bank,
-a skorch network, a nested sktdi estimator) tagged by the key ``"__sktdi_type__"``. Any other
-value cannot be saved: ``save`` names it, and pickle remains the way to store arbitrary Python
-objects. A skorch network is rebuilt on load the way ``fit`` builds it, from the estimator's
-parameters, and given the saved weights, optimizer state and history. The saved parameters
-must describe the fitted model: a parameter changed by ``set_params`` since ``fit`` is refused
-(for the deep models, those their network is rebuilt from; for the filter bank models, every
-parameter but the memory setting ``batch_size`` and the seed). The record of each object's
-parameters and attributes is written in name order, so that the same model always saves to
-the same bytes, a loaded one saved again included.
+``arrays.safetensors``, string and object ones in the JSON with their dtype), and the classes
+of a fixed allow-list (``SAVED_CLASSES``) tagged by the key ``"__sktdi_type__"``: sktdi's
+estimators and option groups, its TDI records (:class:`~sktdi.tdi.TaskSpectrum`,
+:class:`~sktdi.tdi.TDIReport`, :class:`~sktdi.tdi.SpectralPeak`), an S4D filter bank, and the
+library objects a fitted model holds (a LabelEncoder, the ridge models' scaler, ridge head and
+sktime MiniRocket transformer, sktime's dtype kinds). Any other value cannot be saved:
+``save`` names it, and pickle remains the way to store arbitrary Python objects. The record of
+each object's parameters and attributes is written in name order, so that the same model
+always saves to the same bytes, a loaded one saved again included.
+
+This module is the container: the zip, the checksums, the versions, the value encoding and the
+allow-list, whose classes are named as ``"module:Class"`` strings and imported only when a file
+holds one (so importing it imports no estimator). Each sktdi class owns its saved state through
+the hooks of :class:`SaveMixin` (an S4D layer through ``_saved_value``/``_from_saved_value``):
+what its fitted state is in the file, how it is rebuilt, what makes a file of it inconsistent,
+and how the parameters of a file written by an older sktdi map to its parameters now. A deep
+model's network, for one, is rebuilt on load the way ``fit`` builds it, from the estimator's
+parameters, and given the saved weights, optimizer state and history
+(:mod:`sktdi._saved_net`). The saved parameters must describe the fitted model: a parameter
+changed by ``set_params`` since ``fit`` is refused (for the deep models, those their network is
+built from; for the filter bank models, every parameter but the memory setting ``batch_size``
+and the seed).
 
 The sktime adapters write the archive inside sktime's own layout (a zip of ``_metadata``, the
 class pickled by reference, and ``_obj``, here the archive), so that ``sktime.base.load``
@@ -35,6 +44,7 @@ reads their files too; :func:`load` reads only ``_obj``. A file of sktime's own 
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import hashlib
 import importlib
@@ -49,9 +59,11 @@ import warnings
 import zipfile
 import zlib
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 import torch
+from sklearn.base import BaseEstimator
 from sklearn.exceptions import NotFittedError
 from sklearn.utils.validation import check_is_fitted
 
@@ -66,43 +78,56 @@ MAX_METADATA_BYTES = 256 * 2**20  # refuse a metadata member that would exhaust 
 
 TYPE_KEY = "__sktdi_type__"
 
-# Every class a file may name, and the one module each is imported from: the file chooses
+# The allow-list: every class a file may name, as "module:Class", imported only when a file
+# names it (never when this module is imported: the estimators import it). The file chooses
 # among these names and never supplies a module path, so loading cannot import or run code
 # the file asks for. The top-level estimator must be one of ESTIMATOR_CLASSES.
 ESTIMATOR_CLASSES = {
-    "sktdi.SSMClassifier": ("sktdi.estimators", "SSMClassifier"),
-    "sktdi.SSMRegressor": ("sktdi.estimators", "SSMRegressor"),
-    "sktdi.SpectralAlignmentTransformer": ("sktdi.transformers", "SpectralAlignmentTransformer"),
-    "sktdi.sktime.SktimeSSMClassifier": ("sktdi.sktime", "SktimeSSMClassifier"),
-    "sktdi.sktime.SktimeSSMRegressor": ("sktdi.sktime", "SktimeSSMRegressor"),
-    "sktdi.sktime.SktimeSpectralRidgeClassifier": ("sktdi.sktime", "SktimeSpectralRidgeClassifier"),
-    "sktdi.sktime.SktimeSpectralRidgeRegressor": ("sktdi.sktime", "SktimeSpectralRidgeRegressor"),
-    "sktdi.SpectralRidgeClassifier": ("sktdi.ridge", "SpectralRidgeClassifier"),
-    "sktdi.SpectralRidgeRegressor": ("sktdi.ridge", "SpectralRidgeRegressor"),
+    "sktdi.SSMClassifier": "sktdi.estimators:SSMClassifier",
+    "sktdi.SSMRegressor": "sktdi.estimators:SSMRegressor",
+    "sktdi.SpectralAlignmentTransformer": "sktdi.transformers:SpectralAlignmentTransformer",
+    "sktdi.sktime.SktimeSSMClassifier": "sktdi.sktime:SktimeSSMClassifier",
+    "sktdi.sktime.SktimeSSMRegressor": "sktdi.sktime:SktimeSSMRegressor",
+    "sktdi.sktime.SktimeSpectralRidgeClassifier": "sktdi.sktime:SktimeSpectralRidgeClassifier",
+    "sktdi.sktime.SktimeSpectralRidgeRegressor": "sktdi.sktime:SktimeSpectralRidgeRegressor",
+    "sktdi.SpectralRidgeClassifier": "sktdi.ridge:SpectralRidgeClassifier",
+    "sktdi.SpectralRidgeRegressor": "sktdi.ridge:SpectralRidgeRegressor",
 }
-# objects inside a fitted estimator, rebuilt like an estimator: class(**params), attributes
+# objects inside a fitted estimator or among its parameters: ``get_params()`` and fitted
+# attributes, rebuilt by the class's _from_saved_state hook, else as class(**params) given the
+# attributes
 NESTED_OBJECT_CLASSES = {
     **ESTIMATOR_CLASSES,
-    "sklearn.preprocessing.LabelEncoder": ("sklearn.preprocessing", "LabelEncoder"),
+    "sktdi.tdi.TDIOptions": "sktdi.tdi.options:TDIOptions",
+    "sktdi.TrainingOptions": "sktdi._training:TrainingOptions",
+    "sklearn.preprocessing.LabelEncoder": "sklearn.preprocessing:LabelEncoder",
     # the ridge models' scaler and head
-    "sklearn.preprocessing.StandardScaler": ("sklearn.preprocessing", "StandardScaler"),
-    "sklearn.preprocessing.LabelBinarizer": ("sklearn.preprocessing", "LabelBinarizer"),
-    "sklearn.linear_model.RidgeClassifierCV": ("sklearn.linear_model", "RidgeClassifierCV"),
-    "sklearn.linear_model.RidgeCV": ("sklearn.linear_model", "RidgeCV"),
-    # the ridge models' rocket_: its fitted state is five arrays (see _minirocket_problem)
-    "sktime.MiniRocketMultivariate": ("sktime.transformations.rocket", "MiniRocketMultivariate"),
-    "sktime.MiniRocket": ("sktime.transformations.rocket", "MiniRocket"),
+    "sklearn.preprocessing.StandardScaler": "sklearn.preprocessing:StandardScaler",
+    "sklearn.preprocessing.LabelBinarizer": "sklearn.preprocessing:LabelBinarizer",
+    "sklearn.linear_model.RidgeClassifierCV": "sklearn.linear_model:RidgeClassifierCV",
+    "sklearn.linear_model.RidgeCV": "sklearn.linear_model:RidgeCV",
+    # the ridge models' rocket_ (checked by the ridge model's _loaded_problem)
+    "sktime.MiniRocketMultivariate": "sktime.transformations.rocket:MiniRocketMultivariate",
+    "sktime.MiniRocket": "sktime.transformations.rocket:MiniRocket",
 }
 # dataclasses rebuilt from their fields
 RECORD_CLASSES = {
-    "sktdi.tdi.TaskSpectrum": ("sktdi.tdi", "TaskSpectrum"),
-    "sktdi.tdi.TDIReport": ("sktdi.tdi", "TDIReport"),
-    "sktdi.tdi.SpectralPeak": ("sktdi.tdi", "SpectralPeak"),
+    "sktdi.tdi.TaskSpectrum": "sktdi.tdi:TaskSpectrum",
+    "sktdi.tdi.TDIReport": "sktdi.tdi:TDIReport",
+    "sktdi.tdi.SpectralPeak": "sktdi.tdi:SpectralPeak",
 }
 # enums rebuilt from their member's name (sktime's fit records its input's dtype kinds)
 ENUM_CLASSES = {
-    "sktime.DtypeKind": ("sktime.datatypes._dtypekind", "DtypeKind"),
+    "sktime.DtypeKind": "sktime.datatypes._dtypekind:DtypeKind",
 }
+# classes that encode themselves as a value of their own type (``_saved_value``) and are
+# rebuilt by ``_from_saved_value``: the type tag -> the class
+VALUE_CLASSES = {
+    "s4d_layer": "sktdi.ssm.layers:S4D",
+}
+SAVED_CLASSES = {
+    **NESTED_OBJECT_CLASSES, **RECORD_CLASSES, **ENUM_CLASSES, **VALUE_CLASSES
+}  # the whole allow-list
 # sktime's file layout (``BaseObject.save``): a zip of the pickled class, which
 # sktime.base.load unpickles to find the class's load_from_path, and the object, here the
 # sktdi archive. sktdi.load reads only the object; the class member must be the exact bytes
@@ -113,14 +138,10 @@ SKTIME_PICKLE_PROTOCOL = 4
 # the first byte of a pickle of protocol 2 or later (its PROTO opcode): what sktime's own
 # save writes in _obj with serialization_format "pickle" or "cloudpickle"
 PICKLE_PROTOCOL_OPCODE = b"\x80"
-# caches rebuilt on demand, not state: the float64 inference copies of the network
-TRANSIENT_ATTRIBUTES = frozenset({"_inference_modules"})
 # the fitted attribute in which the filter bank models (the transformer, the ridge models)
 # record the parameters of their fit (remember_fit_parameters), saved with the model and
 # compared with its parameters at each save (_check_parameters_as_fitted)
 PARAMETERS_AT_FIT = "_params_at_fit"
-# torch dtypes a saved filter bank may ask for
-LAYER_DTYPES = {"float32": torch.float32, "float64": torch.float64}
 
 _ATTRIBUTE_NAME = re.compile(r"_?[A-Za-z][A-Za-z0-9_]*\Z")
 _NUMERIC_KINDS = "biuf"  # numpy kinds safetensors stores: bool, int, unsigned, float
@@ -134,7 +155,20 @@ class SaveMixin:
 
     The file is read back by :func:`sktdi.load`; the user guide's "Saving and sharing
     models" describes what it holds, and when to prefer it to pickle.
+
+    The hooks below are how a class owns its saved state; the defaults store every fitted
+    attribute (``vars`` but the parameters) as a value and rebuild the estimator as
+    ``cls(**params)`` given them back. A class of ``ESTIMATOR_CLASSES`` overrides what its
+    state needs.
     """
+
+    # the parameters of a file written by an older sktdi (see _current_params): a parameter
+    # added since, with the value the file's model had; old name -> "group__field" for a
+    # parameter that moved into an option group (``_option_groups``); removed parameters
+    # whose effect the saved fitted state carries
+    _value_before_parameter_existed: ClassVar[dict] = {}
+    _parameters_moved: ClassVar[dict] = {}
+    _parameters_removed: ClassVar[tuple] = ()
 
     def save(self, path):
         """Save the fitted estimator to one file that loads without running code.
@@ -175,6 +209,41 @@ class SaveMixin:
         """
         save_estimator(self, path)
 
+    # ---- hooks: the class's saved state ---------------------------------------------------
+    def _check_describes_fit(self, params: dict) -> None:
+        """Hook: refuse to save (a ValueError) when the parameters ``params`` no longer
+        describe the fitted state; by default, the record of :func:`remember_fit_parameters`
+        where the class keeps one."""
+        _check_parameters_as_fitted(self, params)
+
+    def _fitted_attributes(self) -> dict:
+        """The instance's attributes but its parameters (``vars``: a fresh dict)."""
+        params = self.get_params(deep=False)
+        return {name: value for name, value in vars(self).items() if name not in params}
+
+    def _saved_state(self, writer, key: str) -> dict:
+        """Hook: the fitted state as the file records it, attribute name -> encoded value
+        (``writer.encode(value, f"{key}/attributes/{name}")``)."""
+        return writer.encode_attributes(self._fitted_attributes(), key)
+
+    @classmethod
+    def _current_params(cls, params: dict) -> dict:
+        """Hook: a file's decoded parameters as this class takes them now (those of a file
+        written by an older sktdi mapped by the class's tables; see :func:`current_params`)."""
+        return current_params(cls, params)
+
+    @classmethod
+    def _from_saved_state(cls, reader, params: dict, attributes: dict):
+        """Hook: the estimator of the file's ``params`` (decoded, current) and ``attributes``
+        (still encoded: ``reader.decode`` them); by default ``cls(**params)`` given the
+        decoded attributes, then checked by :meth:`_loaded_problem`."""
+        return reader.restore(cls, params, attributes)
+
+    def _loaded_problem(self) -> str | None:
+        """Hook: why the loaded state cannot be one that ``fit`` made (the file was
+        altered), or None; checked after each value's own type and shape."""
+        return None
+
 
 def remember_fit_parameters(estimator) -> None:
     """Record ``estimator``'s parameters as its ``fit`` uses them, for the check at save that
@@ -187,13 +256,16 @@ def remember_fit_parameters(estimator) -> None:
     ``random_state``, which only drew the fitted values (nothing reads it after ``fit``,
     and a ``RandomState`` one, which no file can hold, is set to an int before saving, as
     the deep models allow too).
-    Parameter objects (``tdi_spectrum``, array ``alphas``) are kept as they are and compared
-    by value at save (:func:`_same_value`): by identity, a loaded model, whose parameter and
-    record decode to two equal objects, could not be saved again.
+    Parameter objects (``tdi``'s TaskSpectrum, array ``alphas``) are kept as they are and
+    compared by value at save (:func:`_same_value`): by identity, a loaded model, whose
+    parameter and record decode to two equal objects, could not be saved again. An option
+    group (``tdi``) is recorded as a copy: ``set_params(tdi__spread=...)`` changes the
+    estimator's own in place.
     """
     free = getattr(type(estimator), "_free_after_fit", ())
     setattr(estimator, PARAMETERS_AT_FIT, {
-        name: value for name, value in estimator.get_params(deep=False).items()
+        name: copy.copy(value) if isinstance(value, BaseEstimator) else value
+        for name, value in estimator.get_params(deep=False).items()
         if name not in free
     })
 
@@ -592,13 +664,14 @@ def _warn_on_version_mismatch(metadata: dict, source: str) -> None:
         )
 
 
-# ---- registries ---------------------------------------------------------------------------
+# ---- the allow-list ---------------------------------------------------------------------
 
 
 def _registered_name(registry: dict, cls: type) -> str | None:
     """The registry's name for exactly ``cls`` (not a subclass), or None. Only modules that
     are already imported are looked at: an instance's class is always imported."""
-    for name, (module_name, attribute) in registry.items():
+    for name, target in registry.items():
+        module_name, attribute = target.split(":")
         module = sys.modules.get(module_name)
         if module is not None and getattr(module, attribute, None) is cls:
             return name
@@ -608,7 +681,7 @@ def _registered_name(registry: dict, cls: type) -> str | None:
 def _registered_class(registry: dict, name, what: str) -> type:
     if not isinstance(name, str) or name not in registry:
         raise ValueError(f"unknown {what} {name!r}; known: {', '.join(sorted(registry))}")
-    module_name, attribute = registry[name]
+    module_name, attribute = registry[name].split(":")
     try:
         module = importlib.import_module(module_name)
     except ImportError as exc:  # an optional dependency: sktime, for MiniRocket
@@ -618,21 +691,6 @@ def _registered_class(registry: dict, name, what: str) -> type:
             f"install 'sktdi[sktime]') to load the file"
         ) from exc
     return getattr(module, attribute)
-
-
-def _is_skorch_net(value) -> bool:
-    skorch = sys.modules.get("skorch")
-    return skorch is not None and isinstance(value, skorch.NeuralNet)
-
-
-def _is_s4d_layer(value) -> bool:
-    layers = sys.modules.get("sktdi.ssm.layers")
-    return layers is not None and type(value) is layers.S4D
-
-
-def _cpu_copy(tensor: torch.Tensor) -> torch.Tensor:
-    # a copy: safetensors refuses tensors that share memory, and CUDA tensors go to the CPU
-    return tensor.detach().to("cpu", copy=True).contiguous()
 
 
 def _float_name(value: float) -> str:
@@ -653,7 +711,9 @@ class _Unsupported(Exception):
 
 class _Writer:
     """Encodes values as JSON; numeric arrays and tensors go to ``arrays`` and ``tensors``
-    under unique keys that the JSON refers to."""
+    under unique keys that the JSON refers to. The hooks of :class:`SaveMixin` and the
+    ``_saved_value`` of ``VALUE_CLASSES`` use ``encode``, ``encode_attributes``,
+    ``store_tensor`` and ``unsupported``."""
 
     def __init__(self):
         self.arrays: dict[str, np.ndarray] = {}
@@ -665,10 +725,24 @@ class _Writer:
             unique, n = f"{key}#{n}", n + 1
         return unique
 
-    def _store_tensor(self, key: str, tensor: torch.Tensor) -> str:
+    def store_tensor(self, key: str, tensor: torch.Tensor) -> str:
+        """Store ``tensor`` (a CPU copy) under a unique key derived from ``key``; return it."""
         key = self._key(self.tensors, key)
-        self.tensors[key] = _cpu_copy(tensor)
+        # a copy: safetensors refuses tensors that share memory, and CUDA tensors go to the CPU
+        self.tensors[key] = tensor.detach().to("cpu", copy=True).contiguous()
         return key
+
+    def unsupported(self, value, key: str) -> Exception:
+        """The exception to raise for a ``value`` at ``key`` that the format cannot store;
+        ``save`` turns it into an error naming the parameter or attribute."""
+        return _Unsupported(value, key)
+
+    def encode_attributes(self, attributes: dict, key: str) -> dict:
+        """Each attribute encoded at ``{key}/attributes/{name}``."""
+        return {
+            name: self.encode(value, f"{key}/attributes/{name}")
+            for name, value in attributes.items()
+        }
 
     def encode_object(self, obj, key: str) -> dict:
         """An estimator-like object: its class name, ``get_params()`` and fitted state."""
@@ -688,18 +762,19 @@ class _Writer:
             except _Unsupported as exc:
                 raise ValueError(_unsupported_message("parameter", param, cls, exc)) from None
         # after the parameters: a value no file can hold is named first, whatever its history
-        _check_parameters_as_fitted(obj, params)
-        for attribute, value in sorted(vars(obj).items(), key=_by_name):
-            if attribute in params or attribute in TRANSIENT_ATTRIBUTES:
-                continue
-            location = f"{key}/attributes/{attribute}"
-            try:
-                if _is_skorch_net(value):
-                    record["attributes"][attribute] = self.encode_net(obj, value, location)
-                else:
-                    record["attributes"][attribute] = self.encode(value, location)
-            except _Unsupported as exc:
-                raise ValueError(_unsupported_message("attribute", attribute, cls, exc)) from None
+        saved_state = getattr(obj, "_saved_state", None)
+        try:
+            if saved_state is None:  # a library's object: every fitted attribute, as a value
+                state = self.encode_attributes(
+                    {n: v for n, v in vars(obj).items() if n not in params}, key
+                )
+            else:
+                obj._check_describes_fit(params)
+                state = saved_state(self, key)
+        except _Unsupported as exc:
+            attribute = exc.location.removeprefix(f"{key}/attributes/").split("/")[0]
+            raise ValueError(_unsupported_message("attribute", attribute, cls, exc)) from None
+        record["attributes"] = dict(sorted(state.items(), key=_by_name))
         return record
 
     def encode(self, value, key: str):
@@ -733,8 +808,9 @@ class _Writer:
         enum_name = _registered_name(ENUM_CLASSES, type(value))
         if enum_name is not None:
             return {TYPE_KEY: "enum", "class": enum_name, "name": value.name}
-        if _is_s4d_layer(value):
-            return self._encode_s4d_layer(value, key)
+        value_kind = _registered_name(VALUE_CLASSES, type(value))
+        if value_kind is not None:
+            return {TYPE_KEY: value_kind, **value._saved_value(self, key)}
         if _registered_name(NESTED_OBJECT_CLASSES, type(value)) is not None:
             return {TYPE_KEY: "object", **self.encode_object(value, key)}
         raise _Unsupported(value, key)
@@ -773,61 +849,6 @@ class _Writer:
                     "values": values}
         raise _Unsupported(array, key)
 
-    def _encode_s4d_layer(self, layer, key: str) -> dict:
-        state = layer.state_dict()
-        dtype = next(iter(state.values())).dtype
-        dtype_name = str(dtype).removeprefix("torch.")
-        if dtype_name not in LAYER_DTYPES:
-            raise _Unsupported(layer, key)
-        keys = {}
-        for name, tensor in state.items():
-            keys[name] = self._store_tensor(f"{key}/{name}", tensor)
-        return {
-            TYPE_KEY: "s4d_layer",
-            "d_model": layer.d_model,
-            "d_state": layer.d_state,
-            "discretization": layer.discretization,
-            "bidirectional": layer.bidirectional,
-            "dtype": dtype_name,
-            "requires_grad": any(p.requires_grad for p in layer.parameters()),
-            "training": layer.training,
-            "state": keys,
-        }
-
-    def encode_net(self, owner, net, key: str) -> dict:
-        """A skorch network: what rebuilding it from ``owner``'s parameters needs (its module's
-        settings, the validation split's seed), then its weights, optimizer state, history."""
-        _check_rebuilds_as_saved(owner, net)
-        module_state = {
-            name: self._store_tensor(f"{key}/module/{name}", tensor)
-            for name, tensor in net.module_.state_dict().items()
-        }
-        optimizer = net.optimizer_.state_dict()
-        optimizer_state = {}  # parameter index -> {"exp_avg": tensor key, ...}
-        for index, entries in optimizer["state"].items():
-            optimizer_state[str(index)] = {}
-            for name, value in entries.items():
-                location = f"{key}/optimizer/{index}/{name}"
-                if not torch.is_tensor(value):
-                    raise _Unsupported(value, location)
-                optimizer_state[str(index)][name] = self._store_tensor(location, value)
-        record = {
-            TYPE_KEY: "skorch_net",
-            "class": type(net).__name__,
-            "module_class": type(net.module_).__name__,
-            "module_kwargs": self.encode(_module_kwargs(net), f"{key}/module_kwargs"),
-            "split_seed": _split_seed(net),
-            "device": str(net.device),  # for information: load follows the device parameter
-            "module_state": module_state,
-            "module_training": net.module_.training,
-            "optimizer_param_groups": self.encode(optimizer["param_groups"], f"{key}/groups"),
-            "optimizer_state": optimizer_state,
-            "history": self.encode(net.history.to_list(), f"{key}/history"),
-        }
-        if hasattr(net, "classes_inferred_"):
-            record["classes_inferred_"] = self.encode(net.classes_inferred_, f"{key}/classes")
-        return record
-
 
 def _by_name(item: tuple):
     return item[0]
@@ -855,226 +876,24 @@ def _is_random_state(value) -> bool:
     return isinstance(value, (np.random.RandomState, np.random.Generator))
 
 
-def _module_kwargs(net) -> dict:
-    prefix = "module__"
-    return {
-        name[len(prefix):]: value
-        for name, value in net.get_params(deep=False).items()
-        if name.startswith(prefix)
-    }
-
-
-def _split_seed(net) -> int | None:
-    split = net.train_split
-    return None if split is None else int(split.random_state)
-
-
-def _rebuild_net(owner, module_kwargs: dict, split_seed):
-    """The (uninitialized) skorch network ``fit`` would build for ``owner``'s parameters."""
-    from ._training import build_net
-
-    return build_net(owner, module_kwargs["n_channels"], module_kwargs["n_outputs"], split_seed)
-
-
-def _check_rebuilds_as_saved(owner, net) -> None:
-    """Loading rebuilds the network from the estimator's parameters, so they must still be
-    the ones it was built with: a parameter changed by set_params after fit would give a
-    different network (or none that takes the saved weights). The error names the changed
-    parameters as the estimator has them (``d_model``, ``n_layers``, ...), not the
-    network's own keyword arguments."""
-    from ._training import network_parameters
-
-    saved_kwargs = _module_kwargs(net)
-    rebuilt = _rebuild_net(owner, saved_kwargs, _split_seed(net))
-    rebuilt_kwargs = _module_kwargs(rebuilt)
-    if rebuilt.module is type(net.module_) and rebuilt_kwargs == saved_kwargs:
-        return
-    fitted = network_parameters(type(net.module_), saved_kwargs)
-    now = network_parameters(rebuilt.module, rebuilt_kwargs)
-    # a parameter of one network only (prenorm, when network changed) follows the others
-    changed = sorted(
-        name for name in fitted.keys() & now.keys() if fitted[name] != now[name]
-    ) or sorted(fitted.keys() ^ now.keys())
-    if "init" in changed:  # the layers hold the base init; the fit's own init is reported
-        requested = getattr(owner, "init_report_", {}).get("requested")
-        if requested is not None:
-            fitted["init"] = requested
-    raise _changed_since_fit_error(
-        owner,
-        changed,
-        {name: getattr(owner, name, now.get(name)) for name in changed},
-        fitted,
-        "its fitted network",
-        "loading rebuilds the network from them",
-    )
-
-
-def _changed_since_fit_error(
-    owner, changed, now: dict, fitted: dict, what: str, why: str
-) -> ValueError:
-    """The refusal to save ``owner`` whose parameters ``changed`` (in ``now``, their values now;
-    ``fitted``, at fit where known) no longer describe ``what`` was fitted: the deep models'
-    and the filter bank models' one message."""
-    described = "; ".join(
-        f"{name}={now[name]!r} now, {fitted[name]!r} at fit"
-        if name in fitted
-        else f"{name}={now[name]!r}"
-        for name in changed
-    )
-    back = ", ".join(f"{name}={fitted[name]!r}" for name in changed if name in fitted)
-    advice = f"refit, or set them back (set_params({back}))" if back else "refit"
-    return ValueError(
-        f"the parameters of {type(owner).__name__} no longer match {what} (changed since "
-        f"fit: {described}), and {why}; {advice}, before saving"
-    )
-
-
-def _check_parameters_as_fitted(obj, params: dict) -> None:
-    """Refuse to save a filter bank model (the transformer, the ridge models) whose
-    parameters changed since ``fit`` (:func:`remember_fit_parameters`): the file would
-    describe another model than the one it holds (``rocket='minirocket'`` beside no
-    MiniRocket). A model without the record (the deep models, which check their network
-    instead; a file written before the record existed) is not checked."""
-    fitted = vars(obj).get(PARAMETERS_AT_FIT)
-    if not isinstance(fitted, dict):
-        return
-    changed = sorted(
-        name for name, value in fitted.items()
-        if name in params and not _same_value(params[name], value)
-    )
-    if changed:
-        raise _changed_since_fit_error(
-            obj,
-            changed,
-            {name: params[name] for name in changed},
-            fitted,
-            "its fitted model",
-            "a file saved with them would describe another model than the one it holds",
-        )
-
-
-def _same_value(a, b) -> bool:
-    """Whether two parameter values are equal, all the way down: numpy arrays by dtype, shape
-    and values (NaN equal to NaN), dataclasses (a TaskSpectrum) field by field, containers
-    item by item; ``==`` would be ambiguous for arrays."""
-    if a is b:
-        return True
-    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
-        a, b = np.asarray(a), np.asarray(b)
-        if a.shape != b.shape or a.dtype.kind != b.dtype.kind:
-            return False
-        return bool(np.array_equal(a, b, equal_nan=a.dtype.kind in "fc"))
-    if type(a) is not type(b):
-        numbers = (int, float, np.integer, np.floating)
-        both_numbers = all(
-            isinstance(v, numbers) and not isinstance(v, (bool, np.bool_)) for v in (a, b)
-        )
-        return both_numbers and bool(a == b)
-    if dataclasses.is_dataclass(a):
-        return all(
-            _same_value(getattr(a, field.name), getattr(b, field.name))
-            for field in dataclasses.fields(a)
-        )
-    if isinstance(a, dict):
-        return list(a) == list(b) and all(_same_value(a[k], b[k]) for k in a)
-    if isinstance(a, (list, tuple)):
-        return len(a) == len(b) and all(_same_value(x, y) for x, y in zip(a, b))
-    if isinstance(a, float) and math.isnan(a) and math.isnan(b):
-        return True
-    try:
-        return bool(a == b)
-    except (TypeError, ValueError):
-        return False
-
-
-# ---- consistency of decoded objects -------------------------------------------------------
-
-# MiniRocket's numba transform hardcodes its 84 kernels (the 3-of-9 weight patterns)
-MINIROCKET_KERNELS = 84
-
-
-def _minirocket_problem(parameters, n_channels: int) -> str | None:
-    """Why ``parameters`` (MiniRocketMultivariate's fitted ``parameters``) cannot come from
-    a fit on ``n_channels`` channels, or None.
-
-    Notes
-    -----
-    ``_fit_multi`` returns (channels per combination, channel indices, dilations, features per
-    dilation, biases): one combination per kernel and dilation, each taking its slice of the
-    channel indices and one bias per feature. The numba transform indexes the input and the
-    biases with these counts without bounds checks, so counts that do not fit each other would
-    read outside the arrays instead of raising.
-    """
-    univariate = n_channels == 1 and type(parameters) is tuple and len(parameters) == 3
-    dtypes = (np.int32, np.int32, np.float32) if univariate else (
-        np.int32, np.int32, np.int32, np.int32, np.float32
-    )
-    if type(parameters) is not tuple or len(parameters) != len(dtypes) or not all(
-        type(a) is np.ndarray and a.ndim == 1 and a.dtype == dtype
-        for a, dtype in zip(parameters, dtypes)
-    ):
-        return (
-            "MiniRocket's parameters are not its five 1-D arrays (4 of int32, 1 of float32), "
-            "or for one channel its three (2 of int32, 1 of float32)"
-        )
-    if univariate:  # the univariate transform: no channel combinations
-        dilations, per_dilation, biases = parameters
-        per_combination = np.ones(MINIROCKET_KERNELS * len(dilations), dtype=np.int32)
-        channels = np.zeros(len(per_combination), dtype=np.int32)
-    else:
-        per_combination, channels, dilations, per_dilation, biases = parameters
-    n_features = MINIROCKET_KERNELS * int(per_dilation.sum(dtype=np.int64))
-    if len(per_dilation) != len(dilations) or (dilations < 1).any() or (per_dilation < 0).any():
-        return "MiniRocket's dilations and their feature counts do not match"
-    if len(per_combination) != MINIROCKET_KERNELS * len(dilations) or (per_combination < 1).any():
-        return "MiniRocket's channel combinations are not one per kernel and dilation"
-    if int(per_combination.sum(dtype=np.int64)) != len(channels) or (
-        channels.size and (channels.min() < 0 or channels.max() >= n_channels)
-    ):
-        return f"MiniRocket's channel indices are not {len(channels)} channels of {n_channels}"
-    if len(biases) != n_features:
-        return f"MiniRocket has {len(biases)} biases for {n_features} features"
-    return None
-
-
-def _spectral_ridge_problem(model) -> str | None:
-    """Why a ridge model's MiniRockets (``rocket_``, ``difference_rocket_``) cannot be the ones
-    its fit made, or None."""
-    for name in ("rocket_", "difference_rocket_"):
-        rocket = vars(model).get(name)
-        if rocket is None:
-            continue
-        n_channels = vars(model).get("n_channels_")
-        if type(n_channels) is not int or n_channels < 1:
-            return f"n_channels_ is {n_channels!r}, not a channel count"
-        # the fit's choice (sktdi.ridge._rocket_transformer): univariate for one channel
-        expected = "sktime.MiniRocket" if n_channels == 1 else "sktime.MiniRocketMultivariate"
-        if _registered_name(NESTED_OBJECT_CLASSES, type(rocket)) != expected:
-            return f"{name} is a {type(rocket).__name__}, not sktime's {expected[7:]}"
-        problem = _minirocket_problem(vars(rocket).get("parameters"), n_channels)
-        if problem is not None:
-            return problem
-    return None
-
-
-# checks of a decoded object, by its registered name, beyond each value's type and shape
-OBJECT_CHECKS = {
-    "sktdi.SpectralRidgeClassifier": _spectral_ridge_problem,
-    "sktdi.SpectralRidgeRegressor": _spectral_ridge_problem,
-}
-
-
 # ---- decoding -----------------------------------------------------------------------------
 
 
 class _Reader:
-    """Decodes what :class:`_Writer` encoded, taking each stored array and tensor once."""
+    """Decodes what :class:`_Writer` encoded, taking each stored array and tensor once. The
+    hooks of :class:`SaveMixin` and the ``_from_saved_value`` of ``VALUE_CLASSES`` use
+    ``decode``, ``restore``, ``take_tensor``, ``load_module_state``, ``available_device`` and
+    ``altered``."""
 
     def __init__(self, arrays: dict, tensors: dict, source: str):
         self.arrays = dict(arrays)
         self.tensors = dict(tensors)
         self.source = source
         self.device_warned = False
+
+    def altered(self, problem: str) -> ValueError:
+        """The error to raise for a file whose contents cannot be what sktdi wrote."""
+        return ValueError(f"{self.source}: {problem}; the file was altered")
 
     def _take(self, store: dict, key, what: str):
         if not isinstance(key, str) or key not in store:
@@ -1083,6 +902,10 @@ class _Reader:
                 f"from the tensor files; the file was altered"
             )
         return store.pop(key)
+
+    def take_tensor(self, key):
+        """The stored tensor under ``key``, once."""
+        return self._take(self.tensors, key, "tensor")
 
     def check_everything_used(self) -> None:
         left = sorted(self.arrays) + sorted(self.tensors)
@@ -1095,26 +918,31 @@ class _Reader:
     def decode_object(self, record: dict, registry: dict):
         cls = _registered_class(registry, record["class"], "class")
         params = {name: self.decode(value) for name, value in record["params"].items()}
-        # a parameter added after the file was written takes the value the file's model had
-        for name, value in getattr(cls, "_value_before_parameter_existed", {}).items():
-            params.setdefault(name, value)
-        if isinstance(params.get("device"), str):
-            params["device"] = self._available_device(params["device"])
-        obj = cls(**params)
-        networks = {}
-        for name, value in record["attributes"].items():
+        attributes = record["attributes"]
+        for name in attributes:
             if not isinstance(name, str) or not _ATTRIBUTE_NAME.match(name) or name in params:
                 raise ValueError(f"{self.source}: invalid attribute name {name!r}")
-            if isinstance(value, dict) and value.get(TYPE_KEY) == "skorch_net":
-                networks[name] = value  # built last: it needs the other attributes
-            else:
-                obj.__dict__[name] = self.decode(value)
-        for name, value in networks.items():
-            obj.__dict__[name] = self._decode_net(obj, value)
-        check = OBJECT_CHECKS.get(record["class"])
-        problem = None if check is None else check(obj)
+        from_saved_state = getattr(cls, "_from_saved_state", None)
+        if from_saved_state is None:  # a library's object
+            return self.restore(cls, params, attributes)
+        params = cls._current_params(params)
+        if isinstance(params.get("device"), str):
+            params["device"] = self.available_device(params["device"])
+        return from_saved_state(self, params, attributes)
+
+    def restore(self, cls: type, params: dict, attributes: dict):
+        """``cls(**params)`` given the decoded ``attributes``, checked by its
+        ``_loaded_problem``: what :meth:`SaveMixin._from_saved_state` does by default."""
+        obj = cls(**params)
+        for name, value in attributes.items():
+            obj.__dict__[name] = self.decode(value)
+        fitted = vars(obj).get(PARAMETERS_AT_FIT)
+        if isinstance(fitted, dict) and hasattr(cls, "_current_params"):
+            # the record of the fit's parameters, as the parameters themselves are mapped
+            obj.__dict__[PARAMETERS_AT_FIT] = cls._current_params(fitted)
+        problem = obj._loaded_problem() if hasattr(obj, "_loaded_problem") else None
         if problem is not None:
-            raise ValueError(f"{self.source}: {problem}; the file was altered")
+            raise self.altered(problem)
         return obj
 
     def decode(self, value):
@@ -1127,6 +955,10 @@ class _Reader:
         kind = value.get(TYPE_KEY)
         if kind is None:
             return {name: self.decode(item) for name, item in value.items()}
+        if kind in VALUE_CLASSES:
+            return _registered_class(VALUE_CLASSES, kind, "value type")._from_saved_value(
+                self, value
+            )
         decoder = {
             "float": self._decode_float,
             "tuple": lambda v: tuple(self.decode(v["items"])),
@@ -1135,7 +967,6 @@ class _Reader:
             "ndarray": self._decode_array,
             "record": self._decode_record,
             "enum": lambda v: _registered_class(ENUM_CLASSES, v["class"], "enum")[v["name"]],
-            "s4d_layer": self._decode_s4d_layer,
             "object": lambda v: self.decode_object(v, NESTED_OBJECT_CLASSES),
         }.get(kind)
         if decoder is None:
@@ -1181,28 +1012,7 @@ class _Reader:
         cls = _registered_class(RECORD_CLASSES, value["class"], "record class")
         return cls(**{name: self.decode(item) for name, item in value["fields"].items()})
 
-    def _decode_s4d_layer(self, value: dict):
-        from .ssm import S4D
-
-        dtype = LAYER_DTYPES.get(value["dtype"])
-        if dtype is None:
-            raise ValueError(f"{self.source}: invalid filter bank dtype {value['dtype']!r}")
-        layer = S4D(
-            int(value["d_model"]),
-            int(value["d_state"]),
-            discretization=value["discretization"],
-            # any initialization: the saved parameters replace it (a seeded generator, so the
-            # caller's torch RNG is left alone)
-            generator=torch.Generator().manual_seed(0),
-            bidirectional=bool(value["bidirectional"]),
-            dtype=dtype,
-        )
-        self._load_module_state(layer, value["state"])
-        layer.requires_grad_(bool(value["requires_grad"]))
-        layer.train(bool(value["training"]))
-        return layer
-
-    def _load_module_state(self, module, keys: dict) -> None:
+    def load_module_state(self, module, keys: dict) -> None:
         """Give ``module`` the saved tensors (``keys``: state name -> tensor key), checking
         that they are exactly its parameters and buffers, with its shapes and dtypes
         (load_state_dict would cast a float64 tensor into a float32 parameter silently)."""
@@ -1216,7 +1026,7 @@ class _Reader:
             )
         state = {}
         for name, key in keys.items():
-            tensor = self._take(self.tensors, key, "tensor")
+            tensor = self.take_tensor(key)
             reference = expected[name]
             if tensor.shape != reference.shape or tensor.dtype != reference.dtype:
                 raise ValueError(
@@ -1227,7 +1037,7 @@ class _Reader:
             state[name] = tensor
         module.load_state_dict(state, strict=True)
 
-    def _available_device(self, device: str) -> str:
+    def available_device(self, device: str) -> str:
         """``device`` if this machine has it, else "cpu" (with one warning per load)."""
         if device == "auto":
             return device  # resolved on this machine at each use
@@ -1251,60 +1061,131 @@ class _Reader:
             return "cpu"
         return device
 
-    def _decode_net(self, owner, record: dict):
-        from skorch.history import History
 
-        from ._seeding import seeded
+# ---- parameters of files written by an older sktdi ----------------------------------------
 
-        module_kwargs = self.decode(record["module_kwargs"])
-        net = _rebuild_net(owner, module_kwargs, record["split_seed"])
-        if (
-            type(net).__name__ != record["class"]
-            or net.module.__name__ != record["module_class"]
-            or _module_kwargs(net) != module_kwargs
-        ):
+
+def current_params(cls: type, params: dict) -> dict:
+    """A file's parameters (decoded) as ``cls`` takes them now, by the class's tables (see
+    :class:`SaveMixin`): a parameter added since the file was written takes the value the
+    file's model had (``_value_before_parameter_existed``); parameters that moved into an
+    option group (``_parameters_moved``, ``"tdi_spread": "tdi__spread"``) become the group,
+    or None where each is the group's default; removed ones (``_parameters_removed``), whose
+    effect the fitted state carries, are dropped.
+
+    Examples
+    --------
+    >>> from sktdi import SSMClassifier
+    >>> old = {"tdi_spread": 0.5, "tdi_max_peaks": 8, "augment": "none", "prenorm": False}
+    >>> params = current_params(SSMClassifier, old)
+    >>> params["tdi"], params["training"], params["network"], "prenorm" in params
+    (TDIOptions(spread=0.5), None, 's4d', False)
+    """
+    params = dict(params)
+    for name, value in cls._value_before_parameter_existed.items():
+        params.setdefault(name, value)
+    moved: dict[str, dict] = {}
+    for old, new in cls._parameters_moved.items():
+        if old in params:
+            group, field = new.split("__", 1)
+            moved.setdefault(group, {})[field] = params.pop(old)
+    for group, fields in moved.items():
+        if params.get(group) is not None:
             raise ValueError(
-                f"{self.source}: the saved network ({record['class']} of "
-                f"{record['module_class']}) does not match the one the saved parameters "
-                f"build; the file was altered"
+                f"the parameters hold both {group} and the parameters it replaced "
+                f"({', '.join(sorted(fields))})"
             )
-        # initialize draws the base initialization from torch's RNG, which the saved weights
-        # then replace: a fixed, forked seed leaves the caller's RNG as it was
-        with seeded(0):
-            net.initialize()
-        self._load_module_state(net.module_, record["module_state"])
-        net.module_.train(bool(record["module_training"]))
-        self._load_optimizer_state(net, record)
-        net.history_ = History(self.decode(record["history"]))
-        if "classes_inferred_" in record:
-            net.classes_inferred_ = self.decode(record["classes_inferred_"])
-        return net
+        options = cls._option_groups[group]
+        defaults = options().get_params(deep=False)
+        changed = {
+            field: value for field, value in fields.items()
+            if not _same_value(value, defaults[field])
+        }
+        params[group] = options(**changed) if changed else None
+    for name in cls._parameters_removed:
+        params.pop(name, None)
+    return params
 
-    def _load_optimizer_state(self, net, record: dict) -> None:
-        groups = self.decode(record["optimizer_param_groups"])
-        saved_ids = [index for group in groups for index in group["params"]]
-        parameters = [p for group in net.optimizer_.param_groups for p in group["params"]]
-        if len(saved_ids) != len(parameters):
-            raise ValueError(
-                f"{self.source}: the saved optimizer state covers {len(saved_ids)} parameters, "
-                f"the network has {len(parameters)}; the file was altered"
-            )
-        parameter_of = dict(zip(saved_ids, parameters))
-        state = {}
-        for index, keys in record["optimizer_state"].items():
-            parameter = parameter_of[int(index)]
-            entries = {}
-            for name, key in keys.items():
-                tensor = self._take(self.tensors, key, "tensor")
-                if tensor.dim() and tensor.shape != parameter.shape:  # "step" is a scalar
-                    raise ValueError(
-                        f"{self.source}: the optimizer's {name!r} for a parameter of shape "
-                        f"{tuple(parameter.shape)} is {tuple(tensor.shape)}; the file was "
-                        f"altered"
-                    )
-                entries[name] = tensor
-            state[int(index)] = entries
-        try:
-            net.optimizer_.load_state_dict({"state": state, "param_groups": groups})
-        except (ValueError, RuntimeError) as exc:
-            raise ValueError(f"{self.source}: invalid optimizer state ({exc})") from exc
+
+# ---- parameters changed since fit ---------------------------------------------------------
+
+
+def changed_since_fit_error(
+    owner, changed, now: dict, fitted: dict, what: str, why: str
+) -> ValueError:
+    """The refusal to save ``owner`` whose parameters ``changed`` (in ``now``, their values now;
+    ``fitted``, at fit where known) no longer describe ``what`` was fitted: the deep models'
+    and the filter bank models' one message."""
+    described = "; ".join(
+        f"{name}={now[name]!r} now, {fitted[name]!r} at fit"
+        if name in fitted
+        else f"{name}={now[name]!r}"
+        for name in changed
+    )
+    back = ", ".join(f"{name}={fitted[name]!r}" for name in changed if name in fitted)
+    advice = f"refit, or set them back (set_params({back}))" if back else "refit"
+    return ValueError(
+        f"the parameters of {type(owner).__name__} no longer match {what} (changed since "
+        f"fit: {described}), and {why}; {advice}, before saving"
+    )
+
+
+def _check_parameters_as_fitted(obj, params: dict) -> None:
+    """Refuse to save a filter bank model (the transformer, the ridge models) whose
+    parameters changed since ``fit`` (:func:`remember_fit_parameters`): the file would
+    describe another model than the one it holds (``rocket='minirocket'`` beside no
+    MiniRocket). A model without the record (the deep models, which check their network
+    instead; a file written before the record existed) is not checked."""
+    fitted = vars(obj).get(PARAMETERS_AT_FIT)
+    if not isinstance(fitted, dict):
+        return
+    changed = sorted(
+        name for name, value in fitted.items()
+        if name in params and not _same_value(params[name], value)
+    )
+    if changed:
+        raise changed_since_fit_error(
+            obj,
+            changed,
+            {name: params[name] for name in changed},
+            fitted,
+            "its fitted model",
+            "a file saved with them would describe another model than the one it holds",
+        )
+
+
+def _same_value(a, b) -> bool:
+    """Whether two parameter values are equal, all the way down: numpy arrays by dtype, shape
+    and values (NaN equal to NaN), dataclasses (a TaskSpectrum) field by field, option groups
+    (a TDIOptions) parameter by parameter, containers item by item; ``==`` would be ambiguous
+    for arrays."""
+    if a is b:
+        return True
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        a, b = np.asarray(a), np.asarray(b)
+        if a.shape != b.shape or a.dtype.kind != b.dtype.kind:
+            return False
+        return bool(np.array_equal(a, b, equal_nan=a.dtype.kind in "fc"))
+    if type(a) is not type(b):
+        numbers = (int, float, np.integer, np.floating)
+        both_numbers = all(
+            isinstance(v, numbers) and not isinstance(v, (bool, np.bool_)) for v in (a, b)
+        )
+        return both_numbers and bool(a == b)
+    if dataclasses.is_dataclass(a):
+        return all(
+            _same_value(getattr(a, field.name), getattr(b, field.name))
+            for field in dataclasses.fields(a)
+        )
+    if isinstance(a, BaseEstimator):
+        return _same_value(a.get_params(deep=False), b.get_params(deep=False))
+    if isinstance(a, dict):
+        return list(a) == list(b) and all(_same_value(a[k], b[k]) for k in a)
+    if isinstance(a, (list, tuple)):
+        return len(a) == len(b) and all(_same_value(x, y) for x, y in zip(a, b))
+    if isinstance(a, float) and math.isnan(a) and math.isnan(b):
+        return True
+    try:
+        return bool(a == b)
+    except (TypeError, ValueError):
+        return False

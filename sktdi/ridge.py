@@ -15,6 +15,8 @@ when asked to predict or score series that end as the fit's padding did, without
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context
 from sklearn.linear_model import RidgeClassifierCV, RidgeCV
@@ -162,13 +164,14 @@ class _SpectralRidge(HasOptionGroups, SaveMixin, BaseEstimator):
             n_channels = vars(self).get("n_channels_")
             if type(n_channels) is not int or n_channels < 1:
                 return f"n_channels_ is {n_channels!r}, not a channel count"
-            # the fit's choice (_rocket_transformer): univariate for one channel; sktime is
-            # imported, since the file's MiniRocket was
-            from sktime.transformations.rocket import MiniRocket, MiniRocketMultivariate
-
-            expected = MiniRocket if n_channels == 1 else MiniRocketMultivariate
-            if type(rocket) is not expected:
-                return f"{name} is a {type(rocket).__name__}, not sktime's {expected.__name__}"
+            # the fit's choice (_rocket_transformer): univariate for one channel
+            expected = "MiniRocket" if n_channels == 1 else "MiniRocketMultivariate"
+            try:
+                from sktime.transformations import rocket as rockets
+            except ImportError:  # then the file's rocket_ is no MiniRocket
+                rockets = None
+            if rockets is None or type(rocket) is not getattr(rockets, expected):
+                return f"{name} is a {type(rocket).__name__}, not sktime's {expected}"
             problem = _minirocket_problem(vars(rocket).get("parameters"), n_channels)
             if problem is not None:
                 return problem
@@ -230,6 +233,10 @@ class _SpectralRidge(HasOptionGroups, SaveMixin, BaseEstimator):
         bank["random_state"] = seeds[0]
         if self.init not in TDI_INITS:
             bank["tdi"] = None  # ignored, and said so above: the bank need not repeat it
+        elif self.tdi is not None:
+            # the bank's own copy: set_params(tdi__...) on this model after fit must not
+            # change the fitted bank's parameters (the given spectrum stays the same object)
+            bank["tdi"] = copy.copy(self.tdi)
         transformer = SpectralAlignmentTransformer(**bank, features=self.features, task=self._task)
         difference = transformer._difference()  # "auto": the series' first difference too
         if self.rocket is not None and X.shape[-1] < ROCKET_MIN_LENGTH + difference:

@@ -27,9 +27,8 @@ from .ssm import INIT_NAMES, S4D, fft_conv
 from .tdi import (
     TDI_INITS,
     TDIOptions,
-    base_init,
     initialize_layers,
-    warn_if_spectrum_ignored,
+    read_init,
 )
 
 STATISTICS = ("mean", "std", "max", "min")  # then one proportion of positive values per bias
@@ -335,8 +334,8 @@ class SpectralAlignmentTransformer(HasOptionGroups, SaveMixin, TransformerMixin,
                 "features='multirocket' pools at fitted biases: n_biases must be at least 1"
             )
         options = resolve_options(self.tdi, TDIOptions)
-        warn_if_spectrum_ignored(self.init, options.spectrum)
-        needs_y = self._needs_y()
+        init = read_init(self.init, options.spectrum)  # read once: the bank's base, TDI
+        needs_y = init.tdi is not None and options.spectrum is None  # as _needs_y
         if needs_y:
             X, y, lengths = validate_padded_sequences(
                 self, X, y, lengths=lengths, reset=True, multi_output=True, y_numeric=False
@@ -351,7 +350,7 @@ class SpectralAlignmentTransformer(HasOptionGroups, SaveMixin, TransformerMixin,
         self.layer_ = S4D(
             self.n_filters,
             self.d_state,
-            init=base_init(self.init),
+            init=init.base,
             dt_min=self.dt_min,
             dt_max=self.dt_max,
             generator=torch.Generator().manual_seed(seeds[0]),
@@ -369,7 +368,7 @@ class SpectralAlignmentTransformer(HasOptionGroups, SaveMixin, TransformerMixin,
             [self.layer_],
             X if needs_y else None,
             target,
-            init=self.init,
+            init=init,
             task=task,
             options=options,
             random_state=seeds[1],
@@ -413,7 +412,8 @@ class SpectralAlignmentTransformer(HasOptionGroups, SaveMixin, TransformerMixin,
         return bool(self.difference)
 
     def _needs_y(self) -> bool:
-        return self.init in TDI_INITS and resolve_options(self.tdi, TDIOptions).spectrum is None
+        spectrum = resolve_options(self.tdi, TDIOptions).spectrum
+        return read_init(self.init).tdi is not None and spectrum is None
 
     def _filter(self, X: np.ndarray):
         """Yield the filtered batches of X, each (b, n_channels, n_filters, length). The

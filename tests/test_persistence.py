@@ -22,7 +22,7 @@ from sklearn.preprocessing import LabelEncoder, MinMaxScaler
 
 import sktdi
 from sktdi import SpectralAlignmentTransformer, SSMClassifier, SSMRegressor
-from sktdi.tdi import TaskSpectrum
+from sktdi.tdi import TaskSpectrum, TDIOptions
 
 # on the CPU everywhere, so that round trips compare bit for bit (a GPU's own test is below)
 FAST = dict(
@@ -162,7 +162,7 @@ def test_regressor_round_trip_is_exact_multi_output_and_lengths(tmp_path):
         dict(features="multirocket", n_biases=2),
         dict(features="sequence", init="s4d-lin"),
         # a given spectrum: a TaskSpectrum among the parameters
-        dict(tdi_spectrum=TaskSpectrum.from_frequencies([0.3], n_bins=17)),
+        dict(tdi=TDIOptions(spectrum=TaskSpectrum.from_frequencies([0.3], n_bins=17))),
     ],
     ids=["stats", "multirocket", "sequence", "given-spectrum"],
 )
@@ -403,10 +403,10 @@ def test_values_without_a_safe_encoding_are_named(tmp_path):
     with pytest.raises(ValueError, match="parameter 'random_state' .* RandomState.*an int"):
         bank.save(tmp_path / "bank.sktdi")
     bank.set_params(random_state=0)
-    bank.__dict__["tdi_spectrum"] = MinMaxScaler()  # an estimator object as a parameter
-    with pytest.raises(ValueError, match="parameter 'tdi_spectrum' .* MinMaxScaler"):
+    bank.__dict__["tdi"] = MinMaxScaler()  # an estimator object as a parameter
+    with pytest.raises(ValueError, match="parameter 'tdi' .* MinMaxScaler"):
         bank.save(tmp_path / "bank.sktdi")
-    bank.__dict__["tdi_spectrum"] = None
+    bank.__dict__["tdi"] = None
     bank.callback_ = {"hook": print}  # a callable, nested in a fitted attribute
     with pytest.raises(ValueError, match=r"attribute 'callback_' .* \(at hook\)") as info:
         bank.save(tmp_path / "bank.sktdi")
@@ -492,9 +492,9 @@ def test_the_fast_path_refuses_to_save_parameters_changed_since_fit(name, tmp_pa
 
 @pytest.mark.parametrize("name", FAST_PATH_MODELS)
 def test_a_loaded_fast_path_model_with_a_given_spectrum_saves_again(name, tmp_path):
-    # a parameter object is compared by value: the loaded model's tdi_spectrum and its record
-    # of the fit's are two equal objects
-    params = {"tdi_spectrum": TaskSpectrum.from_frequencies([0.3])}
+    # a parameter object is compared by value: the loaded model's tdi (its spectrum) and its
+    # record of the fit's are two equal objects
+    params = {"tdi": TDIOptions(spectrum=TaskSpectrum.from_frequencies([0.3]))}
     if name != "SpectralAlignmentTransformer":
         params["alphas"] = np.array([0.1, 1.0])  # an array parameter, compared by value too
     model, X = fast_path_model(name, **params)
@@ -502,8 +502,8 @@ def test_a_loaded_fast_path_model_with_a_given_spectrum_saves_again(name, tmp_pa
     loaded.save(tmp_path / "again.sktdi")
     assert (tmp_path / "again.sktdi").read_bytes() == (tmp_path / "model.sktdi").read_bytes()
     other = TaskSpectrum.from_frequencies([0.1])
-    with pytest.raises(ValueError, match="changed since fit: tdi_spectrum="):
-        loaded.set_params(tdi_spectrum=other).save(tmp_path / "changed.sktdi")
+    with pytest.raises(ValueError, match="changed since fit: tdi="):
+        loaded.set_params(tdi=TDIOptions(spectrum=other)).save(tmp_path / "changed.sktdi")
 
 
 def test_loaded_and_saved_again_is_the_same_bytes(classifier, tmp_path):
@@ -852,3 +852,123 @@ def test_altered_univariate_minirocket_parameters_are_refused(tmp_path):
     target = rewrite(path, tmp_path / "r.sktdi", members={"arrays.safetensors": save_arrays(altered)})
     with pytest.raises(ValueError, match=r"MiniRocket.*\d+ biases for \d+ features.*altered"):
         sktdi.load(target)
+
+
+# ---- files written by an older sktdi ------------------------------------------------------
+
+# written by sktdi at e2a638a (tests/data/legacy_v1/write_fixtures.py), before the tdi and
+# training option groups: the file, the method whose outputs expected.npz holds, and the
+# option groups its old parameters map to
+LEGACY = Path(__file__).parent / "data" / "legacy_v1"
+LEGACY_FILES = {
+    "ssm_classifier": (
+        "ssm_classifier.sktdi", "predict_proba",
+        {"tdi": TDIOptions(spread=0.5), "training": sktdi.TrainingOptions(augment="jitter")},
+    ),
+    "ssm_regressor": (  # prenorm=True, scale_inputs=False: removed parameters
+        "ssm_regressor.sktdi", "predict",
+        {"tdi": None,
+         "training": sktdi.TrainingOptions(lr_schedule="constant", grad_clip=None)},
+    ),
+    "transformer": ("transformer.sktdi", "transform", {"tdi": TDIOptions(reliability=False)}),
+    "ridge_classifier": (
+        "ridge_classifier.sktdi", "decision_function",
+        {"tdi": TDIOptions(spectrum=TaskSpectrum.from_frequencies([0.3, 0.37], n_bins=17))},
+    ),
+    "sktime_classifier": (
+        "sktime_classifier.zip", "predict_proba",
+        {"tdi": TDIOptions(max_peaks=4), "training": sktdi.TrainingOptions(weight_decay=0.05)},
+    ),
+}
+
+
+def load_legacy(name):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # a later sktdi or torch version warns, and loads
+        return sktdi.load(LEGACY / LEGACY_FILES[name][0])
+
+
+@pytest.mark.parametrize("name", list(LEGACY_FILES))
+def test_files_of_older_parameters_load_predict_and_save_as_saved(name, tmp_path):
+    if name.startswith("sktime"):
+        pytest.importorskip("sktime")
+    _, method, options = LEGACY_FILES[name]
+    expected = np.load(LEGACY / "expected.npz")
+    model = load_legacy(name)
+    np.testing.assert_array_equal(getattr(model, method)(expected["X"]), expected[name])
+    params = model.get_params(deep=False)
+    assert not [p for p in params if p.startswith("tdi_") or p in ("prenorm", "scale_inputs")]
+    for group, value in options.items():  # the old parameters, as the option groups now
+        assert_same(params[group], value, group)
+    if name.startswith("sktime"):  # the wrapped estimator's own parameters too
+        assert_same(model.estimator_.get_params()["tdi"], options["tdi"], "estimator_.tdi")
+    again = round_trip(model, tmp_path)  # saved in today's parameters, the same model
+    np.testing.assert_array_equal(getattr(again, method)(expected["X"]), expected[name])
+    assert_same(again.get_params(deep=False), params)
+
+
+def test_removed_parameters_of_an_older_file_keep_their_effect(tmp_path):
+    # prenorm=True lives on in the saved network's module keywords, scale_inputs=False in the
+    # fitted standardization (zeros and ones): the model predicts as saved (above), and keeps
+    # both when saved again
+    model = load_legacy("ssm_regressor")
+    blocks = model.net_.module_.blocks
+    assert model.net_.get_params()["module__prenorm"] is True and all(b.prenorm for b in blocks)
+    assert not model.input_mean_.any() and (model.input_scale_ == 1).all()
+    again = round_trip(model, tmp_path)
+    assert all(block.prenorm for block in again.net_.module_.blocks)
+    # a network of today's parameters has no prenorm: set_params cannot have changed it
+    model.set_params(d_model=4)
+    with pytest.raises(ValueError, match="changed since fit: d_model=4 now, 8 at fit"):
+        model.save(tmp_path / "changed.sktdi")
+
+
+def test_a_file_from_before_a_parameter_existed_takes_its_old_value(tmp_path):
+    # the first files had no network parameter: an S4D network, whatever the default is now
+    def without_network(meta):
+        del meta["estimator"]["params"]["network"]
+
+    regressor = rewrite(
+        LEGACY / "ssm_regressor.sktdi", tmp_path / "r.sktdi", metadata=without_network
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert sktdi.load(regressor).network == "s4d"
+        # the classifier's conv-s4d network cannot be the S4D network the file then meant
+        classifier = rewrite(
+            LEGACY / "ssm_classifier.sktdi", tmp_path / "c.sktdi", metadata=without_network
+        )
+        with pytest.raises(ValueError, match="does not match"):
+            sktdi.load(classifier)
+
+
+def test_old_and_new_parameters_together_are_refused(tmp_path):
+    def both(meta):
+        meta["estimator"]["params"]["tdi"] = {
+            "__sktdi_type__": "object", "class": "sktdi.tdi.TDIOptions",
+            "params": {"spread": 0.5}, "attributes": {},
+        }
+
+    target = rewrite(LEGACY / "ridge_classifier.sktdi", tmp_path / "both.sktdi", metadata=both)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(ValueError, match="malformed metadata .* both tdi and"):
+            sktdi.load(target)
+
+
+def test_an_older_fast_path_file_checks_its_fit_parameters_when_saved_again(tmp_path):
+    # its record of the fit's parameters is mapped as its parameters are
+    model = load_legacy("ridge_classifier")
+    assert_same(model._params_at_fit["tdi"], model.tdi)
+    model.save(tmp_path / "same.sktdi")
+    with pytest.raises(ValueError, match="changed since fit: tdi=None now, TDIOptions"):
+        model.set_params(tdi=None).save(tmp_path / "changed.sktdi")
+
+
+@pytest.mark.parametrize("name", FAST_PATH_MODELS)
+def test_an_option_changed_in_place_since_fit_is_refused(name, tmp_path):
+    # set_params(tdi__spread=...) changes the model's TDIOptions itself, not a copy
+    model, _ = fast_path_model(name, tdi=TDIOptions(spread=0.5))
+    model.set_params(tdi__spread=0.75)
+    with pytest.raises(ValueError, match=r"changed since fit: tdi=TDIOptions\(spread=0.75\) now"):
+        model.save(tmp_path / "m.sktdi")

@@ -20,6 +20,10 @@ from .kernel import DISCRETIZATIONS, discretize, fft_conv, transfer_function, va
 SSM_PARAMETER_NAMES = ("log_neg_real_A", "imag_A", "B", "log_dt")
 
 
+# the dtypes a saved layer may have (sktdi.persistence)
+SAVED_DTYPES = {"float32": torch.float32, "float64": torch.float64}
+
+
 class S4D(nn.Module):
     """Diagonal state space operator y = K * u + D·u, applied independently to each channel.
 
@@ -238,6 +242,51 @@ class S4D(nn.Module):
             freqs = torch.as_tensor(freqs, device=self.log_dt.device)
             response = transfer_function(A_bar, CB_bar, self.D, freqs)  # (H, F)
         return freqs, response.abs()
+
+    # ---- in the sktdi file format (sktdi.persistence): a filter bank's layer ---------------
+
+    def _saved_value(self, writer, key: str) -> dict:
+        """The layer as the file records it: its construction settings and its state's
+        tensors (stored aside by ``writer``)."""
+        state = self.state_dict()
+        dtype_name = str(next(iter(state.values())).dtype).removeprefix("torch.")
+        if dtype_name not in SAVED_DTYPES:
+            raise writer.unsupported(self, key)
+        return {
+            "d_model": self.d_model,
+            "d_state": self.d_state,
+            "discretization": self.discretization,
+            "bidirectional": self.bidirectional,
+            "dtype": dtype_name,
+            "requires_grad": any(p.requires_grad for p in self.parameters()),
+            "training": self.training,
+            "state": {
+                name: writer.store_tensor(f"{key}/{name}", tensor)
+                for name, tensor in state.items()
+            },
+        }
+
+    @classmethod
+    def _from_saved_value(cls, reader, record: dict) -> S4D:
+        """The layer of ``record`` (:meth:`_saved_value`), built once and given the saved
+        tensors, each checked against its own parameter's shape and dtype."""
+        dtype = SAVED_DTYPES.get(record["dtype"])
+        if dtype is None:
+            raise reader.altered(f"invalid filter bank dtype {record['dtype']!r}")
+        layer = cls(
+            int(record["d_model"]),
+            int(record["d_state"]),
+            discretization=record["discretization"],
+            # any initialization: the saved parameters replace it (a seeded generator, so the
+            # caller's torch RNG is left alone)
+            generator=torch.Generator().manual_seed(0),
+            bidirectional=bool(record["bidirectional"]),
+            dtype=dtype,
+        )
+        reader.load_module_state(layer, record["state"])
+        layer.requires_grad_(bool(record["requires_grad"]))
+        layer.train(bool(record["training"]))
+        return layer
 
 
 class ChannelDropout(nn.Module):

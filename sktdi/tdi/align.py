@@ -9,8 +9,10 @@ log-uniform draw, so the training dynamics of the continuous parameters stay tho
 default init.
 
 TDI starts from the layer's own modes (built once, with the base initialization
-:data:`sktdi.tdi.BASE_INIT`): it keeps their C and dt, replaces A and B on the channels it
-aligns, and matches the layer's kernel energy to theirs.
+:data:`sktdi.tdi.BASE_INIT`), read once as data: :func:`align_modes` maps them, a pure
+function, to the aligned modes — it keeps their C and dt, replaces A and B on the channels it
+aligns, and matches the layer's kernel energy to theirs — and :func:`align_layer` sets the
+layer once.
 """
 
 from __future__ import annotations
@@ -566,6 +568,75 @@ def refine_modes(
     return before, after, done, time.perf_counter() - start
 
 
+def align_modes(
+    spectrum: TaskSpectrum,
+    base: ModeParams,
+    *,
+    spread: float = 0.25,
+    max_peaks: int = 8,
+    min_prominence: float = 0.1,
+    discretization: str = "zoh",
+    match_gain: bool = True,
+    channel_share: float = 1.0,
+    coverage: str = "tiled",
+    decay: str = "band",
+    generator: torch.Generator | None = None,
+) -> tuple[ModeParams, TDIReport]:
+    """TDI's map from a layer's base modes to its aligned modes, as a pure function:
+    :func:`peak_init_modes`, then the channels that keep ``base``.
+
+    ``channel_share`` < 1 aligns only that share of the channels (chosen at random with
+    ``generator``, after the peak init's draws); the others keep ``base``'s modes —
+    shrinkage toward the base initialization. The report's ``n_aligned_channels`` says how
+    many were aligned; its L_spec fields are :func:`align_layer`'s. ``base`` is left alone.
+
+    Examples
+    --------
+    >>> from sktdi.datasets import planted_frequency_task
+    >>> X, y = planted_frequency_task(20, random_state=0)
+    >>> from sktdi.ssm import init_modes
+    >>> from sktdi.tdi import align_modes, fisher_log_power
+    >>> base = init_modes("s4d-lin", d_model=4, d_state=16)
+    >>> modes, report = align_modes(fisher_log_power(X, y), base, channel_share=0.5)
+    >>> report.n_aligned_channels, int((modes.A == base.A).all(dim=1).sum())
+    (2, 2)
+    """
+    if not 0 <= channel_share <= 1:
+        raise ValueError(f"channel_share must be in [0, 1], got {channel_share}")
+    if generator is None:
+        generator = torch.Generator().manual_seed(0)
+    modes, report = peak_init_modes(
+        spectrum,
+        base,
+        spread=spread,
+        max_peaks=max_peaks,
+        min_prominence=min_prominence,
+        discretization=discretization,
+        match_gain=match_gain,
+        coverage=coverage,
+        decay=decay,
+        generator=generator,
+    )
+    d_model = base.A.shape[0]
+    n_aligned = int(round(channel_share * d_model))
+    if n_aligned < d_model:
+        keep = torch.ones(d_model, dtype=torch.bool)  # (H,)
+        keep[torch.randperm(d_model, generator=generator)[:n_aligned]] = False
+        keep = keep.unsqueeze(-1)  # (H, 1): channels that keep the base modes
+        modes = ModeParams(
+            A=torch.where(keep, base.A.to(modes.A.dtype), modes.A),  # (H, N)
+            B=torch.where(keep, base.B.to(modes.B.dtype), modes.B),  # (H, N)
+            C=modes.C,
+            dt=modes.dt,
+        )
+        report.notes.append(
+            f"{n_aligned} of {d_model} channels aligned (channel share "
+            f"{channel_share:.2f}); the others keep the base initialization"
+        )
+    report.n_aligned_channels = n_aligned
+    return modes, report
+
+
 def align_layer(
     layer: S4D,
     spectrum: TaskSpectrum,
@@ -582,8 +653,8 @@ def align_layer(
     decay: str = "band",
     generator: torch.Generator | None = None,
 ) -> TDIReport:
-    """TDI for one S4D layer, in place: peak init from the layer's own modes, then optional
-    refinement. Returns the report.
+    """TDI for one S4D layer, in place: the layer's modes read once, mapped by
+    :func:`align_modes`, the layer set once; then optional refinement. Returns the report.
 
     ``channel_share`` < 1 aligns only that share of the channels (chosen at random); the
     others keep their current (base) modes — shrinkage toward the base initialization. Every
@@ -602,11 +673,11 @@ def align_layer(
     """
     if not 0 <= channel_share <= 1:
         raise ValueError(f"channel_share must be in [0, 1], got {channel_share}")
-    if generator is None:
-        generator = torch.Generator().manual_seed(0)
     with torch.no_grad():
+        # the modes as the layer holds them (its float32 parameters, for a float32 layer):
+        # what TDI aligns, keeps on the other channels and matches the gain of
         base = ModeParams(**{k: v.detach().cpu() for k, v in vars(layer.modes()).items()})
-    modes, report = peak_init_modes(
+    modes, report = align_modes(
         spectrum,
         base,
         spread=spread,
@@ -614,6 +685,7 @@ def align_layer(
         min_prominence=min_prominence,
         discretization=layer.discretization,
         match_gain=match_gain,
+        channel_share=channel_share,
         coverage=coverage,
         decay=decay,
         generator=generator,
@@ -621,23 +693,7 @@ def align_layer(
     freqs, target = _alignment_tensors(layer, spectrum, spread)
     with torch.no_grad():
         report.l_spec_reference = float(spectral_alignment_loss(layer, freqs, target))
-    n_aligned = int(round(channel_share * layer.d_model))
-    if n_aligned < layer.d_model:
-        keep = torch.ones(layer.d_model, dtype=torch.bool)  # (H,)
-        keep[torch.randperm(layer.d_model, generator=generator)[:n_aligned]] = False
-        keep = keep.unsqueeze(-1)  # (H, 1): channels that keep the base modes
-        modes = ModeParams(
-            A=torch.where(keep, base.A.to(modes.A.dtype), modes.A),  # (H, N)
-            B=torch.where(keep, base.B.to(modes.B.dtype), modes.B),  # (H, N)
-            C=modes.C,
-            dt=modes.dt,
-        )
-        report.notes.append(
-            f"{n_aligned} of {layer.d_model} channels aligned (channel share "
-            f"{channel_share:.2f}); the others keep the base initialization"
-        )
-    report.n_aligned_channels = n_aligned
-    if n_aligned > 0:
+    if report.n_aligned_channels > 0:
         # with no channel to align the layer is left as built, bit for bit (a round trip
         # through the float64 parameterization would round the base modes)
         layer.set_modes(modes)

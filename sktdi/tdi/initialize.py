@@ -1,13 +1,16 @@
 """The one TDI entry point: from training data to initialized S4D layers.
 
 Every estimator (``SSMClassifier``, ``SSMRegressor``, ``SpectralAlignmentTransformer`` and,
-through them, the sktime adapters) runs TDI through :func:`initialize_layers`:
+through them, the sktime adapters) reads its ``init`` once, with :func:`read_init` (an
+:class:`InitRequest`: the base initialization its layers are built with, and which TDI, if
+any, runs), and runs TDI through :func:`initialize_layers`:
 
 1. :func:`plan_initialization` decides what to align to and how much: the task statistic
    estimated on a subsample (or a given one), its split-half reliability, ``init="auto"``'s
    decision, the control arm. The :class:`InitPlan` carries the spectrum it chose.
-2. :func:`~sktdi.tdi.align.align_layer` aligns each layer, starting from the modes the layer
-   was built with: the base initialization :data:`BASE_INIT`.
+2. :func:`~sktdi.tdi.align.align_layer` aligns each layer: it reads the modes the layer was
+   built with (the base initialization :data:`BASE_INIT`) once, maps them with the pure
+   :func:`~sktdi.tdi.align.align_modes`, and sets the layer once.
 
 The options are one object, :class:`~sktdi.tdi.options.TDIOptions`: every estimator's ``tdi``
 parameter.
@@ -38,9 +41,64 @@ BASE_INIT = "s4d-lin"
 AUTO_MIN_RELIABILITY = 0.5
 
 
+@dataclass(frozen=True)
+class InitRequest:
+    """An estimator's ``init``, read once (:func:`read_init`): what its layers are built
+    with and what TDI does to them.
+
+    Attributes
+    ----------
+    requested : str
+        ``init`` as given.
+    base : str
+        The named initialization the layers are built with: :data:`BASE_INIT` for a TDI
+        init, else ``requested``.
+    tdi : str or None
+        The TDI init that runs ("tdi", "auto" or "tdi-control"); None for a named init (the
+        layers keep ``base``).
+
+    Examples
+    --------
+    >>> from sktdi.tdi import read_init
+    >>> read_init("auto")
+    InitRequest(requested='auto', base='s4d-lin', tdi='auto')
+    >>> read_init("s4d-inv").tdi is None
+    True
+    """
+
+    requested: str
+    base: str
+    tdi: str | None
+
+
+def read_init(init: str, spectrum=None, *, stacklevel: int | None = None) -> InitRequest:
+    """The one reading of an ``init`` value: the :class:`InitRequest` the estimators pass on.
+
+    A given ``spectrum`` (``tdi.spectrum``) has no effect with a named init: a warning says
+    so rather than ignore it silently. It points at ``stacklevel`` frames above the caller,
+    by default at the first frame outside sktdi and scikit-learn (the user's ``fit``,
+    whatever wrappers lie between).
+
+    Examples
+    --------
+    >>> from sktdi.tdi import read_init
+    >>> read_init("tdi").base, read_init("s4d-inv").base
+    ('s4d-lin', 's4d-inv')
+    """
+    tdi = init if init in TDI_INITS else None
+    if spectrum is not None and tdi is None:
+        warnings.warn(
+            f"tdi.spectrum is ignored with init={init!r}; it takes effect with init in "
+            f"{TDI_INITS}",
+            UserWarning,
+            stacklevel=_caller_stacklevel() if stacklevel is None else stacklevel + 1,
+        )
+    return InitRequest(requested=init, base=init if tdi is None else BASE_INIT, tdi=tdi)
+
+
 def base_init(init: str) -> str:
     """The named initialization a layer is built with: :data:`BASE_INIT` for a TDI init,
-    else ``init`` itself.
+    else ``init`` itself (``read_init(init).base``).
 
     Examples
     --------
@@ -48,21 +106,15 @@ def base_init(init: str) -> str:
     >>> base_init("tdi"), base_init("s4d-inv")
     ('s4d-lin', 's4d-inv')
     """
-    return BASE_INIT if init in TDI_INITS else init
+    return read_init(init).base
 
 
 def warn_if_spectrum_ignored(init: str, spectrum, stacklevel: int | None = None) -> None:
     """A given ``tdi.spectrum`` has no effect with a named init: say so rather than ignore
-    it silently. The warning points at ``stacklevel`` frames above the caller, by default
-    at the first frame outside sktdi and scikit-learn (the user's ``fit``, whatever
-    wrappers lie between)."""
-    if spectrum is not None and init not in TDI_INITS:
-        warnings.warn(
-            f"tdi.spectrum is ignored with init={init!r}; it takes effect with init in "
-            f"{TDI_INITS}",
-            UserWarning,
-            stacklevel=_caller_stacklevel() if stacklevel is None else stacklevel + 1,
-        )
+    it silently (:func:`read_init`'s warning). The warning points at ``stacklevel`` frames
+    above the caller, by default at the first frame outside sktdi and scikit-learn (the
+    user's ``fit``, whatever wrappers lie between)."""
+    read_init(init, spectrum, stacklevel=None if stacklevel is None else stacklevel + 1)
 
 
 def control_spectrum(spectrum: TaskSpectrum, random_state=None) -> TaskSpectrum:
@@ -176,7 +228,7 @@ class InitPlan:
         moved = n_aligned > 0 or any(report.refine_steps > 0 for report in reports)
         applied = self.chosen
         if self.chosen in TDI_INITS and not moved:
-            applied = base_init(self.requested)
+            applied = BASE_INIT  # what a TDI init's layers are built with
             reason = decision["reason"]
             if self.channel_share > 0:  # the plan's share rounds to no channel of a layer
                 reason = f"a channel share of {self.channel_share:.1%} rounds to no channel"
@@ -230,7 +282,8 @@ def plan_initialization(
     ('tdi', 1.0)
     """
     options = TDIOptions() if options is None else options
-    if init not in TDI_INITS or options.spectrum is not None:
+    init = read_init(init)
+    if init.tdi is None or options.spectrum is not None:
         return _plan_initialization(
             None, None, init=init, task=task, options=options, rng=check_random_state(random_state)
         )
@@ -250,17 +303,21 @@ def _plan_initialization(
     X: np.ndarray | None,
     target: np.ndarray | None,
     *,
-    init: str,
+    init: InitRequest,
     task: str,
     options: TDIOptions,
     rng: np.random.RandomState,
     lengths: np.ndarray | None = None,
 ) -> InitPlan:
     """:func:`plan_initialization` on validated data (``target`` from ``_task_target``)."""
-    if init not in TDI_INITS:
+    if init.tdi is None:
         return InitPlan(
-            requested=init, chosen=init, channel_share=0.0, reason=f"the named initialization {init}"
+            requested=init.requested,
+            chosen=init.base,
+            channel_share=0.0,
+            reason=f"the named initialization {init.base}",
         )
+    tdi = init.tdi
     spectrum = options.spectrum
     if spectrum is not None:
         if not isinstance(spectrum, TaskSpectrum):
@@ -269,7 +326,9 @@ def _plan_initialization(
                 f"got {type(spectrum).__name__}"
             )
         plan = InitPlan(
-            requested=init, chosen="tdi", n_significant_bins=int(spectrum.significant().sum())
+            requested=init.requested,
+            chosen="tdi",
+            n_significant_bins=int(spectrum.significant().sum()),
         )
         scope = f"the given spectrum ({spectrum.kind}), all channels"
     else:
@@ -286,16 +345,16 @@ def _plan_initialization(
         X, target = X[idx], target[idx]
         lengths = None if lengths is None else lengths[idx]
         spectrum = _task_spectrum(X, target, task=task, lengths=lengths)
-        plan = InitPlan(requested=init, chosen="tdi")
+        plan = InitPlan(requested=init.requested, chosen="tdi")
         plan.n_significant_bins = int(spectrum.significant().sum())
-        if options.reliability or init == "auto":
+        if options.reliability or tdi == "auto":
             reliability, note = _split_half_reliability(
                 X, target, task=task, rng=rng, lengths=lengths
             )
             plan.reliability, plan.reliability_note = reliability, note
             if options.reliability:
                 plan.channel_share = float(np.clip(reliability, 0.0, 1.0))
-        if init == "auto":
+        if tdi == "auto":
             if plan.reliability < AUTO_MIN_RELIABILITY or plan.n_significant_bins == 0:
                 plan.chosen, plan.channel_share = BASE_INIT, 0.0
                 plan.reason = (
@@ -315,11 +374,11 @@ def _plan_initialization(
             plan.channel_share = 0.0
             plan.reason = (
                 f"no significant frequency bin in the statistic ({spectrum.kind}, threshold "
-                f"{spectrum.threshold:.3g}): nothing to align to, {init} on 0% of the channels, "
+                f"{spectrum.threshold:.3g}): nothing to align to, {tdi} on 0% of the channels, "
                 f"{BASE_INIT} kept on all"
             )
         scope = f"{plan.channel_share:.0%} of the channels"
-    if init == "tdi-control":
+    if tdi == "tdi-control":
         plan.chosen = "tdi-control"
         spectrum = control_spectrum(spectrum, rng)
     plan.spectrum = spectrum
@@ -339,13 +398,16 @@ def initialize_layers(
     X: np.ndarray | None,
     target: np.ndarray | None,
     *,
-    init: str,
+    init: str | InitRequest,
     task: str,
     options: TDIOptions,
     random_state=None,
     lengths: np.ndarray | None = None,
 ) -> tuple[InitPlan, list[TDIReport]]:
-    """Plan TDI on validated data and align ``layers`` (built with :func:`base_init`) in place.
+    """Plan TDI on validated data and align ``layers`` (built with the request's ``base``,
+    :func:`base_init`) in place.
+
+    ``init``: the estimator's :class:`InitRequest` (:func:`read_init`), or the ``init`` value.
 
     ``X``: float64 (n, C, L) as the estimators validated it; ``target``: integer class codes
     (n,) or float targets (n, M) (None, with X, when a spectrum is given or no TDI runs).
@@ -369,6 +431,7 @@ def initialize_layers(
     ('tdi', 3)
     """
     rng = check_random_state(random_state)
+    init = init if isinstance(init, InitRequest) else read_init(init)
     plan = _plan_initialization(
         X, target, init=init, task=task, options=options, rng=rng, lengths=lengths
     )
