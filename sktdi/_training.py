@@ -385,7 +385,7 @@ def network_parameters(module: type, module_kwargs: dict) -> dict:
     """The estimator parameters :func:`network_spec` made ``(module, module_kwargs)`` from,
     by their public names (``d_model``, ``n_layers``, ``network``, ``n_estimators``, ...):
     what an error about a network can name. ``init`` is the base initialization the layers
-    are built with (:func:`sktdi.tdi.base_init`); the data's ``n_channels`` and
+    are built with (``read_init(init).base``, :func:`sktdi.tdi.read_init`); the data's ``n_channels`` and
     ``n_outputs`` are left out.
 
     Examples

@@ -36,7 +36,7 @@ from ._validation import (
     validate_padded_sequences,
 )
 from .persistence import SaveMixin, remember_fit_parameters
-from .tdi import TDI_INITS, TDIOptions, warn_if_spectrum_ignored
+from .tdi import TDI_INITS, TDIOptions, read_init
 from .transformers import SpectralAlignmentTransformer
 
 # RocketClassifier's grid, so that the two heads are tuned alike
@@ -225,7 +225,7 @@ class _SpectralRidge(HasOptionGroups, SaveMixin, BaseEstimator):
         scaled training features."""
         remember_fit_parameters(self)
         # here, not in the transformer, which is given no spectrum then: one warning
-        warn_if_spectrum_ignored(self.init, resolve_options(self.tdi, TDIOptions).spectrum)
+        read_init(self.init, resolve_options(self.tdi, TDIOptions).spectrum)
         _check_rocket_lengths(self.rocket, X, lengths, X.shape[-1])
         # independent streams for the bank and MiniRocket's biases (series, difference)
         seeds = spawn_seeds(self.random_state, 3)

@@ -22,12 +22,10 @@ from .initialize import (
     TDI_INITS,
     InitPlan,
     InitRequest,
-    base_init,
     control_spectrum,
     initialize_layers,
     plan_initialization,
     read_init,
-    warn_if_spectrum_ignored,
 )
 from .options import TDIOptions
 from .reliability import split_half_reliability
@@ -60,5 +58,4 @@ __all__ = [
     "TDIOptions",
     "TDI_INITS",
     "BASE_INIT",
-    "base_init",
 ]

@@ -96,27 +96,6 @@ def read_init(init: str, spectrum=None, *, stacklevel: int | None = None) -> Ini
     return InitRequest(requested=init, base=init if tdi is None else BASE_INIT, tdi=tdi)
 
 
-def base_init(init: str) -> str:
-    """The named initialization a layer is built with: :data:`BASE_INIT` for a TDI init,
-    else ``init`` itself (``read_init(init).base``).
-
-    Examples
-    --------
-    >>> from sktdi.tdi import base_init
-    >>> base_init("tdi"), base_init("s4d-inv")
-    ('s4d-lin', 's4d-inv')
-    """
-    return read_init(init).base
-
-
-def warn_if_spectrum_ignored(init: str, spectrum, stacklevel: int | None = None) -> None:
-    """A given ``tdi.spectrum`` has no effect with a named init: say so rather than ignore
-    it silently (:func:`read_init`'s warning). The warning points at ``stacklevel`` frames
-    above the caller, by default at the first frame outside sktdi and scikit-learn (the
-    user's ``fit``, whatever wrappers lie between)."""
-    read_init(init, spectrum, stacklevel=None if stacklevel is None else stacklevel + 1)
-
-
 def control_spectrum(spectrum: TaskSpectrum, random_state=None) -> TaskSpectrum:
     """The control arm's statistic: the same significant peaks (count, shape, mass) moved to
     random frequencies, so TDI's whole machinery runs on a spectrum with no task information.
@@ -405,7 +384,7 @@ def initialize_layers(
     lengths: np.ndarray | None = None,
 ) -> tuple[InitPlan, list[TDIReport]]:
     """Plan TDI on validated data and align ``layers`` (built with the request's ``base``,
-    :func:`base_init`) in place.
+    :func:`read_init`) in place.
 
     ``init``: the estimator's :class:`InitRequest` (:func:`read_init`), or the ``init`` value.
 
