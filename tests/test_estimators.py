@@ -318,7 +318,7 @@ def test_augmentation_is_seeded_and_acts_in_training_only():
 @pytest.mark.parametrize(
     "params,match",
     [
-        ({"augment": "mixup"}, "augment"),
+        ({"training": TrainingOptions(augment="mixup")}, "augment"),
         ({"n_estimators": 0}, "n_estimators"),
         ({"pooling": "median"}, "pooling"),
         ({"bidirectional": "yes"}, "bidirectional"),
