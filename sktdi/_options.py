@@ -12,10 +12,12 @@ from __future__ import annotations
 
 from sklearn.base import BaseEstimator
 
+from ._validation import renamed_parameter_hint
+
 
 class OptionGroup(BaseEstimator):
     """Base of an option group: keyword-only fields, checked by ``_parameter_constraints``,
-    equal when their fields are the same objects or equal plain values."""
+    equal when their fields are equal."""
 
     def validated(self):
         """Self, once the fields pass their constraints (a clear error names the field)."""
@@ -34,8 +36,10 @@ class OptionGroup(BaseEstimator):
 def _same_field(a, b) -> bool:
     if a is b:
         return True
-    plain = (bool, int, float, str, type(None))
-    return isinstance(a, plain) and isinstance(b, plain) and a == b
+    try:
+        return bool(a == b)  # plain values, and a TaskSpectrum by value
+    except (TypeError, ValueError):  # an array: no single truth value
+        return False
 
 
 def resolve_options(value, group: type[OptionGroup]) -> OptionGroup:
@@ -53,6 +57,10 @@ class HasOptionGroups:
     _option_groups: dict = {}
 
     def set_params(self, **params):
+        for key in params:
+            hint = renamed_parameter_hint(type(self), key)
+            if hint is not None:
+                raise ValueError(f"Invalid parameter {key!r} for {type(self).__name__}: {hint}")
         for name, group in self._option_groups.items():
             routed = any(key.startswith(f"{name}__") for key in params)
             if routed and name not in params and getattr(self, name, None) is None:

@@ -27,6 +27,7 @@ from skorch.regressor import NeuralNetRegressor
 from skorch.utils import to_tensor
 
 from ._options import OptionGroup
+from ._validation import keyword_only
 from .augmentation import AUGMENTATIONS, augment_batch
 from .ssm import NETWORKS, SSM_PARAMETER_NAMES, S4DEnsemble
 from .ssm.network import valid_steps
@@ -74,6 +75,7 @@ class TrainingOptions(OptionGroup):
         "grad_clip": [None, Interval(Real, 0, None, closed="neither")],
     }
 
+    @keyword_only
     def __init__(
         self, *, augment="none", ssm_lr=1e-3, weight_decay=0.01, lr_schedule="cosine", grad_clip=1.0
     ):

@@ -199,7 +199,34 @@ SSMClassifier().get_params() lists its parameters
     else:
         opening = f"{name} got unexpected parameters {', '.join(map(repr, unknown))}"
     hint = f" (did you mean {', '.join(guesses)}?)" if guesses else ""
+    renamed = [renamed_parameter_hint(cls, keyword) for keyword in unknown]
+    renamed = "; ".join(hint for hint in renamed if hint)
+    if renamed:  # an earlier sktdi's name: say where it went rather than guess
+        hint = f" ({renamed})"
     return TypeError(f"{opening}{hint}; {name}().get_params() lists its parameters")
+
+
+def renamed_parameter_hint(cls: type, keyword: str) -> str | None:
+    """Where an earlier sktdi's parameter went (``tdi_spread`` → ``tdi=TDIOptions(spread=...)``),
+    from the class's ``_parameters_moved`` / ``_parameters_removed``; None for other names.
+
+    Examples
+    --------
+    >>> from sktdi import SSMClassifier
+    >>> from sktdi._validation import renamed_parameter_hint
+    >>> renamed_parameter_hint(SSMClassifier, "tdi_spread")
+    'tdi_spread is now tdi=TDIOptions(spread=...), or tdi__spread in set_params and grids'
+    """
+    source = getattr(cls, "_estimator_cls", cls)  # an sktime adapter: its estimator's
+    moved = getattr(source, "_parameters_moved", {}).get(keyword)
+    if moved is not None:
+        group, _, field = moved.partition("__")
+        group_class = getattr(source, "_option_groups", {}).get(group)
+        spelled = f"{group_class.__name__}({field}=...)" if group_class else "..."
+        return f"{keyword} is now {group}={spelled}, or {moved} in set_params and grids"
+    if keyword in getattr(source, "_parameters_removed", ()):
+        return f"{keyword} was removed"
+    return None
 
 
 def keyword_only(init):

@@ -412,7 +412,8 @@ class SpectralAlignmentTransformer(HasOptionGroups, SaveMixin, TransformerMixin,
         return bool(self.difference)
 
     def _needs_y(self) -> bool:
-        spectrum = resolve_options(self.tdi, TDIOptions).spectrum
+        # not validated here: the tags read it too, before any fit checks the options
+        spectrum = getattr(self.tdi, "spectrum", None)
         return read_init(self.init).tdi is not None and spectrum is None
 
     def _filter(self, X: np.ndarray):

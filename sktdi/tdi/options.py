@@ -7,6 +7,7 @@ from numbers import Integral, Real
 from sklearn.utils._param_validation import Interval, RealNotInt, StrOptions
 
 from .._options import OptionGroup
+from .._validation import keyword_only
 from .align import COVERAGES, DECAYS
 from .spectra import TaskSpectrum
 
@@ -81,6 +82,7 @@ class TDIOptions(OptionGroup):
         "layers": [StrOptions({"first", "all"})],
     }
 
+    @keyword_only
     def __init__(
         self,
         *,

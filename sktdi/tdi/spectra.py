@@ -73,6 +73,32 @@ class TaskSpectrum:
     def n_channels(self) -> int:
         return self.channel_values.shape[0]
 
+    def __repr__(self) -> str:
+        # short: an estimator's repr and get_params show it (its arrays run to kilobytes)
+        return (
+            f"TaskSpectrum(kind={self.kind!r}, {len(self.freqs)} frequencies, "
+            f"{self.n_channels} channel{'s' if self.n_channels != 1 else ''}, "
+            f"n_samples={self.n_samples}, length={self.length})"
+        )
+
+    def __eq__(self, other) -> bool:
+        # by value (the dataclass's own comparison would ask numpy for one truth value);
+        # a saved and loaded spectrum equals the one saved
+        if type(other) is not type(self):
+            return NotImplemented
+        arrays = ("freqs", "values", "channel_values")
+        if not all(np.array_equal(getattr(self, a), getattr(other, a)) for a in arrays):
+            return False
+        if sorted(self.components) != sorted(other.components):
+            return False
+        return all(
+            np.array_equal(self.components[k], other.components[k]) for k in self.components
+        ) and (self.kind, self.estimator, self.n_samples, self.length, self.threshold) == (
+            other.kind, other.estimator, other.n_samples, other.length, other.threshold
+        )
+
+    __hash__ = object.__hash__  # identity: the arrays are not hashable
+
     def significant(self) -> np.ndarray:
         """Boolean mask of the bins whose value exceeds ``threshold``."""
         return self.values > self.threshold
