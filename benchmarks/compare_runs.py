@@ -11,6 +11,9 @@ The design consolidation (issue 11) was checked with it::
     sktdi benchmark --out after    # on the commit after it
     python benchmarks/compare_runs.py docs/data/consolidation/before_results.csv \\
         docs/data/consolidation/after_results.csv
+
+and so was the house cleanup (issue 27: option groups, class-owned saving, the init walk),
+``docs/data/house/before_results.csv`` (e2a638a) against ``after_results.csv``.
 """
 
 from __future__ import annotations
