@@ -132,6 +132,9 @@ def test_readme_says_what_ci_run_runs():
     assert "pytest" in script
     if "sphinx" in script:
         assert "documentation" in paragraph, paragraph
+    # CI runs every test, slow ones included; the README says so and shows the command
+    assert '-m "slow or not slow"' in script
+    assert '-m "slow or not slow"' in readme and "slow ones included" in paragraph
 
 
 @pytest.mark.parametrize("page", ["estimators.md", "getting_started.md"])

@@ -35,6 +35,7 @@ FAST = dict(d_model=8, n_layers=1, d_state=8, max_epochs=5, batch_size=32, lr=1e
         ),
     ]
 )
+@pytest.mark.slow  # scikit-learn's whole suite, every check a few training runs
 def test_sklearn_conformance(estimator, check):
     check(estimator)
 
@@ -329,6 +330,7 @@ def test_bad_recipe_parameters(params, match):
         SSMClassifier(**params).fit(GOOD_X, GOOD_Y)
 
 
+@pytest.mark.slow  # the default network, 100 epochs on GunPoint
 def test_gunpoint_accuracy_with_defaults():
     from sktime.datasets import load_gunpoint
 

@@ -10,6 +10,7 @@ import pytest
 EXAMPLES = sorted(pathlib.Path(__file__).parent.parent.joinpath("examples").glob("*.py"))
 
 
+@pytest.mark.slow  # every gallery script end to end (the docs build runs them too)
 @pytest.mark.parametrize("script", EXAMPLES, ids=lambda p: p.name)
 def test_example_runs(script, tmp_path):
     result = subprocess.run(

@@ -895,7 +895,11 @@ def test_files_of_older_parameters_load_predict_and_save_as_saved(name, tmp_path
     _, method, options = LEGACY_FILES[name]
     expected = np.load(LEGACY / "expected.npz")
     model = load_legacy(name)
-    np.testing.assert_array_equal(getattr(model, method)(expected["X"]), expected[name])
+    # the same model: float64 predictions equal to their last bits (torch's thread count,
+    # which other tests and numba change, orders the float64 reductions differently)
+    np.testing.assert_allclose(
+        getattr(model, method)(expected["X"]), expected[name], rtol=1e-12, atol=1e-14
+    )
     params = model.get_params(deep=False)
     assert not [p for p in params if p.startswith("tdi_") or p in ("prenorm", "scale_inputs")]
     for group, value in options.items():  # the old parameters, as the option groups now
@@ -903,7 +907,9 @@ def test_files_of_older_parameters_load_predict_and_save_as_saved(name, tmp_path
     if name.startswith("sktime"):  # the wrapped estimator's own parameters too
         assert_same(model.estimator_.get_params()["tdi"], options["tdi"], "estimator_.tdi")
     again = round_trip(model, tmp_path)  # saved in today's parameters, the same model
-    np.testing.assert_array_equal(getattr(again, method)(expected["X"]), expected[name])
+    np.testing.assert_array_equal(
+        getattr(again, method)(expected["X"]), getattr(model, method)(expected["X"])
+    )
     assert_same(again.get_params(deep=False), params)
 
 

@@ -39,6 +39,7 @@ def planted(n_per_class=20, length=64, freq=0.3, seed=0):
         SpectralRidgeRegressor(random_state=0),
     ]
 )
+@pytest.mark.slow  # scikit-learn's whole suite on the default bank and MiniRocket
 def test_sklearn_conformance(estimator, check):
     check(estimator)
 

@@ -37,6 +37,7 @@ FAST = dict(d_model=8, n_layers=1, d_state=8, max_epochs=3, random_state=0)
         SktimeSpectralRidgeRegressor,
     ],
 )
+@pytest.mark.slow  # sktime's whole suite, every check a few fits
 def test_sktime_check_estimator(cls):
     from sktime.utils.estimator_checks import check_estimator
 
