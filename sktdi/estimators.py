@@ -37,6 +37,7 @@ from ._inputs import (  # noqa: F401 - PaddedSeriesWarning: public here, for fil
 )
 from ._memory import keep_freed_memory
 from ._options import HasOptionGroups, resolve_options
+from ._saved_net import check_network_as_fitted, load_net, net_record
 from ._seeding import random_streams, seeded
 from ._streaming import PredictionStream
 from ._threads import resolve_n_threads, torch_threads
@@ -65,6 +66,7 @@ from .tdi import (
     initialize_layers,
     read_init,
 )
+from .tdi.options import FLAT_TDI_PARAMETERS
 
 MIN_LENGTH = 2  # a single time step is a tabular feature, not a sequence
 
@@ -163,10 +165,8 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
     # scale_inputs and prenorm were removed, and their effect is in the saved state (the
     # fitted input_mean_/input_scale_; the saved network's module keywords, sktdi._saved_net)
     _parameters_moved = {
-        **{f"tdi_{field}": f"tdi__{field}" for field in (
-            "subsample", "spread", "max_peaks", "refine_steps", "reliability", "spectrum",
-            "channel_share", "coverage", "decay", "layers",
-        )},
+        **FLAT_TDI_PARAMETERS,
+        "tdi_layers": "tdi__layers",
         **{name: f"training__{name}" for name in (
             "augment", "ssm_lr", "weight_decay", "lr_schedule", "grad_clip",
         )},
@@ -176,14 +176,10 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
     # ---- saving (sktdi.persistence's hooks): the network is stored as its module's
     # settings, weights, optimizer state and history, and rebuilt from the parameters on load
     def _check_describes_fit(self, params: dict) -> None:
-        from ._saved_net import check_network_as_fitted
-
         super()._check_describes_fit(params)
         check_network_as_fitted(self, self.net_)
 
     def _saved_state(self, writer, key: str) -> dict:
-        from ._saved_net import net_record
-
         attributes = self._fitted_attributes()
         attributes.pop("_inference_modules", None)  # a cache, rebuilt at the next prediction
         net = attributes.pop("net_")
@@ -193,8 +189,6 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
 
     @classmethod
     def _from_saved_state(cls, reader, params: dict, attributes: dict):
-        from ._saved_net import load_net
-
         attributes = dict(attributes)
         net = attributes.pop("net_")  # built last: from the other attributes too
         estimator = super()._from_saved_state(reader, params, attributes)
@@ -211,10 +205,11 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
     # ---- checks ---------------------------------------------------------------------------
     def _more_validate_params(
         self, for_partial_fit: bool = False, building: bool = True
-    ) -> InitRequest:
+    ) -> tuple[InitRequest, TDIOptions, TrainingOptions]:
         """Parameter combinations the constraints cannot express: an error or a warning,
-        never a silent no-op (scikit-learn's SGD pattern). Returns ``init`` read once
-        (:func:`sktdi.tdi.read_init`), for TDI."""
+        never a silent no-op (scikit-learn's SGD pattern). Returns what the fit uses, each
+        read and checked once: ``init`` (:func:`sktdi.tdi.read_init`) and the option groups,
+        their defaults for None."""
         check_state_params(self.d_state, self.dt_min, self.dt_max)
         check_network_params(self)
         if self.n_iter_no_change is not None and self.validation_fraction == 0:
@@ -235,11 +230,11 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
                 f"bidirectional=False, or prefix_weight=0"
             )
         tdi = resolve_options(self.tdi, TDIOptions)
-        resolve_options(self.training, TrainingOptions)
+        training = resolve_options(self.training, TrainingOptions)
         # a spectrum given with a named init warns when a network is built
         init = read_init(self.init, tdi.spectrum if building else None)
         check_inference_device(self.inference_dtype, resolve_device(self.device))
-        return init
+        return init, tdi, training
 
     # ---- data ----------------------------------------------------------------------------
     def _validate(self, X, y="no_validation", *, reset: bool, lengths=None):
@@ -256,11 +251,18 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
 
     # ---- the fit: build, TDI, train ------------------------------------------------------
     def _initialize_modes(
-        self, X3, target, seed: int, init: InitRequest, *, partial: bool, lengths=None
+        self,
+        X3,
+        target,
+        seed: int,
+        init: InitRequest,
+        options: TDIOptions,
+        *,
+        partial: bool,
+        lengths=None,
     ):
-        """TDI (``init``, :meth:`_more_validate_params`'s) on the freshly built network (its
-        layers hold the base initialization)."""
-        options = resolve_options(self.tdi, TDIOptions)
+        """TDI (``init`` and ``options``, :meth:`_more_validate_params`'s) on the freshly
+        built network (its layers hold the base initialization)."""
         depth = 1 if options.layers == "first" else None
         layers = [layer for network in self._networks() for layer in network.ssm_layers[:depth]]
         try:
@@ -293,7 +295,7 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
 
     def _fit(self, X, y, *, epochs: int | None, partial: bool, classes=None, lengths=None):
         first = not (partial or self.warm_start) or not hasattr(self, "net_")
-        init = self._more_validate_params(for_partial_fit=partial, building=first)
+        init, tdi, training = self._more_validate_params(for_partial_fit=partial, building=first)
         X3, y, lengths = self._validate(X, y, reset=first, lengths=lengths)
         target = self._encode_targets(y, reset=first, classes=classes)
         n_epochs = self.max_epochs if epochs is None else epochs
@@ -302,13 +304,12 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
         streams = random_streams(self.random_state)
         with torch_threads(resolve_n_threads(self.n_threads)), seeded(streams.torch):
             if first:
-                training = resolve_options(self.training, TrainingOptions)
                 self.net_ = build_net(
                     self, training, X3.shape[1], self._n_outputs(), streams.split
                 )
                 self.net_.initialize()  # every layer built once, with the base init
                 self._initialize_modes(
-                    X3, target, streams.tdi, init, partial=partial, lengths=lengths
+                    X3, target, streams.tdi, init, tdi, partial=partial, lengths=lengths
                 )
                 self.n_epochs_ = 0
             if n_epochs > 0:

@@ -36,7 +36,7 @@ from ._validation import (
     validate_padded_sequences,
 )
 from .persistence import SaveMixin, remember_fit_parameters
-from .tdi import TDI_INITS, TDIOptions, read_init
+from .tdi import TDIOptions, read_init
 from .transformers import SpectralAlignmentTransformer
 
 # RocketClassifier's grid, so that the two heads are tuned alike
@@ -225,13 +225,13 @@ class _SpectralRidge(HasOptionGroups, SaveMixin, BaseEstimator):
         scaled training features."""
         remember_fit_parameters(self)
         # here, not in the transformer, which is given no spectrum then: one warning
-        read_init(self.init, resolve_options(self.tdi, TDIOptions).spectrum)
+        init = read_init(self.init, resolve_options(self.tdi, TDIOptions).spectrum)
         _check_rocket_lengths(self.rocket, X, lengths, X.shape[-1])
         # independent streams for the bank and MiniRocket's biases (series, difference)
         seeds = spawn_seeds(self.random_state, 3)
         bank = {name: getattr(self, name) for name in BANK_PARAMETERS}
         bank["random_state"] = seeds[0]
-        if self.init not in TDI_INITS:
+        if init.tdi is None:
             bank["tdi"] = None  # ignored, and said so above: the bank need not repeat it
         elif self.tdi is not None:
             # the bank's own copy: set_params(tdi__...) on this model after fit must not

@@ -30,6 +30,7 @@ from .tdi import (
     initialize_layers,
     read_init,
 )
+from .tdi.options import FLAT_TDI_PARAMETERS
 
 STATISTICS = ("mean", "std", "max", "min")  # then one proportion of positive values per bias
 # features="multirocket": MultiRocket's four poolings of (filtered − bias), per bias
@@ -266,10 +267,7 @@ class SpectralAlignmentTransformer(HasOptionGroups, SaveMixin, TransformerMixin,
     _free_after_fit = ("batch_size", "random_state")
     _option_groups = {"tdi": TDIOptions}
     # files saved before the option group (sktdi.persistence.current_params maps them)
-    _parameters_moved = {f"tdi_{field}": f"tdi__{field}" for field in (
-        "subsample", "spread", "max_peaks", "refine_steps", "reliability", "spectrum",
-        "channel_share", "coverage", "decay",
-    )}
+    _parameters_moved = FLAT_TDI_PARAMETERS
 
     @keyword_only
     def __init__(
@@ -334,8 +332,8 @@ class SpectralAlignmentTransformer(HasOptionGroups, SaveMixin, TransformerMixin,
                 "features='multirocket' pools at fitted biases: n_biases must be at least 1"
             )
         options = resolve_options(self.tdi, TDIOptions)
-        init = read_init(self.init, options.spectrum)  # read once: the bank's base, TDI
-        needs_y = init.tdi is not None and options.spectrum is None  # as _needs_y
+        init = read_init(self.init, options.spectrum)  # the bank's base init; warns if ignored
+        needs_y = self._needs_y()
         if needs_y:
             X, y, lengths = validate_padded_sequences(
                 self, X, y, lengths=lengths, reset=True, multi_output=True, y_numeric=False

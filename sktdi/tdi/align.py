@@ -671,8 +671,6 @@ def align_layer(
     >>> len(report.peaks), report.l_spec_init < report.l_spec_reference
     (3, True)
     """
-    if not 0 <= channel_share <= 1:
-        raise ValueError(f"channel_share must be in [0, 1], got {channel_share}")
     with torch.no_grad():
         # the modes as the layer holds them (its float32 parameters, for a float32 layer):
         # what TDI aligns, keeps on the other channels and matches the gain of

@@ -107,3 +107,14 @@ class TDIOptions(OptionGroup):
         self.decay = decay
         self.refine_steps = refine_steps
         self.layers = layers
+
+
+# an earlier sktdi's flat parameters, each now a field (``tdi_spread`` -> ``tdi__spread``): the
+# estimators' ``_parameters_moved``, for files written then and for the errors that name them
+FLAT_TDI_PARAMETERS = {
+    f"tdi_{name}": f"tdi__{name}"
+    for name in (
+        "subsample", "spread", "max_peaks", "refine_steps", "reliability", "spectrum",
+        "channel_share", "coverage", "decay",
+    )
+}
