@@ -51,7 +51,10 @@ class HasOptionGroups:
     """Mixin for estimators with option-group parameters (``_option_groups``: name → class).
 
     ``set_params(tdi__spread=0.5)`` on an estimator whose ``tdi`` is None starts from the
-    group's defaults rather than failing on None; everything else is the base class's.
+    group's defaults rather than failing on None (so does ``set_params(tdi=None,
+    tdi__spread=0.5)``); a ``set_params`` that fails leaves every parameter, and every
+    group's fields, as they were. None and the group's defaults are one setting: a model
+    fitted with either saves with the other (:meth:`_check_describes_fit`).
     """
 
     _option_groups: dict = {}
@@ -61,8 +64,51 @@ class HasOptionGroups:
             hint = renamed_parameter_hint(type(self), key)
             if hint is not None:
                 raise ValueError(f"Invalid parameter {key!r} for {type(self).__name__}: {hint}")
-        for name, group in self._option_groups.items():
-            routed = any(key.startswith(f"{name}__") for key in params)
-            if routed and name not in params and getattr(self, name, None) is None:
-                setattr(self, name, group())
-        return super().set_params(**params)
+        # scikit-learn sets the parameters one by one and routes the nested ones into the
+        # group objects in place: a bad key after a good one would leave half of the call
+        # done, so the parameters and the groups' fields are put back on any error
+        before = self.get_params(deep=False)
+        fields = {
+            name: group.get_params(deep=False)
+            for name, group in before.items()
+            if name in self._option_groups and isinstance(group, OptionGroup)
+        }
+        params = dict(params)
+        try:
+            for name, group in self._option_groups.items():
+                if not any(key.startswith(f"{name}__") for key in params):
+                    continue
+                if name in params:
+                    if params[name] is None:  # set to None and routed into in one call
+                        params[name] = group()
+                elif getattr(self, name, None) is None:
+                    setattr(self, name, group())
+            return super().set_params(**params)
+        except Exception:
+            for name, value in before.items():
+                setattr(self, name, value)
+            for name, values in fields.items():
+                before[name].set_params(**values)
+            raise
+
+    def _check_describes_fit(self, params: dict) -> None:
+        """The save's check that ``params`` still describe the fit (:mod:`sktdi.persistence`),
+        with an option group that is None on one side and its defaults on the other taken as
+        the same: they are one setting (``set_params(tdi__spread=0.25)``, the default, after
+        a fit with ``tdi=None`` changed no model)."""
+        from .persistence import PARAMETERS_AT_FIT  # persistence imports no estimator module
+
+        fitted = vars(self).get(PARAMETERS_AT_FIT)
+        if isinstance(fitted, dict):
+            params = dict(params)
+            for name, group in self._option_groups.items():
+                if name in params and name in fitted and (
+                    _as_group(params[name], group) == _as_group(fitted[name], group)
+                ):
+                    params[name] = fitted[name]
+        super()._check_describes_fit(params)
+
+
+def _as_group(value, group: type[OptionGroup]):
+    """``value`` as the options it stands for: the group's defaults for None."""
+    return group() if value is None else value

@@ -646,6 +646,58 @@ def test_option_groups_are_validated_and_cloned():
     assert options.spread == 0.5  # the original is left alone
 
 
+def test_set_params_of_a_group_set_to_none_in_the_same_call():
+    """``set_params(tdi=None, tdi__spread=0.5)`` routes the field into the group's defaults
+    (it raised AttributeError on None), as a field of a None group does."""
+    from sktdi import SpectralAlignmentTransformer
+
+    for Estimator in (SSMClassifier, SpectralAlignmentTransformer):
+        model = Estimator(tdi=TDIOptions(max_peaks=2)).set_params(tdi=None, tdi__spread=0.5)
+        assert model.tdi == TDIOptions(spread=0.5), Estimator
+    model = SSMClassifier().set_params(training=None, training__augment="jitter")
+    assert model.training == TrainingOptions(augment="jitter")
+
+
+def test_a_failed_set_params_leaves_the_parameters_as_they_were():
+    options = TDIOptions(spread=0.5)
+    model = SSMClassifier(d_model=8, tdi=options)
+    for bad in (
+        {"tdi__no_such_field": 1},
+        {"tdi__spread": 0.1, "tdi__no_such_field": 1},  # a valid field, then a bad one
+        {"d_model": 16, "no_such_parameter": 1},
+        {"tdi": None, "tdi__max_peaks": 2, "training__no_such_field": 1},
+    ):
+        with pytest.raises(ValueError, match="Invalid parameter"):
+            model.set_params(**bad)
+        assert model.d_model == 8 and model.tdi is options and model.training is None, bad
+        assert options == TDIOptions(spread=0.5), bad  # the group's own fields too
+    unset = SSMClassifier()
+    with pytest.raises(ValueError, match="Invalid parameter"):
+        unset.set_params(tdi__no_such_field=1)
+    assert unset.tdi is None  # not the defaults' object left behind
+
+
+def test_a_group_set_to_its_defaults_after_fit_still_saves(tmp_path):
+    """None means the group's defaults: setting a field to its default value after a fit
+    with ``tdi=None`` (or ``tdi=None`` after one with ``TDIOptions()``) changes no model,
+    so saving is not refused; another value still is."""
+    import sktdi
+    from sktdi import SpectralAlignmentTransformer
+
+    X = np.random.default_rng(0).normal(size=(20, 16))
+    bank = SpectralAlignmentTransformer(n_filters=4, init="s4d-lin", random_state=0).fit(X)
+    bank.set_params(tdi__spread=0.25)  # the default
+    bank.save(tmp_path / "a.sktdi")
+    np.testing.assert_array_equal(sktdi.load(tmp_path / "a.sktdi").transform(X), bank.transform(X))
+    explicit = SpectralAlignmentTransformer(
+        n_filters=4, init="s4d-lin", random_state=0, tdi=TDIOptions()
+    ).fit(X)
+    explicit.set_params(tdi=None).save(tmp_path / "b.sktdi")
+    bank.set_params(tdi__spread=0.5)
+    with pytest.raises(ValueError, match=r"changed since fit: tdi=TDIOptions\(spread=0.5\) now"):
+        bank.save(tmp_path / "c.sktdi")
+
+
 def test_estimators_have_at_most_25_parameters():
     from sktdi import SpectralAlignmentTransformer, SpectralRidgeClassifier, SpectralRidgeRegressor
     from sktdi.sktime import SktimeSSMClassifier
