@@ -115,10 +115,15 @@ def rule_score(
 ) -> tuple[float, float, float]:
     """The rule applied to whole series' probabilities (n, k, n_classes) at k decision points
     (every step, or ``steps``), scored against the true class indices ``y_index``:
-    (harmonic mean, accuracy, earliness)."""
+    (harmonic mean, accuracy, earliness). A series still undecided after the last point
+    (probabilities that stop before ``full_length``) counts as wrong, read to that point,
+    as the early classifier's ``score`` counts it."""
     state, decided = advance_decisions(
         initial_decisions(len(probabilities)), probabilities, threshold, consecutive,
         final_step=full_length, steps=steps,
     )
-    correct = decided.argmax(axis=1) == y_index
-    return harmonic_mean_score(state[:, DECIDED_AT], correct, full_length)
+    done = state[:, DECIDED_AT] > 0  # (n,)
+    # an undecided series' row is NaN, whose argmax would read as class 0
+    correct = done & (np.where(done[:, None], decided, 0).argmax(axis=1) == y_index)
+    read = np.where(done, state[:, DECIDED_AT], state[:, STEPS])  # (n,)
+    return harmonic_mean_score(read, correct, full_length)

@@ -418,7 +418,8 @@ class SktimeSSMEarlyClassifier(BaseEarlyClassifier):
     Notes
     -----
     ``predict`` and ``predict_proba`` return (labels or probabilities, decisions), as
-    sktime's early classifiers: -1 (a row of -1) for a case not yet decided.
+    sktime's early classifiers: -1 (a row of -1) for a case not yet decided; where -1 is
+    one of the labels, an undecided case's label is None instead.
     ``update_predict`` continues the same cases, less those already decided (in order), at
     a longer length: it feeds the new steps only, from the network's stored state.
     ``score`` returns (harmonic mean of accuracy and 1 - earliness, accuracy, earliness).
@@ -584,11 +585,18 @@ class SktimeSSMEarlyClassifier(BaseEarlyClassifier):
                 break
         return probabilities, self.state_info[:, DECIDED_AT] > 0
 
+    def _undecided_label(self):
+        """What marks an undecided case: sktime's -1, or None where -1 is a label (an
+        undecided case would read as a decision for class -1)."""
+        return None if any(label == -1 for label in self.estimator_.classes_.tolist()) else -1
+
     def _labels(self, probabilities, decisions):
         labels = self.estimator_.classes_[np.argmax(probabilities, axis=1)]
-        # -1 marks an undecided case: labels that cannot hold it (strings, unsigned) go object
-        labels = labels.astype(object) if labels.dtype.kind not in "if" else labels
-        labels[~decisions] = -1
+        undecided = self._undecided_label()
+        # labels that cannot hold the marker (strings, unsigned; None) go object
+        if undecided is None or labels.dtype.kind not in "if":
+            labels = labels.astype(object)
+        labels[~decisions] = undecided
         return labels, decisions
 
     def _score(self, X, y):

@@ -77,6 +77,20 @@ def test_harmonic_mean_score():
     assert hm == pytest.approx(2 * 0.5 * 0.625 / 1.125)
 
 
+def test_a_series_never_decided_is_scored_wrong_and_read_to_its_last_step():
+    """rule_score on probabilities that stop before the full length: a series that never
+    reached the threshold is wrong (not class 0) and read to the last step given (not
+    decided at step 0)."""
+    p = np.array([[[0.6, 0.4]] * 4, [[0.95, 0.05]] * 4])  # (2 series, 4 steps, 2 classes)
+    # series 0 of class 0 never reaches 0.9 in the 4 steps given of 10; series 1 decides at 1
+    hm, accuracy, earliness = rule_score(p, np.array([0, 0]), 0.9, 1, full_length=10)
+    assert accuracy == 0.5
+    assert earliness == (4 + 1) / 2 / 10
+    assert (hm, accuracy, earliness) == harmonic_mean_score(
+        np.array([4, 1]), np.array([False, True]), 10
+    )
+
+
 @pytest.fixture(scope="module")
 def task():
     from sktime.datasets import load_unit_test
@@ -189,6 +203,22 @@ def test_labels_may_be_a_list(task):
 
     ridge = SktimeSpectralRidgeClassifier(n_filters=8, random_state=0).fit(X, list(y))
     assert set(ridge.predict(X_test)) <= set(y)
+
+
+def test_an_undecided_case_is_told_from_a_label_of_minus_one(task):
+    """-1 marks an undecided case, as in sktime, unless -1 is a label: then None does, so
+    that no undecided case reads as a decision for class -1."""
+    X, y, X_test, y_test = task
+    signed = np.where(y == "1", -1, 2)  # integer labels, -1 among them
+    never = SktimeSSMEarlyClassifier(SSMClassifier(**FAST), probability_threshold=1.0)
+    labels, decided = never.fit(X, signed).predict(X_test[:, :, :5])
+    assert not decided.any()
+    assert all(label is None for label in labels)
+    assert not (labels == -1).any()
+    labels, decided = never.update_predict(X_test)  # at full length: every case decided
+    assert decided.all() and set(labels) <= {-1, 2}
+    hm, accuracy, _ = never.score(X_test[:, :, :5], np.where(y_test == "1", -1, 2))
+    assert accuracy == 0.0  # every case undecided on the prefix: none right
 
 
 def test_sktime_check_estimator():
