@@ -5,10 +5,16 @@ S4D layers carry their state, the convolutions their last few inputs, the poolin
 sums. A :class:`PredictionStream` holds that state for ``n_streams`` series and updates it
 with every sample, at a constant cost and memory per sample, however long the streams run.
 After t samples its predictions equal the estimator's on the series' first t steps.
+
+A stream is a snapshot of the estimator as it was when the stream was made: an eval-mode copy
+of its network, on the network's device, with the input scaling and the classes of that fit.
+Training the estimator further (``partial_fit``, a ``warm_start`` fit) or refitting it while
+the stream runs changes nothing in the stream.
 """
 
 from __future__ import annotations
 
+import copy
 from numbers import Integral
 
 import numpy as np
@@ -27,6 +33,9 @@ class PredictionStream:
     Parameters
     ----------
     estimator : fitted SSMClassifier or SSMRegressor
+        The stream is a snapshot of it: an eval-mode copy of its network (on the device it
+        was trained on, where each sample is moved), its input scaling and classes as they
+        are now; training or refitting the estimator later leaves the stream as it is.
     n_streams : int
         Series followed at once.
 
@@ -40,12 +49,31 @@ class PredictionStream:
     def __init__(self, estimator, n_streams: int = 1):
         if not isinstance(n_streams, Integral) or isinstance(n_streams, bool) or n_streams < 1:
             raise ValueError(f"n_streams must be a positive int, got {n_streams!r}")
-        self._estimator = estimator
         self.n_streams = int(n_streams)
-        self._module = estimator._inference_module()
-        self._dtype = next(self._module.parameters()).dtype
+        self._kind = type(estimator).__name__
+        module = estimator._inference_module()
+        if module is estimator.net_.module_:
+            # float32 inference uses the trained module itself, which further training
+            # changes in place and leaves in training mode (dropout on, BatchNorm on the
+            # batch's statistics): the stream takes a copy of its own. The float64 copy is
+            # already one, never trained nor changed (a fit replaces it, in a new cache)
+            module = copy.deepcopy(module).eval()
+        self._module = module
+        reference = next(module.parameters())
+        self._dtype, self._device = reference.dtype, reference.device
+        # what the stream reads of the fit, as it was: a refit assigns new arrays
+        self._n_channels = estimator.n_channels_
+        self._input_mean = np.array(estimator.input_mean_, dtype=np.float64)  # (C,)
+        self._input_scale = np.array(estimator.input_scale_, dtype=np.float64)  # (C,)
+        self._classes = getattr(estimator, "classes_", None)
+        if self._classes is not None:
+            self._classes = self._classes.copy()
+        else:
+            self._y_mean, self._y_scale = estimator.y_mean_.copy(), estimator.y_scale_.copy()
+            self._y_ndim = estimator._y_ndim
+        self._n_threads = estimator.n_threads
         with torch.no_grad():
-            self._state = self._module.initial_state(self.n_streams)
+            self._state = self._module.initial_state(self.n_streams)  # on the module's device
         self._output = None  # (n_streams, n_outputs) after the last sample
         self.n_steps_ = 0
 
@@ -57,13 +85,13 @@ class PredictionStream:
 
     def outputs_after_each(self, x) -> torch.Tensor:
         """Feed x as :meth:`update` does; return the raw outputs (logits for a classifier)
-        after each of its k samples, (n_streams, k, n_outputs)."""
+        after each of its k samples, (n_streams, k, n_outputs), on the network's device."""
         return torch.stack(self._feed(x, every_step=True), dim=1)  # (S, k, O)
 
     def _feed(self, x, every_step: bool) -> list[torch.Tensor]:
         """Step the network through x; the output after each sample when ``every_step``
         (update keeps only the last: nothing is collected per sample on its path)."""
-        n_channels = self._estimator.n_channels_
+        n_channels = self._n_channels
         given = np.shape(x)
         x = np.asarray(x, dtype=np.float64)
         if x.ndim == 2:
@@ -76,10 +104,12 @@ class PredictionStream:
             )
         if not np.isfinite(x).all():
             raise ValueError("update got NaN or infinite values; a stream needs finite samples")
-        mean, scale = self._estimator.input_mean_, self._estimator.input_scale_
-        x = torch.as_tensor((x - mean[:, None]) / scale[:, None], dtype=self._dtype)  # (S, C, k)
+        mean, scale = self._input_mean[:, None], self._input_scale[:, None]  # (C, 1)
+        x = torch.as_tensor(
+            (x - mean) / scale, dtype=self._dtype, device=self._device
+        )  # (S, C, k), where the network and its state are
         outputs = []
-        threads = resolve_n_threads(self._estimator.n_threads)
+        threads = resolve_n_threads(self._n_threads)
         with torch.no_grad(), torch_threads(threads):
             for k in range(x.shape[-1]):
                 self._output, self._state = self._module.step(x[..., k], self._state)
@@ -111,7 +141,7 @@ class PredictionStream:
                 f"{self.n_streams - 1}), or a boolean mask; got {streams.tolist()!r}"
             )
         rows = np.arange(self.n_streams)[streams]  # (S',)
-        index = torch.as_tensor(rows, dtype=torch.long)
+        index = torch.as_tensor(rows, dtype=torch.long, device=self._device)  # (S',)
         self._state = _select_streams(self._state, index)
         if self._output is not None:
             self._output = self._output[index]
@@ -125,22 +155,21 @@ class PredictionStream:
 
     def predict_proba(self) -> np.ndarray:
         """Class probabilities for the series so far, (n_streams, n_classes)."""
-        if not hasattr(self._estimator, "classes_"):
+        if self._classes is None:
             raise AttributeError("predict_proba is for a classifier's stream")
         return torch.softmax(self._outputs(), dim=-1).cpu().numpy()
 
     def predict(self) -> np.ndarray:
         """Predicted labels (a classifier) or values (a regressor) for the series so far,
         (n_streams,) or (n_streams, n_outputs)."""
-        estimator = self._estimator
-        if hasattr(estimator, "classes_"):
-            return estimator.classes_[np.argmax(self.predict_proba(), axis=1)]
-        Y = self._outputs().cpu().numpy() * estimator.y_scale_ + estimator.y_mean_
-        return Y.ravel() if estimator._y_ndim == 1 else Y
+        if self._classes is not None:
+            return self._classes[np.argmax(self.predict_proba(), axis=1)]
+        Y = self._outputs().cpu().numpy() * self._y_scale + self._y_mean
+        return Y.ravel() if self._y_ndim == 1 else Y
 
     def __repr__(self) -> str:
         return (
-            f"PredictionStream({type(self._estimator).__name__}, n_streams={self.n_streams}, "
+            f"PredictionStream({self._kind}, n_streams={self.n_streams}, "
             f"n_steps_={self.n_steps_})"
         )
 

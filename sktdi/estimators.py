@@ -387,7 +387,8 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
     def stream(self, n_streams: int = 1):
         """A :class:`~sktdi.PredictionStream`: predictions for ``n_streams`` series that
         arrive a sample (or a chunk of samples) at a time, updated by the network's recurrent
-        mode at a constant cost and memory per sample.
+        mode at a constant cost and memory per sample. The stream is a snapshot of the model
+        as it is now: training or refitting the estimator afterwards does not change it.
 
         Examples
         --------

@@ -3,6 +3,7 @@ series cut there (the networks are causal, their pooling runs)."""
 
 import numpy as np
 import pytest
+import torch
 
 from sktdi import SSMClassifier, SSMRegressor
 
@@ -158,6 +159,62 @@ def test_a_stream_keeps_the_streams_it_is_told_to(data):
         clf.predict_proba_over_time(X[:2]),
         atol=1e-10,
     )
+
+
+@pytest.mark.parametrize("inference_dtype", ["float32", "float64"])
+@pytest.mark.parametrize("change", ["partial_fit", "refit"])
+def test_a_stream_is_a_snapshot_of_the_model_it_was_made_from(data, inference_dtype, change):
+    """Training the estimator again while a stream runs changes nothing in the stream: its
+    network is an eval-mode copy (float32 used the trained module itself, which partial_fit
+    changed and left in training mode: BatchNorm on one stream's batch statistics raised),
+    and its scaling and classes are those it was made with (they were read live)."""
+    X, y = data
+    clf = SSMClassifier(
+        **SMALL, network="conv-s4d", d_model=16, n_layers=2, inference_dtype=inference_dtype
+    ).fit(X, y)
+    expected = clf.predict_proba_over_time(X[:1])  # (1, L, K)
+    labels = clf.predict(X[:1])
+    live = clf.stream(n_streams=1).update(X[:1, :, :20])
+    if change == "partial_fit":
+        clf.partial_fit(X, y)
+    else:  # another scale, other labels
+        clf.fit(3.0 * X + 2.0, np.array(["a", "b", "c"])[y])
+    live.update(X[:1, :, 20:])
+    tolerance = 1e-5 if inference_dtype == "float32" else 1e-10
+    np.testing.assert_allclose(live.predict_proba(), expected[:, -1], atol=tolerance)
+    np.testing.assert_array_equal(live.predict(), labels)
+
+
+def test_a_stream_feeds_its_network_on_the_networks_device(data):
+    """A network on another device than the CPU, where the samples come from (here torch's
+    meta device, which computes shapes only; a GPU below): update moves each sample there."""
+    X, y = data
+    for network in ("s4d", "conv-s4d"):
+        clf = SSMClassifier(**SMALL, network=network, d_model=8, d_state=8).fit(X, y)
+        clf.net_.module_.to("meta")  # as if trained there
+        live = clf.stream(n_streams=2)
+        steps = live.outputs_after_each(X[:2, :, :5])
+        assert steps.device.type == "meta" and steps.shape == (2, 5, 3), network
+        live.keep([1]).update(X[1:2, :, 5])  # its state stays there too
+        assert live.n_streams == 1 and live.n_steps_ == 6
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")
+def test_a_stream_of_a_model_trained_on_a_gpu(data):
+    X, y = data
+    clf = SSMClassifier(**{**SMALL, "device": "cuda"}, d_model=16, n_layers=2).fit(X, y)
+    expected = clf.predict_proba_over_time(X[:3])  # (3, L, K)
+    live = clf.stream(n_streams=3).update(X[:3, :, :25])
+    np.testing.assert_allclose(live.predict_proba(), expected[:, 24], atol=1e-10)
+    live.keep([0, 2]).update(X[[0, 2], :, 25:])
+    np.testing.assert_allclose(live.predict_proba(), expected[[0, 2], -1], atol=1e-10)
+    from sktdi.sktime import SktimeSSMEarlyClassifier
+
+    early = SktimeSSMEarlyClassifier(
+        SSMClassifier(**{**SMALL, "device": "cuda"}, d_model=16, n_layers=2)
+    ).fit(X, y)
+    labels, decided = early.predict(X)
+    assert decided.all() and set(labels) <= set(y)
 
 
 def test_prefix_loss_is_the_weighted_sum_of_the_whole_and_every_step():
