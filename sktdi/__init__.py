@@ -21,6 +21,7 @@ _LAZY = {
     "PredictionStream": "._streaming",
     "TDIOptions": ".tdi.options",
     "TrainingOptions": "._training",
+    "TrainingDivergedError": "._training",
 }
 
 __all__ = [
@@ -33,6 +34,7 @@ __all__ = [
     "PredictionStream",
     "TDIOptions",
     "TrainingOptions",
+    "TrainingDivergedError",
     "load",
     "__version__",
 ]

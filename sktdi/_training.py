@@ -8,6 +8,7 @@ SSM parameters in an optimizer group of their own. The fit's random streams:
 
 from __future__ import annotations
 
+import math
 import sys
 from numbers import Real
 
@@ -162,6 +163,70 @@ class LearningRates(Callback):
             net.history.record("event_ssm_lr", ssm_groups[0]["lr"])
 
 
+class TrainingDivergedError(ValueError):
+    """Training reached a NaN or infinite loss, or NaN or infinite weights: the model would
+    predict NaN. The message names the settings it diverged with and what to try.
+
+    A ``ValueError``, as scikit-learn's estimators raise for settings that do not fit the
+    data.
+    """
+
+
+class FiniteLoss(Callback):
+    """Stop training at the first training batch whose loss is NaN or infinite.
+
+    Once the loss is not finite, every later step makes the weights NaN: the epochs left
+    would cost time and give a model that predicts NaN (and labels from an argmax of NaN).
+    The loss is skorch's record of the batch, a float already: no extra synchronization with
+    a GPU. The estimator turns the error into one that names its settings.
+    """
+
+    def on_batch_end(self, net, batch=None, training=None, **kwargs):
+        if not training:
+            return
+        loss = net.history[-1, "batches", -1, "train_loss"]
+        if not math.isfinite(loss):
+            raise TrainingDivergedError(
+                f"the training loss was {loss} at epoch {len(net.history)}, batch "
+                f"{len(net.history[-1, 'batches'])}"
+            )
+
+
+def finite_weights(module: torch.nn.Module) -> bool:
+    """Whether every parameter of ``module`` is finite (no NaN, no infinity)."""
+    with torch.no_grad():
+        return all(bool(torch.isfinite(p).all()) for p in module.parameters())
+
+
+def diverged_error(what: str, estimator, training: TrainingOptions) -> TrainingDivergedError:
+    """The error for a training that diverged (``what``: where), in the user's terms: the
+    settings that drive a step's size and the network's scale, and what to change."""
+    report = getattr(estimator, "init_report_", None) or {}
+    init = repr(estimator.init)
+    if report.get("n_aligned_channels"):
+        init += f" (TDI aligned {report['n_aligned_channels']} channels)"
+    settings = ", ".join([
+        f"lr={estimator.lr!r}",
+        f"training.ssm_lr={training.ssm_lr!r}",
+        f"training.grad_clip={training.grad_clip!r}",
+        f"batch_size={estimator.batch_size!r}",
+        f"network={estimator.network!r}",
+        f"d_model={estimator.d_model!r}",
+        f"d_state={estimator.d_state!r}",
+        f"n_layers={estimator.n_layers!r}",
+        f"init={init}",
+    ])
+    clip = (
+        "" if training.grad_clip is not None
+        else ", clip the gradients (training=TrainingOptions(grad_clip=1.0))"
+    )
+    return TrainingDivergedError(
+        f"training diverged: {what}, so the model would predict NaN. It trained with "
+        f"{settings}. Try a lower lr (e.g. lr={estimator.lr / 10:g}){clip}, or "
+        f"init='s4d-lin' if TDI's modes are the cause; then fit again"
+    )
+
+
 class PlainWhenPipedPrintLog(PrintLog):
     """skorch's PrintLog without ANSI colour codes when stdout is not a terminal.
 
@@ -286,7 +351,7 @@ def build_net(
 ):
     """The skorch net for ``estimator``'s parameters and its ``training`` options (not yet
     initialized)."""
-    callbacks = [("learning_rates", LearningRates())]
+    callbacks = [("learning_rates", LearningRates()), ("finite_loss", FiniteLoss())]
     if training.grad_clip is not None:
         callbacks.append(("grad_clip", GradientNormClipping(training.grad_clip)))
     if training.lr_schedule == "cosine" and estimator.max_epochs > 0:

@@ -37,14 +37,17 @@ from ._inputs import (  # noqa: F401 - PaddedSeriesWarning: public here, for fil
 )
 from ._memory import keep_freed_memory
 from ._options import HasOptionGroups, resolve_options
-from ._saved_net import check_network_as_fitted, load_net, net_record
+from ._saved_net import check_network_as_fitted, load_net, module_kwargs, net_record
 from ._seeding import random_streams, seeded
 from ._streaming import PredictionStream
 from ._threads import resolve_n_threads, torch_threads
 from ._training import (
+    TrainingDivergedError,
     TrainingOptions,
     build_net,
     check_network_params,
+    diverged_error,
+    finite_weights,
     network_spec,
     resolve_device,
 )
@@ -323,10 +326,24 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
                 inputs = network_input(X3, self.input_mean_, self.input_scale_, lengths)
                 if lengths is not None:
                     inputs = {"X": inputs, "lengths": lengths}  # skorch unpacks it into forward
-                self.net_.partial_fit(inputs, self._training_target(target), epochs=n_epochs)
+                self._train(inputs, target, n_epochs, training)
                 self.n_epochs_ = len(self.net_.history)
         self._inference_modules = {}  # the trained weights changed
         return self
+
+    def _train(self, inputs, target, n_epochs: int, training: TrainingOptions) -> None:
+        """skorch's training, stopped with an error that names the settings where the loss
+        or the weights stop being finite (a NaN model predicted NaN without a word)."""
+        try:
+            self.net_.partial_fit(inputs, self._training_target(target), epochs=n_epochs)
+        except TrainingDivergedError as exc:  # the first non-finite batch loss
+            raise diverged_error(str(exc), self, training) from None
+        if not finite_weights(self.net_.module_):  # the last step broke them
+            raise diverged_error(
+                "the network's weights became NaN or infinite at the last training step",
+                self,
+                training,
+            )
 
     def _network_spec(self, n_channels: int, n_outputs: int) -> tuple[type, dict]:
         """Hook: the network's module class and keyword arguments (see

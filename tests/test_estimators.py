@@ -698,6 +698,70 @@ def test_a_group_set_to_its_defaults_after_fit_still_saves(tmp_path):
         bank.save(tmp_path / "c.sktdi")
 
 
+def test_a_narrow_network_aligned_to_a_given_band_trains_to_a_finite_loss():
+    """The reproduction of issue 37: TDI's spread modes decay to subnormal float32 magnitudes
+    within the kernel, whose gradient was infinite; the first step made the SSM parameters
+    NaN, and predict_proba returned NaN with predict's labels, without a word."""
+    from sktdi.datasets import planted_frequency_task
+    from sktdi.tdi import TaskSpectrum
+
+    X, y = planted_frequency_task(6)
+    clf = SSMClassifier(
+        tdi=TDIOptions(spectrum=TaskSpectrum.from_frequencies([0.3])),
+        d_model=8, n_layers=1, d_state=8, max_epochs=5, random_state=0, device="cpu",
+    ).fit(X, y)
+    assert np.isfinite([epoch["train_loss"] for epoch in clf.history_]).all()
+    assert np.isfinite(clf.predict_proba(X)).all()
+
+
+@pytest.mark.parametrize("Estimator", [SSMClassifier, SSMRegressor])
+def test_a_diverging_training_is_an_error_that_names_its_settings(Estimator):
+    """A loss that becomes NaN or infinite stops the fit with an error in plain words: what
+    diverged, the settings it diverged with, what to try; the model is left as before."""
+    from sktdi import TrainingDivergedError
+
+    X, y = planted(n_per_class=12, length=32)
+    target = y if Estimator is SSMClassifier else X[:, -4:].mean(axis=1)
+    model = Estimator(
+        network="s4d", d_model=8, n_layers=1, d_state=8, max_epochs=3, batch_size=8,
+        lr=1e20, training=TrainingOptions(grad_clip=None), random_state=0, device="cpu",
+    )
+    with pytest.raises(TrainingDivergedError) as caught:
+        model.fit(X, target)
+    message = str(caught.value)
+    assert isinstance(caught.value, ValueError)
+    assert re.search(r"training diverged: the training loss was (nan|inf) at epoch 1, batch 2", message)
+    for setting in ("lr=1e+20", "d_model=8", "d_state=8", "n_layers=1", "grad_clip=None",
+                    "init='tdi'"):
+        assert setting in message, setting
+    assert "lower lr" in message and "Traceback" not in message
+    assert not hasattr(model, "net_")  # as before the fit
+
+
+def test_weights_made_non_finite_by_the_last_step_are_an_error(monkeypatch):
+    """One batch, one epoch: the only loss is computed before the step that breaks the
+    weights, so the check after training catches it. The step is broken as the kernel's
+    gradient broke it before issue 37 (exp through torch.polar, infinite at subnormal
+    magnitudes)."""
+    import sktdi.ssm.kernel
+    from sktdi import TrainingDivergedError
+    from sktdi.datasets import planted_frequency_task
+    from sktdi.tdi import TaskSpectrum
+
+    monkeypatch.setattr(
+        sktdi.ssm.kernel, "_complex_exp", lambda z: torch.polar(torch.exp(z.real), z.imag)
+    )
+    X, y = planted_frequency_task(6)
+    model = SSMClassifier(
+        tdi=TDIOptions(spectrum=TaskSpectrum.from_frequencies([0.3])),
+        d_model=8, n_layers=1, d_state=8, max_epochs=1, batch_size=64, random_state=0,
+        device="cpu",
+    )
+    with pytest.raises(TrainingDivergedError, match="weights became NaN or infinite") as caught:
+        model.fit(X, y)
+    assert "TDI aligned 2 channels" in str(caught.value)
+
+
 def test_estimators_have_at_most_25_parameters():
     from sktdi import SpectralAlignmentTransformer, SpectralRidgeClassifier, SpectralRidgeRegressor
     from sktdi.sktime import SktimeSSMClassifier

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 import torch
 
+import sktdi.ssm.kernel as ssm_kernel
 import sktdi.ssm.layers as ssm_layers
 from sktdi.ssm import (
     INIT_NAMES,
@@ -18,6 +19,7 @@ from sktdi.ssm import (
     init_modes,
     ssm_param_groups,
     ssm_parameters,
+    vandermonde_kernel,
 )
 from sktdi.ssm.inits import (
     s4d_inv_eigenvalues,
@@ -243,6 +245,32 @@ def test_gradients_finite_on_long_sequences(init):
     layer(u).pow(2).mean().backward()
     for name, p in layer.named_parameters():
         assert p.grad is not None and bool(torch.isfinite(p.grad).all()), name
+
+
+@pytest.mark.parametrize("decay", [-np.pi / 2, -1.0, -2.0, -3.3])
+def test_kernel_gradient_is_finite_where_a_mode_decays_below_float32s_range(decay):
+    """A fast mode (TDI's spread modes: dt·Re A = -π/2) reaches subnormal float32 magnitudes
+    within the kernel, where the gradient of exp as a magnitude and a phase (torch.polar's,
+    through the phase of a subnormal number) was infinite, and a NaN reached every SSM
+    parameter: a d_model=8 network with a given spectrum trained to a NaN loss within one
+    epoch. The gradient is float64's, and the kernel itself unchanged."""
+    grads = {}
+    for dtype in (torch.complex64, torch.complex128):
+        # one mode at a time: the subnormal lanes of a vectorized loop are what failed
+        z = torch.tensor([[decay + 2.638672j]], dtype=dtype, requires_grad=True)  # (H, N)
+        K = vandermonde_kernel(z, torch.tensor([[0.0179 - 0.1542j]], dtype=dtype), 128)
+        K.sum().backward()
+        grads[dtype] = z.grad
+    assert bool(torch.isfinite(grads[torch.complex64]).all())
+    torch.testing.assert_close(
+        grads[torch.complex64].to(torch.complex128), grads[torch.complex128],
+        rtol=1e-5, atol=1e-6,
+    )
+    # the forward pass is the one before: exp as a magnitude and a phase
+    z = torch.tensor([[decay + 2.638672j]]).unsqueeze(-1) * torch.arange(0.0, 128.0, 12.0)
+    torch.testing.assert_close(
+        ssm_kernel._complex_exp(z), torch.polar(torch.exp(z.real), z.imag), rtol=0, atol=0
+    )
 
 
 @pytest.mark.parametrize("init", INIT_NAMES)

@@ -7,6 +7,7 @@ Frequencies are in cycles per sample, f in [0, 0.5].
 
 from __future__ import annotations
 
+import functools
 import math
 
 import torch
@@ -27,7 +28,25 @@ def _complex_expm1(z: Tensor) -> Tensor:
 
 def _complex_exp(z: Tensor) -> Tensor:
     """exp(z) as a magnitude and a phase: about 4× faster than torch's complex exp on CPU."""
-    return torch.polar(torch.exp(z.real), z.imag)  # same shape as z
+    magnitude = torch.exp(z.real)  # same shape as z
+    if magnitude.requires_grad:
+        magnitude.register_hook(functools.partial(_finite_magnitude_gradient, magnitude))
+    return torch.polar(magnitude, z.imag)  # same shape as z
+
+
+def _finite_magnitude_gradient(magnitude: Tensor, grad: Tensor) -> Tensor:
+    """torch.polar's gradient with respect to a subnormal magnitude, which is infinite, as 0.
+
+    polar's gradient takes the phase of its result, dividing by the magnitude; where a fast
+    mode has decayed to a subnormal magnitude within the kernel (TDI's spread modes decay by
+    π/2 a step: float32 is subnormal after about 60 steps), that division overflows, and one
+    training step made every SSM parameter NaN. The true gradient there, through exp, is at
+    most the upstream gradient times the magnitude: 0 to float precision. A hook rather than a
+    custom backward: the graph, and the order autograd sums gradients in, stay as they were,
+    so every finite gradient is the same to the last bit.
+    """
+    subnormal = magnitude.detach() < torch.finfo(magnitude.dtype).tiny  # or 0
+    return torch.where(subnormal & ~torch.isfinite(grad), torch.zeros_like(grad), grad)
 
 
 def discretize(
