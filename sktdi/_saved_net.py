@@ -13,6 +13,7 @@ from __future__ import annotations
 import torch
 from skorch.history import History
 
+from ._declared import saved_numel, network_size_problem
 from ._options import resolve_options
 from ._seeding import seeded
 from ._training import TrainingOptions, build_net, network_parameters
@@ -121,6 +122,15 @@ def load_net(reader, owner, record: dict):
         raise reader.altered("the network's record is not one")
     saved = reader.decode(record["module_kwargs"])
     n_channels, n_outputs = saved["n_channels"], saved["n_outputs"]
+    # the sizes the network is built with, against the weights the file holds: before
+    # anything is allocated by them (a file may say d_model=10**9 beside a few weights)
+    sizes = {name: getattr(owner, name) for name in ("d_model", "d_state", "n_layers", "n_estimators")}
+    problem = network_size_problem(
+        {**sizes, "n_channels": n_channels, "n_outputs": n_outputs},
+        saved_numel(record.get("module_state"), reader.tensors),
+    )
+    if problem is not None:
+        raise reader.altered(problem)
     module, spec = owner._network_spec(n_channels, n_outputs)
     net = build_net(
         owner, resolve_options(owner.training, TrainingOptions), n_channels, n_outputs,

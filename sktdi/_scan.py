@@ -67,6 +67,29 @@ def _steps(X: np.ndarray, lengths: np.ndarray | None) -> np.ndarray:
     return lengths.astype(np.int64)
 
 
+def _check_scan_shapes(X, lengths, A_bar, CB_bar, biases=(), difference=False) -> None:
+    """Refuse arrays that do not fit each other before a compiled scan runs on them: the
+    kernels index without bounds checks, so a bias array or length that does not fit the
+    bank would read or write outside memory rather than raise. Once per call, in Python:
+    the second line of defence behind the loaded files' declared shapes (sktdi._declared)."""
+    n, n_channels, length = X.shape
+    if A_bar.ndim != 2 or CB_bar.shape != A_bar.shape:
+        raise ValueError(f"the bank's modes are {A_bar.shape} and {CB_bar.shape}, not (H, N) both")
+    H = A_bar.shape[0]
+    for b in biases:
+        if b.ndim != 3 or b.shape[:2] != (n_channels, H):
+            raise ValueError(
+                f"the biases are {b.shape}, not ({n_channels}, {H}, Q) for {n_channels} "
+                f"channels of a bank of {H} filters"
+            )
+    if len({b.shape[-1] for b in biases}) > 1:
+        raise ValueError(f"the biases of the representations differ: {[b.shape for b in biases]}")
+    if lengths is not None and (
+        lengths.shape != (n,) or (len(lengths) and (lengths.min() < 1 + difference or lengths.max() > length))
+    ):
+        raise ValueError(f"the lengths are not {n} lengths within 1..{length} steps")
+
+
 def sample_outputs(
     X: np.ndarray,
     lengths: np.ndarray | None,
@@ -82,6 +105,7 @@ def sample_outputs(
     smallest that keeps m ≤ ``at_most``."""
     dtype = STATE_DTYPE if dtype is None else dtype
     n_channels = X.shape[1]
+    _check_scan_shapes(X, lengths, A_bar, CB_bar, difference=difference)
     lengths = _steps(X, lengths)  # (n,)
     steps = lengths - int(difference)  # (n,) the outputs of each series
     total = int(steps.sum())
@@ -138,6 +162,10 @@ def scan_features(
     """
     dtype = STATE_DTYPE if dtype is None else dtype
     n, n_channels, _ = X.shape
+    _check_scan_shapes(
+        X, lengths, A_bar, CB_bar, [b for b, _ in representations],
+        difference=any(d for _, d in representations),
+    )
     H, _ = A_bar.shape
     Q = representations[0][0].shape[-1]
     per_filter = N_MULTIROCKET * Q if multirocket else N_STATS + Q

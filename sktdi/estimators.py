@@ -178,24 +178,53 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
 
     # ---- saving (sktdi.persistence's hooks): the network is stored as its module's
     # settings, weights, optimizer state and history, and rebuilt from the parameters on load
+    # the fitted state, checked on load (sktdi._declared); the network's tensors are checked
+    # against the network the parameters build (sktdi._saved_net)
+    _declared_state = {
+        "n_features_in_": "int",
+        "feature_names_in_": "labels[n_features_in_]?",  # fitted on a DataFrame
+        "n_channels_": "int",
+        "n_timepoints_": "int",
+        "_input_ndim": "int",
+        "n_epochs_": "int",
+        "_fit_padding": "data?",
+        "init_report_": "data",
+        "task_spectrum_": "sktdi.tdi.TaskSpectrum | None",
+        "tdi_reports_": "data",
+        "input_mean_": "float64[n_channels_]",
+        "input_scale_": "float64[n_channels_]",
+        "net_": "net",
+    }
+    # attributes not saved: a cache of inference copies, rebuilt at the next prediction
+    _not_saved = ("_inference_modules",)
+
+    def _declared_dims(self) -> dict:
+        """The network's channels and outputs, which the fitted arrays must match."""
+        kwargs = module_kwargs(self.net_)
+        return {"n_channels_": kwargs["n_channels"], "n_outputs": kwargs["n_outputs"]}
+
     def _check_describes_fit(self, params: dict) -> None:
         super()._check_describes_fit(params)
-        check_network_as_fitted(self, self.net_)
+        if "net_" in vars(self):  # an unfitted one (a parameter) has no network
+            check_network_as_fitted(self, self.net_)
 
     def _saved_state(self, writer, key: str) -> dict:
         attributes = self._fitted_attributes()
-        attributes.pop("_inference_modules", None)  # a cache, rebuilt at the next prediction
-        net = attributes.pop("net_")
+        for name in self._not_saved:
+            attributes.pop(name, None)
+        net = attributes.pop("net_", None)
         state = writer.encode_attributes(attributes, key)
-        state["net_"] = net_record(writer, self, net, f"{key}/attributes/net_")
+        if net is not None:
+            state["net_"] = net_record(writer, self, net, f"{key}/attributes/net_")
         return state
 
     @classmethod
     def _from_saved_state(cls, reader, params: dict, attributes: dict):
         attributes = dict(attributes)
-        net = attributes.pop("net_")  # built last: from the other attributes too
+        net = attributes.pop("net_", None)  # built last: from the other attributes too
         estimator = super()._from_saved_state(reader, params, attributes)
-        estimator.net_ = load_net(reader, estimator, net)
+        if net is not None:
+            estimator.net_ = load_net(reader, estimator, net)
         return estimator
 
     # ---- hooks for the subclasses -------------------------------------------------------
@@ -559,6 +588,19 @@ class SSMClassifier(ClassifierMixin, _BaseSSM):
     """
 
     _task = "classification"
+    # beyond _BaseSSM's declared state: one label per output of the network
+    _declared_state_extra = {
+        "_label_encoder": "sklearn.preprocessing.LabelEncoder",
+        "classes_": "labels[n_outputs]",
+    }
+
+    def _loaded_problem(self) -> str | None:
+        """The labels predictions are decoded with must be the encoder's (sktdi.persistence's
+        hook, after the declared shapes)."""
+        encoder = self._label_encoder.classes_
+        if encoder.shape != self.classes_.shape or not np.array_equal(encoder, self.classes_):
+            return "classes_ differs from the label encoder's classes"
+        return None
 
     _criterion = torch.nn.CrossEntropyLoss
 
@@ -731,6 +773,12 @@ class SSMRegressor(RegressorMixin, _BaseSSM):
     """
 
     _task = "regression"
+    # beyond _BaseSSM's declared state: the targets' scaling, one value per output
+    _declared_state_extra = {
+        "_y_ndim": "int",
+        "y_mean_": "float64[n_outputs]",
+        "y_scale_": "float64[n_outputs]",
+    }
     _criterion = torch.nn.MSELoss
 
     def _n_outputs(self) -> int:

@@ -67,6 +67,8 @@ from sklearn.base import BaseEstimator
 from sklearn.exceptions import NotFittedError
 from sklearn.utils.validation import check_is_fitted
 
+from ._declared import check_declared, declaration_of, unfitted, value_problem
+
 FORMAT_NAME = "sktdi-estimator"
 FORMAT_VERSION = 1  # raise on any change that an older sktdi could not read
 
@@ -74,7 +76,16 @@ METADATA_MEMBER = "metadata.json"
 ARRAYS_MEMBER = "arrays.safetensors"
 TENSORS_MEMBER = "tensors.safetensors"
 DATA_MEMBERS = (ARRAYS_MEMBER, TENSORS_MEMBER)
-MAX_METADATA_BYTES = 256 * 2**20  # refuse a metadata member that would exhaust memory
+# Bounded reading: the data members are stored uncompressed (so reading one takes at most the
+# file's own bytes), and the metadata, the one compressed member, is inflated against a cap
+# derived from the file's size (JSON compresses about tenfold; a deflate bomb a thousandfold),
+# within an absolute one: so a small file never allocates far beyond its size
+MAX_METADATA_BYTES = 64 * 2**20
+METADATA_FLOOR_BYTES = 2**20  # what any file's metadata may inflate to
+METADATA_PER_FILE_BYTE = 16  # and beyond that, this many bytes per byte of the file
+# what a file's JSON may decode into beyond its own size: string and object arrays (whose
+# dtype declares a width per item) count against it
+DECODED_FLOOR_BYTES = 16 * 2**20
 
 TYPE_KEY = "__sktdi_type__"
 
@@ -90,6 +101,7 @@ ESTIMATOR_CLASSES = {
     "sktdi.sktime.SktimeSSMRegressor": "sktdi.sktime:SktimeSSMRegressor",
     "sktdi.sktime.SktimeSpectralRidgeClassifier": "sktdi.sktime:SktimeSpectralRidgeClassifier",
     "sktdi.sktime.SktimeSpectralRidgeRegressor": "sktdi.sktime:SktimeSpectralRidgeRegressor",
+    "sktdi.sktime.SktimeSSMEarlyClassifier": "sktdi.sktime:SktimeSSMEarlyClassifier",
     "sktdi.SpectralRidgeClassifier": "sktdi.ridge:SpectralRidgeClassifier",
     "sktdi.SpectralRidgeRegressor": "sktdi.ridge:SpectralRidgeRegressor",
 }
@@ -499,9 +511,13 @@ def _sktime_layout_members(data: bytes, source: str) -> tuple[bytes, bytes] | No
             if opening == PICKLE_PROTOCOL_OPCODE:
                 raise ValueError(_sktime_pickle_message(source))
             for name in members:
-                # save stores both uncompressed: a larger member would be a decompression bomb
-                if archive.getinfo(name).file_size > len(data):
-                    raise ValueError(f"{source}: its {name} member is implausibly large")
+                # save stores both uncompressed: anything else could be a decompression bomb
+                info = archive.getinfo(name)
+                if info.compress_type != zipfile.ZIP_STORED or info.file_size > len(data):
+                    raise ValueError(
+                        f"{source}: its {name} member is not stored uncompressed within the "
+                        f"file; the file was altered"
+                    )
             return archive.read(SKTIME_CLASS_MEMBER), archive.read(SKTIME_OBJECT_MEMBER)
     except (zipfile.BadZipFile, zlib.error, EOFError) as exc:
         raise ValueError(f"{source} is a damaged or truncated archive: {exc}") from exc
@@ -522,8 +538,8 @@ def _loads_archive(data: bytes, source: str):
     """The estimator in an sktdi archive's bytes (a zip)."""
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            metadata = _read_metadata(archive, source)
-            members = _read_data_members(archive, metadata, source)
+            metadata = _read_metadata(archive, source, len(data))
+            members = _read_data_members(archive, metadata, source, len(data))
     except (zipfile.BadZipFile, zlib.error, EOFError) as exc:
         raise ValueError(f"{source} is a damaged or truncated archive: {exc}") from exc
     _warn_on_version_mismatch(metadata, source)
@@ -536,7 +552,7 @@ def _loads_archive(data: bytes, source: str):
         tensors = tensors_from_bytes(members[TENSORS_MEMBER])  # always onto the CPU
     except SafetensorError as exc:
         raise ValueError(f"{source} holds an unreadable tensor file: {exc}") from exc
-    reader = _Reader(arrays, tensors, source)
+    reader = _Reader(arrays, tensors, source, len(data))
     try:
         estimator = reader.decode_object(metadata["estimator"], ESTIMATOR_CLASSES)
     except (KeyError, TypeError, IndexError, AttributeError, RecursionError, ValueError) as exc:
@@ -570,7 +586,12 @@ def _write_member(archive: zipfile.ZipFile, name: str, data: bytes, *, compress:
     archive.writestr(info, data)
 
 
-def _read_metadata(archive: zipfile.ZipFile, source: str) -> dict:
+def metadata_cap(file_size: int) -> int:
+    """The most bytes the metadata of a file of ``file_size`` bytes may inflate to."""
+    return min(MAX_METADATA_BYTES, max(METADATA_FLOOR_BYTES, METADATA_PER_FILE_BYTE * file_size))
+
+
+def _read_metadata(archive: zipfile.ZipFile, source: str, file_size: int) -> dict:
     names = archive.namelist()
     if METADATA_MEMBER not in names:
         raise ValueError(
@@ -583,10 +604,19 @@ def _read_metadata(archive: zipfile.ZipFile, source: str) -> dict:
             f"expected exactly {sorted(expected)}"
         )
     info = archive.getinfo(METADATA_MEMBER)
-    if info.file_size > MAX_METADATA_BYTES:
-        raise ValueError(f"{source}: {METADATA_MEMBER} is implausibly large ({info.file_size})")
+    cap = metadata_cap(file_size)
+    if info.file_size > cap:
+        raise ValueError(
+            f"{source}: {METADATA_MEMBER} declares {info.file_size} bytes, more than a file of "
+            f"{file_size} bytes may hold ({cap}); the file was altered"
+        )
+    # inflated in bounded steps: the declared size is the file's word, not a guarantee
+    with archive.open(info) as member:
+        text = member.read(cap + 1)
+    if len(text) > cap:
+        raise ValueError(f"{source}: {METADATA_MEMBER} inflates past {cap} bytes; the file was altered")
     try:
-        metadata = json.loads(archive.read(info).decode("utf-8"), parse_constant=_no_constant)
+        metadata = json.loads(text.decode("utf-8"), parse_constant=_no_constant)
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
         raise ValueError(f"{source}: {METADATA_MEMBER} is not valid JSON ({exc})") from exc
     if not isinstance(metadata, dict) or metadata.get("format") != FORMAT_NAME:
@@ -617,8 +647,12 @@ def _no_constant(name: str):
     raise ValueError(f"non-standard JSON constant {name}")
 
 
-def _read_data_members(archive: zipfile.ZipFile, metadata: dict, source: str) -> dict:
-    """The data members' bytes, each checked against its recorded size and SHA-256."""
+def _read_data_members(
+    archive: zipfile.ZipFile, metadata: dict, source: str, file_size: int
+) -> dict:
+    """The data members' bytes, each checked against its recorded size and SHA-256; each
+    must be stored uncompressed, within the file (save writes them so), so that reading one
+    takes no more memory than the file's own bytes."""
     recorded = metadata.get("members")
     if not isinstance(recorded, dict) or set(recorded) != set(DATA_MEMBERS):
         raise ValueError(f"{source}: {METADATA_MEMBER} does not list the members {DATA_MEMBERS}")
@@ -626,7 +660,16 @@ def _read_data_members(archive: zipfile.ZipFile, metadata: dict, source: str) ->
     for name in DATA_MEMBERS:
         entry = recorded[name] if isinstance(recorded[name], dict) else {}
         size, digest = entry.get("size"), entry.get("sha256")
-        # the size first: a member that is not what the metadata says is never decompressed
+        info = archive.getinfo(name)
+        if info.compress_type != zipfile.ZIP_STORED or not (
+            info.compress_size == info.file_size <= file_size
+        ):
+            raise ValueError(
+                f"{source}: {name} is not stored uncompressed within the file (it declares "
+                f"{info.file_size} bytes, compressed as {info.compress_size}, in a file of "
+                f"{file_size}): sktdi's save stores it so; the file was altered"
+            )
+        # the size first: a member that is not what the metadata says is never read
         if archive.getinfo(name).file_size != size:
             raise ValueError(
                 f"{source}: {name} has {archive.getinfo(name).file_size} bytes, the metadata "
@@ -775,6 +818,7 @@ class _Writer:
             attribute = exc.location.removeprefix(f"{key}/attributes/").split("/")[0]
             raise ValueError(_unsupported_message("attribute", attribute, cls, exc)) from None
         record["attributes"] = dict(sorted(state.items(), key=_by_name))
+        _check_declared_at_save(obj, name)
         return record
 
     def encode(self, value, key: str):
@@ -800,6 +844,7 @@ class _Writer:
             return self._encode_array(value, key)
         record_name = _registered_name(RECORD_CLASSES, type(value))
         if record_name is not None:
+            _check_declared_at_save(value, record_name)
             fields = {
                 field.name: self.encode(getattr(value, field.name), f"{key}/{field.name}")
                 for field in dataclasses.fields(value)
@@ -854,6 +899,20 @@ def _by_name(item: tuple):
     return item[0]
 
 
+def _check_declared_at_save(obj, name: str) -> None:
+    """Refuse to save an object whose class declares no fitted state (loading could not
+    check it), or whose state differs from its declaration (the file would be refused)."""
+    declaration = declaration_of(type(obj), name)
+    if declaration is None:
+        raise TypeError(
+            f"{type(obj).__name__} cannot be saved in the sktdi format: its class does not "
+            f"declare its fitted state (_declared_state), which loading checks a file against"
+        )
+    problem = check_declared(obj, declaration, _Reader.declared_type, saving=True)
+    if problem is not None:
+        raise ValueError(f"cannot save {type(obj).__name__}: {problem}")
+
+
 def _unsupported_message(what: str, name: str, cls: type, exc: _Unsupported) -> str:
     inner = exc.location.split(f"/{name}", 1)[-1].strip("/")
     where = f" (at {inner})" if inner else ""
@@ -885,11 +944,12 @@ class _Reader:
     ``decode``, ``restore``, ``take_tensor``, ``load_module_state``, ``available_device`` and
     ``altered``."""
 
-    def __init__(self, arrays: dict, tensors: dict, source: str):
+    def __init__(self, arrays: dict, tensors: dict, source: str, file_size: int = 0):
         self.arrays = dict(arrays)
         self.tensors = dict(tensors)
         self.source = source
         self.device_warned = False
+        self.budget = DECODED_FLOOR_BYTES + 4 * file_size  # see charge
 
     def altered(self, problem: str) -> ValueError:
         """The error to raise for a file whose contents cannot be what sktdi wrote."""
@@ -924,15 +984,19 @@ class _Reader:
                 raise ValueError(f"{self.source}: invalid attribute name {name!r}")
         from_saved_state = getattr(cls, "_from_saved_state", None)
         if from_saved_state is None:  # a library's object
-            return self.restore(cls, params, attributes)
-        params = cls._current_params(params)
-        if isinstance(params.get("device"), str):
-            params["device"] = self.available_device(params["device"])
-        return from_saved_state(self, params, attributes)
+            obj = self.restore(cls, params, attributes)
+        else:
+            params = cls._current_params(params)
+            if isinstance(params.get("device"), str):
+                params["device"] = self.available_device(params["device"])
+            obj = from_saved_state(self, params, attributes)
+        self.check(obj, record["class"])
+        return obj
 
     def restore(self, cls: type, params: dict, attributes: dict):
-        """``cls(**params)`` given the decoded ``attributes``, checked by its
-        ``_loaded_problem``: what :meth:`SaveMixin._from_saved_state` does by default."""
+        """``cls(**params)`` given the decoded ``attributes``: what
+        :meth:`SaveMixin._from_saved_state` does by default (:meth:`decode_object` then
+        checks the result against the class's declaration and its ``_loaded_problem``)."""
         obj = cls(**params)
         for name, value in attributes.items():
             obj.__dict__[name] = self.decode(value)
@@ -940,10 +1004,43 @@ class _Reader:
         if isinstance(fitted, dict) and hasattr(cls, "_current_params"):
             # the record of the fit's parameters, as the parameters themselves are mapped
             obj.__dict__[PARAMETERS_AT_FIT] = cls._current_params(fitted)
-        problem = obj._loaded_problem() if hasattr(obj, "_loaded_problem") else None
+        return obj
+
+    def check(self, obj, name: str) -> None:
+        """Refuse ``obj`` (registered as ``name``) unless its parameters are valid and its
+        fitted state fits its class's declaration, then its class's own ``_loaded_problem``:
+        before anything reads the state (the compiled scans index with it unchecked)."""
+        validate = getattr(obj, "_validate_params", None)
+        if validate is not None and hasattr(obj, "_parameter_constraints"):
+            try:
+                validate()
+            except ValueError as exc:  # scikit-learn's InvalidParameterError is one
+                raise self.altered(f"invalid parameters of {type(obj).__name__} ({exc})") from None
+        declaration = declaration_of(type(obj), name)
+        if declaration is None:  # never: save refuses such a class
+            raise self.altered(f"{name} declares no fitted state")
+        problem = check_declared(obj, declaration, self.declared_type)
+        if problem is None and hasattr(obj, "_loaded_problem") and not unfitted(obj):
+            problem = obj._loaded_problem()
         if problem is not None:
             raise self.altered(problem)
-        return obj
+
+    @staticmethod
+    def declared_type(name: str) -> type:
+        """The class a declaration names (a name of the allow-list)."""
+        for registry in (NESTED_OBJECT_CLASSES, RECORD_CLASSES, VALUE_CLASSES):
+            if name in registry:
+                return _registered_class(registry, name, "class")
+        raise ValueError(f"a declaration names {name!r}, which is not in the allow-list")
+
+    def charge(self, n_bytes: int, what: str) -> None:
+        """Count ``n_bytes`` that decoding ``what`` allocates beyond the file's own bytes
+        against the file's budget: a few bytes of JSON may not declare gigabytes."""
+        self.budget -= n_bytes
+        if self.budget < 0:
+            raise self.altered(
+                f"{what} would take {n_bytes} bytes, far more than the file's size allows"
+            )
 
     def decode(self, value):
         if value is None or isinstance(value, (bool, int, float, str)):
@@ -956,6 +1053,10 @@ class _Reader:
         if kind is None:
             return {name: self.decode(item) for name, item in value.items()}
         if kind in VALUE_CLASSES:
+            # its sizes against its saved tensors, before it allocates anything
+            problem = value_problem(kind, value, self.tensors)
+            if problem is not None:
+                raise self.altered(problem)
             return _registered_class(VALUE_CLASSES, kind, "value type")._from_saved_value(
                 self, value
             )
@@ -996,12 +1097,18 @@ class _Reader:
                     f"the metadata says {dtype} {shape}; the file was altered"
                 )
             return array
+        if dtype.kind in "UO":
+            values = value["values"]
+            if not isinstance(values, list) or math.prod(shape) != len(values):
+                raise self.altered(f"a {dtype} array of shape {shape} holds {len(values)} items")
+            # its dtype declares a width per item: count it before numpy allocates it
+            self.charge(dtype.itemsize * len(values), f"a string array of dtype {dtype}")
         if dtype.kind == "U":
-            if not all(type(item) is str for item in value["values"]):
+            if not all(type(item) is str for item in values):
                 raise ValueError(f"{self.source}: a string array holds non-strings")
-            return np.array(value["values"], dtype=dtype).reshape(shape)
+            return np.array(values, dtype=dtype).reshape(shape)
         if dtype.kind == "O":
-            items = [self.decode(item) for item in value["values"]]
+            items = [self.decode(item) for item in values]
             array = np.empty(len(items), dtype=object)
             for i, item in enumerate(items):  # one by one: lists would be broadcast
                 array[i] = item
@@ -1010,7 +1117,9 @@ class _Reader:
 
     def _decode_record(self, value: dict):
         cls = _registered_class(RECORD_CLASSES, value["class"], "record class")
-        return cls(**{name: self.decode(item) for name, item in value["fields"].items()})
+        record = cls(**{name: self.decode(item) for name, item in value["fields"].items()})
+        self.check(record, value["class"])
+        return record
 
     def load_module_state(self, module, keys: dict) -> None:
         """Give ``module`` the saved tensors (``keys``: state name -> tensor key), checking

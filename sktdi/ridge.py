@@ -35,7 +35,7 @@ from ._validation import (
     restore_on_error,
     validate_padded_sequences,
 )
-from .persistence import SaveMixin, remember_fit_parameters
+from .persistence import PARAMETERS_AT_FIT, SaveMixin, remember_fit_parameters
 from .tdi import TDIOptions, read_init
 from .transformers import SpectralAlignmentTransformer
 
@@ -154,9 +154,50 @@ class _SpectralRidge(HasOptionGroups, SaveMixin, BaseEstimator):
     # files saved before the option group (sktdi.persistence.current_params maps it)
     _parameters_moved = {"tdi_spectrum": "tdi__spectrum"}
 
+    # the fitted state, checked on load before anything reads it (sktdi._declared): the
+    # feature matrix is laid out by the bank's and MiniRocket's feature counts, which the
+    # scaler and the head must take
+    _declared_state = {
+        "n_features_in_": "int",
+        "feature_names_in_": "labels[n_features_in_]?",  # fitted on a DataFrame
+        "n_channels_": "int",
+        "n_timepoints_": "int",
+        "_input_ndim": "int",
+        "_fit_padding": "data?",
+        PARAMETERS_AT_FIT: "data?",
+        "transformer_": (
+            "sktdi.SpectralAlignmentTransformer(n_channels_=n_channels_, "
+            "_n_features_out=n_bank_features)"
+        ),
+        "rocket_": "sktime.MiniRocket | sktime.MiniRocketMultivariate | None",
+        "difference_rocket_": "sktime.MiniRocket | sktime.MiniRocketMultivariate | None",
+        "scaler_": "sklearn.preprocessing.StandardScaler(n_features_in_=n_features)",
+    }
+
+    def _declared_dims(self) -> dict:
+        """The width of the feature matrix: the bank's features, then MiniRocket's (84 per
+        feature of each dilation), checked first (its arrays are indexed unchecked)."""
+        n_features = self.transformer_._n_features_out
+        for name in ("rocket_", "difference_rocket_"):
+            rocket = vars(self)[name]
+            if rocket is None:
+                continue
+            problem = _minirocket_problem(vars(rocket).get("parameters"), self.n_channels_)
+            if problem is not None:
+                raise ValueError(problem)
+            per_dilation = rocket.parameters[-2]
+            n_features += MINIROCKET_KERNELS * int(per_dilation.sum(dtype=np.int64))
+        return {"n_bank_features": self.transformer_._n_features_out, "n_features": n_features}
+
     def _loaded_problem(self) -> str | None:
         """Why the loaded MiniRockets (``rocket_``, ``difference_rocket_``) cannot be the ones
         the fit made, or None (sktdi.persistence's hook: the file was altered)."""
+        bank = self.transformer_
+        for name in ("n_filters", "d_state", "n_biases", "features", "difference"):
+            if getattr(bank, name) != getattr(self, name):
+                return f"transformer_'s {name} differs from the model's"
+        if self.rocket is None and (self.rocket_ is not None or self.difference_rocket_ is not None):
+            return "the model holds a MiniRocket with rocket=None"
         for name in ("rocket_", "difference_rocket_"):
             rocket = vars(self).get(name)
             if rocket is None:
@@ -389,6 +430,10 @@ class SpectralRidgeClassifier(ClassifierMixin, _SpectralRidge):
     """
 
     _task = "classification"
+    _declared_state_extra = {
+        "ridge_": "sklearn.linear_model.RidgeClassifierCV(n_features_in_=n_features)",
+        "classes_": "labels[n_classes]",
+    }
     # float32 features, scaling and ridge head, as MiniRocket's own ridge runs: half the
     # memory and time of float64 on (n, F) matrices of ~10^4 columns, at the same
     # cross-validated accuracy (benchmarks/choose_transformer_defaults.py, round 10)
@@ -464,6 +509,10 @@ class SpectralRidgeRegressor(RegressorMixin, _SpectralRidge):
     """
 
     _task = "regression"
+    _declared_state_extra = {
+        "ridge_": "sklearn.linear_model.RidgeCV(n_features_in_=n_features)",
+        "feature_range_": "float64[2, n_features]",
+    }
     # float64: a regressor's predictions are numbers whose digits matter (scikit-learn's
     # checks ask for float64 predictions)
     _feature_dtype = np.float64

@@ -87,11 +87,52 @@ def _delegate_signature(cls, estimator_cls):
     __init__.__doc__ = f"Same parameters as :class:`~sktdi.{estimator_cls.__name__}`."
     cls.__init__ = __init__
     cls._option_groups = getattr(estimator_cls, "_option_groups", {})  # tdi__spread routes
+    # the fitted state (sktdi._declared): sktime's records, and the wrapped estimator, which
+    # is checked against its own declaration
+    cls._declared_state = {
+        **_SKTIME_FITTED_STATE, "estimator_": f"sktdi.{estimator_cls.__name__}",
+    }
     # what a saved file lacking a newer parameter meant (sktdi.persistence reads it)
     cls._value_before_parameter_existed = getattr(
         estimator_cls, "_value_before_parameter_existed", {}
     )
     return cls
+
+
+# what sktime's base classes record at fit: data only (sktdi._declared's "data": typed by the
+# codec), read by sktime's own methods; the labels are checked against the wrapped estimator's
+_SKTIME_FITTED_STATE = {
+    "_is_fitted": "bool",
+    "_is_vectorized": "bool",
+    "_tags_dynamic": "data",
+    "_config_dynamic": "data",
+    "_X_metadata": "data",
+    "_y_metadata": "data?",
+    "_y_inner_mtype": "data?",
+    "_converter_store_y": "data?",
+    "_estimator_type": "str?",
+    "_is_timed": "bool?",
+    "fit_time_": "int",
+    "classes_": "labels[n_classes_]?",
+    "n_classes_": "int?",
+    "_class_dictionary": "data?",
+}
+
+
+def _sktime_labels_problem(adapter, classes) -> str | None:
+    """Why a loaded classifier's sktime records of its labels (``classes_``, ``n_classes_``,
+    ``_class_dictionary``) differ from ``classes``, its fitted estimator's, or None."""
+    state = vars(adapter)
+    if "classes_" not in state:
+        return None
+    ours = state["classes_"]
+    if ours.shape != classes.shape or not np.array_equal(ours, classes):
+        return "classes_ differs from the wrapped estimator's"
+    if state.get("n_classes_") != len(classes) or state.get("_class_dictionary") != {
+        label: index for index, label in enumerate(classes)
+    }:
+        return "n_classes_ or _class_dictionary does not describe classes_"
+    return None
 
 
 _ZIP_SIGNATURE = b"PK\x03\x04"  # an sktdi archive; sktime's pickle formats hold a pickle
@@ -234,6 +275,12 @@ class _Delegate(HasOptionGroups, _SafeSktimeSave):
         """A file's parameters as the adapter takes them now: its estimator's mapping (the
         adapter has its parameters; sktdi.persistence's hook)."""
         return cls._estimator_cls._current_params(params)
+
+    def _loaded_problem(self) -> str | None:
+        """sktime's records of the labels must be the wrapped estimator's (sktdi.persistence's
+        hook, after the declared state)."""
+        classes = getattr(self.estimator_, "classes_", None)
+        return None if classes is None else _sktime_labels_problem(self, classes)
 
     @classmethod
     def _param_names(cls) -> list[str]:
@@ -381,7 +428,7 @@ EARLY_CONSECUTIVE = 1
 EARLY_CHUNK = 32  # steps fed at once, between checks that every case is decided
 
 
-class SktimeSSMEarlyClassifier(BaseEarlyClassifier):
+class SktimeSSMEarlyClassifier(_SafeSktimeSave, BaseEarlyClassifier):
     """An early classifier: a fitted :class:`~sktdi.SSMClassifier` read at every step.
 
     sktime's early classifiers fit one classifier per prefix length, at about 20 fixed
@@ -454,18 +501,29 @@ class SktimeSSMEarlyClassifier(BaseEarlyClassifier):
         "capability:predict_proba": True,
         "capability:random_state": True,
         "property:randomness": "derandomized",
-        # four of the checks sktime's own TEASER skips, for the same reasons: predict keeps the
+        # three of the checks sktime's own TEASER skips, for the same reasons: predict keeps the
         # cases' state for update_predict (the early-classification contract), and the
-        # other three compare predict_proba's (probabilities, decisions) as one array,
+        # other two compare predict_proba's (probabilities, decisions) as one array,
         # which numpy cannot build; tests/test_early.py checks what they would. sktime's
         # test suite reads this tag; check_estimator takes it as tests_to_exclude
         "tests:skip_by_name": [
             "test_non_state_changing_method_contract",
             "test_fit_idempotent",
             "test_persistence_via_pickle",
-            "test_save_estimators_to_file",
         ],
     }
+
+    # the fitted state (sktdi._declared): sktime's records, the fitted network, the series
+    # length it was fitted on; the cases of a prediction in progress are not saved
+    _declared_state = {
+        **_SKTIME_FITTED_STATE,
+        "estimator_": "sktdi.SSMClassifier(n_timepoints_=series_length_)",
+        "series_length_": "int",
+        "state_info": "None?",  # saved as None: no case in progress
+    }
+    # the stream of the cases in progress (a live recurrent state) is not saved: a loaded
+    # early classifier starts with none, as after fit
+    _not_saved = ("_stream", "state_info")
 
     def __init__(
         self,
@@ -483,6 +541,19 @@ class SktimeSSMEarlyClassifier(BaseEarlyClassifier):
     def fit(self, X, y):
         """Fit the network (sktime's ``fit``; X a numpy3D panel, labels may be a list)."""
         return super().fit(X, _as_array_labels(y))
+
+    def _saved_state(self, writer, key: str) -> dict:
+        """The fitted state as sktdi's file records it (sktdi.persistence's hook): the cases
+        of a prediction in progress (``state_info`` and their stream) are left out."""
+        attributes = self._fitted_attributes()
+        for name in self._not_saved:
+            attributes.pop(name, None)
+        attributes["state_info"] = None  # as reset_state_info leaves it after fit
+        return writer.encode_attributes(attributes, key)
+
+    def _loaded_problem(self) -> str | None:
+        """sktime's records of the labels must be the network's (sktdi.persistence's hook)."""
+        return _sktime_labels_problem(self, self.estimator_.classes_)
 
     def _fit(self, X, y):
         if not 0 < self.probability_threshold <= 1:

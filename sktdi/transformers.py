@@ -22,7 +22,7 @@ from ._validation import (
     restore_on_error,
     validate_padded_sequences,
 )
-from .persistence import SaveMixin, remember_fit_parameters
+from .persistence import PARAMETERS_AT_FIT, SaveMixin, remember_fit_parameters
 from .ssm import INIT_NAMES, S4D, fft_conv
 from .tdi import (
     TDI_INITS,
@@ -268,6 +268,52 @@ class SpectralAlignmentTransformer(HasOptionGroups, SaveMixin, TransformerMixin,
     _option_groups = {"tdi": TDIOptions}
     # files saved before the option group (sktdi.persistence.current_params maps them)
     _parameters_moved = FLAT_TDI_PARAMETERS
+
+    # the fitted state, checked on load before anything reads it (sktdi._declared): the
+    # compiled scans index the biases with the bank's sizes unchecked
+    _declared_state = {
+        "n_features_in_": "int",
+        "feature_names_in_": "labels[n_features_in_]?",  # fitted on a DataFrame
+        "n_channels_": "int",
+        "n_timepoints_": "int",
+        "_input_ndim": "int",
+        "_n_features_out": "int",
+        "_fit_padding": "data?",
+        PARAMETERS_AT_FIT: "data?",  # absent from files written before the record existed
+        "init_report_": "data",
+        "task_spectrum_": "sktdi.tdi.TaskSpectrum | None",
+        "tdi_report_": "sktdi.tdi.TDIReport | None",
+        "layer_": "s4d_layer(d_model=n_filters, d_state=d_state)",
+        "biases_": "float64[n_channels_, n_filters, n_bias_columns]",
+        "difference_biases_": "float64[n_channels_, n_filters, n_bias_columns]?",
+    }
+
+    def _declared_dims(self) -> dict:
+        """The sizes the declared state is checked with that follow from the parameters:
+        the biases per filter, and the feature count that the ridge models' feature matrix
+        is laid out by."""
+        if self.features == "stats":
+            per_filter = len(STATISTICS) + self.n_biases
+        elif self.features == "multirocket":
+            per_filter = len(MULTIROCKET_POOLINGS) * self.n_biases
+        else:
+            per_filter = self.n_timepoints_
+        n_representations = 2 if self._difference() else 1
+        return {
+            "n_bias_columns": 0 if self.features == "sequence" else self.n_biases,
+            "_n_features_out": n_representations * self.n_channels_ * self.n_filters * per_filter,
+        }
+
+    def _loaded_problem(self) -> str | None:
+        """Why the loaded state cannot be one that ``fit`` made, or None (sktdi.persistence's
+        hook, after the declared shapes): the difference's biases exactly when it is
+        filtered."""
+        if ("difference_biases_" in vars(self)) != self._difference():
+            return (
+                f"difference_biases_ is {'present' if self._difference() is False else 'absent'}"
+                f" with difference={self.difference!r} and features={self.features!r}"
+            )
+        return None
 
     @keyword_only
     def __init__(
