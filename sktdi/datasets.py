@@ -351,6 +351,19 @@ def _pixel_digits_split():
     return X_train, y_train, X_test, y_test
 
 
+def _digits_784_split():
+    """The digits upsampled to 28×28 (784 steps, MNIST's size) and read row by row, split
+    2:1 (stratified, seed 0): 1198 training series, so that 600 and 1198 are the 1% and 2%
+    of sequential MNIST's 60,000 that the S4D/TDI papers train on."""
+    from sklearn.model_selection import train_test_split
+
+    X, y = pixel_digits(28)
+    X_train, X_test, y_train, y_test = train_test_split(
+        X, y, test_size=1 / 3, stratify=y, random_state=0
+    )
+    return X_train, y_train, X_test, y_test
+
+
 def _planted_split():
     X_train, y_train = planted_frequency_task(100, random_state=0)
     X_test, y_test = planted_frequency_task(100, random_state=1)
@@ -360,6 +373,7 @@ def _planted_split():
 EXTRA_DATASETS = {
     "digits": _digits_split,
     "pixel-digits": _pixel_digits_split,
+    "digits-784": _digits_784_split,
     "planted": _planted_split,
 }
 
@@ -367,7 +381,8 @@ EXTRA_DATASETS = {
 def load_dataset_split(name: str, data_dir: str | Path | None = None):
     """(X_train, y_train, X_test, y_test) for a UCR/UEA name, or one of the extra datasets:
     "digits" (scikit-learn's load_digits as length-64 sequences), "pixel-digits" (the same
-    images upsampled to 32×32 and read as length-1024 sequences, :func:`pixel_digits`) and
+    images upsampled to 32×32 and read as length-1024 sequences, :func:`pixel_digits`),
+    "digits-784" (upsampled to 28×28: 784 steps, split 2:1) and
     "planted" (the synthetic planted-frequency task, 100 series per class in each split).
 
     Examples

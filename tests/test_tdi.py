@@ -522,9 +522,13 @@ def test_init_plan_report_says_what_the_layers_start_from():
     assert report["applied"] == "tdi" and report["n_aligned_channels"] == 16  # both layers
     assert report["reason"] == plan.reason and list(report) == [
         "requested", "chosen", "applied", "reliability", "reliability_note",
-        "n_significant_bins", "channel_share", "n_aligned_channels", "reason",
+        "n_significant_bins", "channel_share", "n_aligned_channels", "reason", "summary",
     ]
     assert {key: report[key] for key in plan.to_dict()} == plan.to_dict()  # none lost
+    # the summary says, in words, what an aligned channel holds: here every mode moved
+    assert report["summary"].startswith("tdi aligned 16 channel(s) of 2 S4D layers with the "
+                                        "fisher-log-power statistic; the other channels are")
+    assert "sit on the statistic's 1 peak (f = 0.30" in report["summary"]
     # a share that rounds to no channel of an 8-channel layer: TDI stood down
     plan, reports = initialize_layers(
         [S4D(8, 4).double()], X[:, None], codes, init="tdi-control", task="classification",

@@ -82,9 +82,49 @@ class TDIReport:
     refine_seconds: float = 0.0
     n_aligned_channels: int | None = None
     notes: list[str] = field(default_factory=list)
+    coverage: str = "tiled"
 
     def to_dict(self) -> dict:
         return asdict(self)
+
+    def describe(self) -> str:
+        """What an aligned channel holds, in words (every estimator's
+        ``init_report_["summary"]`` ends with it).
+
+        Examples
+        --------
+        >>> from sktdi.datasets import planted_frequency_task
+        >>> X, y = planted_frequency_task(20, random_state=0)
+        >>> from sktdi.ssm import S4D
+        >>> from sktdi.tdi import align_layer, fisher_log_power
+        >>> report = align_layer(S4D(4, 16), fisher_log_power(X, y), coverage="base", spread=0.5)
+        >>> print(report.describe())
+        4 of 8 modes are the base's own (its lowest frequencies, kept as built) and 4 sit on the statistic's 3 peaks (f = 0.305, 0.367, 0.445 cycles/sample); the layer keeps the base's kernel energy.
+        """
+        where = ", ".join(f"{p.freq:.3f}" for p in self.peaks[:4])
+        peaks = (
+            f"the statistic's {len(self.peaks)} peak" + ("s" if len(self.peaks) > 1 else "")
+            + f" (f = {where}{', ...' if len(self.peaks) > 4 else ''} cycles/sample)"
+        )
+        n, aligned, spread = self.modes_per_channel, self.n_aligned_modes, self.n_spread_modes
+        if self.coverage == "gain":
+            text = (
+                f"all {n} modes keep the base's poles, and their gains follow {peaks}"
+                if self.peaks
+                else f"all {n} modes keep the base's poles and gains"
+            )
+        elif not aligned:
+            text = f"the {n} modes tile the whole band (the statistic has no clear peak)"
+        elif self.coverage == "base":
+            text = (
+                f"{spread} of {n} modes are the base's own (its lowest frequencies, kept as "
+                f"built) and {aligned} sit on {peaks}"
+            )
+        else:
+            text = f"{aligned} of {n} modes sit on {peaks} and {spread} tile the whole band"
+        if self.gain_reference:
+            text += "; the layer keeps the base's kernel energy"
+        return text + "."
 
     def __str__(self) -> str:
         lines = [
@@ -334,6 +374,7 @@ def _gain_init_modes(
         n_aligned_modes=0,
         n_spread_modes=n_modes,
         gain_reference="base modes" if match_gain else None,
+        coverage="gain",
         notes=[
             "coverage='gain': every mode keeps its base pole; gains follow the statistic "
             f"(max gain x{float(np.sqrt(tilt.max())):.2f}, min x{float(np.sqrt(tilt.min())):.2f} "
@@ -457,7 +498,10 @@ def peak_init_modes(
         energy = _mode_energy(base_A, base_B, dt, discretization, spectrum.length)  # (H, S)
         scale = torch.sqrt(spread / energy.sum(dim=1, keepdim=True).clamp_min(1e-300))  # (H, 1)
         B = torch.cat([B[:, :n_aligned], base_B * scale], dim=1)  # (H, N)
-        notes.append(f"{n_spread} base mode(s) kept per channel ({kept.start}..{n_modes - 1})")
+        notes.append(
+            f"the base's first {n_spread} mode(s) kept on each channel (for s4d-lin its lowest "
+            f"frequencies), as modes {kept.start}..{n_modes - 1}"
+        )
     modes = ModeParams(A=A, B=B, C=C, dt=dt)
     if match_gain:
         modes = _match_gain(modes, base, discretization)
@@ -469,6 +513,7 @@ def peak_init_modes(
         n_spread_modes=n_spread,
         gain_reference="base modes" if match_gain else None,
         notes=notes,
+        coverage=coverage,
     )
     return modes, report
 

@@ -201,6 +201,8 @@ class InitPlan:
         ('tdi', 's4d-lin', 0)
         >>> report["reason"]
         'tdi stood down: no bin, s4d-lin kept on all'
+        >>> report["summary"]
+        'Every channel starts from s4d-lin: tdi stood down: no bin, s4d-lin kept on all.'
         """
         decision = self.to_dict()
         n_aligned = sum(report.n_aligned_channels or 0 for report in reports)
@@ -221,7 +223,27 @@ class InitPlan:
                 out["applied"] = applied
             elif key == "channel_share":
                 out["n_aligned_channels"] = n_aligned
+        out["summary"] = self._summary(reports, applied, n_aligned, out["reason"])
         return out
+
+    def _summary(self, reports: list[TDIReport], applied: str, n_aligned: int, reason: str):
+        """What the network starts from, in one or two sentences a user can read."""
+        if self.chosen not in TDI_INITS:
+            return f"No TDI: every channel starts from {applied} ({reason})."
+        if applied == BASE_INIT:
+            return f"Every channel starts from {BASE_INIT}: {reason}."
+        layers = f"{len(reports)} S4D layer" + ("s" if len(reports) > 1 else "")
+        why = (
+            f", the share the statistic's split-half reliability ({self.reliability:.2f}) allows"
+            if self.reliability is not None and self.channel_share < 1
+            else ""
+        )
+        text = (
+            f"{self.chosen} aligned {n_aligned} channel(s) of {layers} with the "
+            f"{reports[0].kind} statistic{why}; the other channels are {BASE_INIT}'s. "
+            f"On each aligned channel, {reports[0].describe()}"
+        )
+        return text
 
 
 def plan_initialization(
