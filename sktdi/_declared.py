@@ -395,3 +395,14 @@ def network_size_problem(sizes: dict, saved_numel: int) -> str | None:
             named = ", ".join(f"{n}={v}" for n, v in sizes.items())
             return f"the network's sizes ({named}) do not fit its {saved_numel} saved weights ({what})"
     return None
+
+
+def input_dims(estimator) -> dict:
+    """The sizes of a sequence estimator's input record (sktdi._validation): fitted on 2-D
+    X (one channel), ``n_features_in_`` is the series' length; on 3-D X, its channel count."""
+    ndim = estimator._input_ndim
+    if ndim not in (2, 3):
+        raise ValueError(f"_input_ndim is {ndim!r}, not 2 or 3")
+    if ndim == 2:
+        return {"n_channels_": 1, "n_features_in_": estimator.n_timepoints_}
+    return {"n_features_in_": estimator.n_channels_}

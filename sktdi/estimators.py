@@ -29,6 +29,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
 from ._inference import INFERENCE_DTYPES, check_inference_device, inference_module, predict_outputs
+from ._declared import input_dims
 from ._inputs import (  # noqa: F401 - PaddedSeriesWarning: public here, for filters
     PaddedSeriesWarning,
     _caller_stacklevel,
@@ -201,7 +202,9 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
     def _declared_dims(self) -> dict:
         """The network's channels and outputs, which the fitted arrays must match."""
         kwargs = module_kwargs(self.net_)
-        return {"n_channels_": kwargs["n_channels"], "n_outputs": kwargs["n_outputs"]}
+        return {
+            **input_dims(self), "n_channels_": kwargs["n_channels"], "n_outputs": kwargs["n_outputs"],
+        }
 
     def _check_describes_fit(self, params: dict) -> None:
         super()._check_describes_fit(params)

@@ -26,6 +26,7 @@ from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
+from ._declared import input_dims
 from ._options import HasOptionGroups, resolve_options
 from ._seeding import spawn_seeds
 from ._threads import keep_torch_threads
@@ -174,6 +175,10 @@ class _SpectralRidge(HasOptionGroups, SaveMixin, BaseEstimator):
         "scaler_": "sklearn.preprocessing.StandardScaler(n_features_in_=n_features)",
     }
 
+    def _head_problem(self) -> str | None:
+        """Hook: why the ridge head does not fit the model's outputs, or None."""
+        return None
+
     def _declared_dims(self) -> dict:
         """The width of the feature matrix: the bank's features, then MiniRocket's (84 per
         feature of each dilation), checked first (its arrays are indexed unchecked)."""
@@ -187,7 +192,12 @@ class _SpectralRidge(HasOptionGroups, SaveMixin, BaseEstimator):
                 raise ValueError(problem)
             per_dilation = rocket.parameters[-2]
             n_features += MINIROCKET_KERNELS * int(per_dilation.sum(dtype=np.int64))
-        return {"n_bank_features": self.transformer_._n_features_out, "n_features": n_features}
+        return {
+            **input_dims(self),
+            "n_timepoints_": self.transformer_.n_timepoints_,  # MiniRocket's length check
+            "n_bank_features": self.transformer_._n_features_out,
+            "n_features": n_features,
+        }
 
     def _loaded_problem(self) -> str | None:
         """Why the loaded MiniRockets (``rocket_``, ``difference_rocket_``) cannot be the ones
@@ -196,6 +206,15 @@ class _SpectralRidge(HasOptionGroups, SaveMixin, BaseEstimator):
         for name in ("n_filters", "d_state", "n_biases", "features", "difference"):
             if getattr(bank, name) != getattr(self, name):
                 return f"transformer_'s {name} differs from the model's"
+        # the head computes in the features' float type (a float64 head would change the
+        # float32 classifier's scores in their last bits)
+        for name in ("coef_", "intercept_"):
+            value = getattr(self.ridge_, name)
+            if isinstance(value, np.ndarray) and value.dtype != self._feature_dtype:
+                return f"ridge_.{name} is {value.dtype}, not {np.dtype(self._feature_dtype)}"
+        problem = self._head_problem()
+        if problem is not None:
+            return problem
         if self.rocket is None and (self.rocket_ is not None or self.difference_rocket_ is not None):
             return "the model holds a MiniRocket with rocket=None"
         for name in ("rocket_", "difference_rocket_"):
@@ -434,6 +453,20 @@ class SpectralRidgeClassifier(ClassifierMixin, _SpectralRidge):
         "ridge_": "sklearn.linear_model.RidgeClassifierCV(n_features_in_=n_features)",
         "classes_": "labels[n_classes]",
     }
+
+    def _head_problem(self) -> str | None:
+        """The head's labels are the model's and its binarizer's, with one row of weights
+        per class (one for two classes): predict indexes the labels by the scores' argmax."""
+        head = self.ridge_
+        for labels in (head.classes_, head._label_binarizer.classes_):
+            if labels.shape != self.classes_.shape or not np.array_equal(labels, self.classes_):
+                return "the ridge head's classes differ from classes_"
+        rows = 1 if head.coef_.ndim == 1 else head.coef_.shape[0]
+        if len(self.classes_) < 2 or rows != (1 if len(self.classes_) == 2 else len(self.classes_)):
+            return f"the ridge head has {rows} rows of weights for {len(self.classes_)} classes"
+        if np.size(head.intercept_) != rows:
+            return f"the ridge head has {np.size(head.intercept_)} intercepts for {rows} rows"
+        return None
     # float32 features, scaling and ridge head, as MiniRocket's own ridge runs: half the
     # memory and time of float64 on (n, F) matrices of ~10^4 columns, at the same
     # cross-validated accuracy (benchmarks/choose_transformer_defaults.py, round 10)
@@ -513,6 +546,14 @@ class SpectralRidgeRegressor(RegressorMixin, _SpectralRidge):
         "ridge_": "sklearn.linear_model.RidgeCV(n_features_in_=n_features)",
         "feature_range_": "float64[2, n_features]",
     }
+
+    def _head_problem(self) -> str | None:
+        """One intercept per row of weights (per output)."""
+        head = self.ridge_
+        rows = 1 if head.coef_.ndim == 1 else head.coef_.shape[0]
+        if np.size(head.intercept_) != rows:
+            return f"the ridge head has {np.size(head.intercept_)} intercepts for {rows} rows"
+        return None
     # float64: a regressor's predictions are numbers whose digits matter (scikit-learn's
     # checks ask for float64 predictions)
     _feature_dtype = np.float64

@@ -12,6 +12,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted
 
+from ._declared import input_dims
 from ._inputs import valid_mask
 from ._options import HasOptionGroups, resolve_options
 from ._scan import quantiles, sample_outputs, scan_features
@@ -300,6 +301,7 @@ class SpectralAlignmentTransformer(HasOptionGroups, SaveMixin, TransformerMixin,
             per_filter = self.n_timepoints_
         n_representations = 2 if self._difference() else 1
         return {
+            **input_dims(self),
             "n_bias_columns": 0 if self.features == "sequence" else self.n_biases,
             "_n_features_out": n_representations * self.n_channels_ * self.n_filters * per_filter,
         }
