@@ -501,15 +501,17 @@ class SktimeSSMEarlyClassifier(_SafeSktimeSave, BaseEarlyClassifier):
         "capability:predict_proba": True,
         "capability:random_state": True,
         "property:randomness": "derandomized",
-        # three of the checks sktime's own TEASER skips, for the same reasons: predict keeps the
+        # four of the checks sktime's own TEASER skips, for the same reasons: predict keeps the
         # cases' state for update_predict (the early-classification contract), and the
-        # other two compare predict_proba's (probabilities, decisions) as one array,
-        # which numpy cannot build; tests/test_early.py checks what they would. sktime's
+        # other three compare predict_proba's (probabilities, decisions) as one array,
+        # which numpy cannot build (their predict cases pass: the file round trip through
+        # sktime.base.load included); tests/test_early.py checks what they would. sktime's
         # test suite reads this tag; check_estimator takes it as tests_to_exclude
         "tests:skip_by_name": [
             "test_non_state_changing_method_contract",
             "test_fit_idempotent",
             "test_persistence_via_pickle",
+            "test_save_estimators_to_file",
         ],
     }
 

@@ -293,3 +293,70 @@ def test_a_state_that_differs_from_its_declaration_cannot_be_saved(tmp_path):
     bank.biases_ = bank.biases_[:, :, :1]
     with pytest.raises(ValueError, match="biases_"):
         bank.save(tmp_path / "inconsistent.sktdi")
+
+
+# ---- 9. the early classifier saves in sktdi's format ----------------------------------------
+
+
+def test_the_early_classifier_saves_safely_and_loads_with_both_loaders(tmp_path, monkeypatch):
+    import pickle
+
+    from sktime.base import load as sktime_load
+    from sktime.utils.estimator_checks import check_estimator
+
+    from sktdi.sktime import SktimeSSMEarlyClassifier
+
+    X, y = planted(n_channels=2)
+    early = fitted(SktimeSSMEarlyClassifier(SSMClassifier(**FAST), random_state=0), X, y)
+    labels, decided = early.predict(X[:, :, :6])  # a prediction in progress: not saved
+    written = early.save(tmp_path / "early")
+    assert written == tmp_path / "early.zip"
+    with zipfile.ZipFile(written) as archive:  # sktime's layout around sktdi's archive
+        assert archive.read("_obj")[:4] == b"PK\x03\x04"
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the early classifier's state was unpickled")
+
+    monkeypatch.setattr(pickle, "loads", refuse)  # sktdi.load never unpickles
+    loaded = sktdi.load(written)
+    monkeypatch.undo()
+    again = sktime_load(str(tmp_path / "early"))  # sktime's loader: only the class reference
+    for model in (loaded, again):
+        assert type(model) is SktimeSSMEarlyClassifier
+        assert model.state_info is None  # no case in progress, as after fit
+        got, got_decided = model.predict(X[:, :, :6])
+        np.testing.assert_array_equal(got, labels)
+        np.testing.assert_array_equal(got_decided, decided)
+        np.testing.assert_array_equal(model.predict_proba(X)[0], early.predict_proba(X)[0])
+    # sktime's own file checks pass (their predict_proba cases compare a tuple, which numpy
+    # cannot build: those are skipped, as for sktime's TEASER)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        results = check_estimator(
+            SktimeSSMEarlyClassifier, raise_exceptions=False,
+            tests_to_run=["test_save_estimators_to_file"],
+        )
+    passed = {name for name, result in results.items() if result == "PASSED"}
+    assert {name for name in results if name.endswith("-predict]")} <= passed
+
+
+def test_an_early_classifier_file_with_a_case_in_progress_is_refused(tmp_path):
+    from sktdi.sktime import SktimeSSMEarlyClassifier
+
+    X, y = planted(n_channels=2)
+    early = fitted(SktimeSSMEarlyClassifier(SSMClassifier(**FAST), random_state=0), X, y)
+    early.save(tmp_path / "early.zip")
+    outer = members_of(tmp_path / "early.zip")
+    inner = {}
+    with zipfile.ZipFile(io.BytesIO(outer["_obj"])) as archive:
+        inner = {info.filename: archive.read(info) for info in archive.infolist()}
+
+    def in_progress(meta):  # state_info without the stream it belongs to
+        meta["estimator"]["attributes"]["state_info"] = {"__sktdi_type__": "tuple", "items": [1]}
+
+    archive = write_archive(tmp_path / "inner.sktdi", edit_metadata(inner, in_progress))
+    crafted = tmp_path / "crafted.zip"
+    with zipfile.ZipFile(crafted, "w") as target:
+        target.writestr("_metadata", outer["_metadata"])
+        target.writestr("_obj", archive.read_bytes())
+    refused(crafted, "state_info")
