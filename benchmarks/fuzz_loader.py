@@ -143,7 +143,8 @@ def outputs(model, X) -> list:
     if type(model).__name__ == "SktimeSSMEarlyClassifier":
         return [*model.predict(X), *model.predict_proba(X)]
     results = [model.predict(X)]
-    if hasattr(model, "predict_proba") and hasattr(getattr(model, "estimator_", model), "predict_proba"):
+    inner = getattr(model, "estimator_", model)  # an adapter's proba needs its estimator's
+    if hasattr(model, "predict_proba") and hasattr(inner, "predict_proba"):
         results.append(model.predict_proba(X))
     return results
 

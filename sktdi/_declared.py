@@ -213,7 +213,9 @@ def check_declared(obj, declaration: dict, type_of, *, saving: bool = False) -> 
     if undeclared:
         return f"{type(obj).__name__} holds undeclared attributes {undeclared[:5]}"
     specs = {name: parse(text) for name, text in declaration.items()}
-    missing = sorted(name for name, spec in specs.items() if name not in state and not spec.optional)
+    missing = sorted(
+        name for name, spec in specs.items() if name not in state and not spec.optional
+    )
     if missing:
         return f"{type(obj).__name__} lacks its fitted attributes {missing[:5]}"
     try:
@@ -393,7 +395,10 @@ def network_size_problem(sizes: dict, saved_numel: int) -> str | None:
     for what, size in products.items():
         if size > bound:
             named = ", ".join(f"{n}={v}" for n, v in sizes.items())
-            return f"the network's sizes ({named}) do not fit its {saved_numel} saved weights ({what})"
+            return (
+                f"the network's sizes ({named}) do not fit its {saved_numel} saved weights "
+                f"({what})"
+            )
     return None
 
 

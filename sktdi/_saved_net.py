@@ -124,7 +124,9 @@ def load_net(reader, owner, record: dict):
     n_channels, n_outputs = saved["n_channels"], saved["n_outputs"]
     # the sizes the network is built with, against the weights the file holds: before
     # anything is allocated by them (a file may say d_model=10**9 beside a few weights)
-    sizes = {name: getattr(owner, name) for name in ("d_model", "d_state", "n_layers", "n_estimators")}
+    sizes = {
+        name: getattr(owner, name) for name in ("d_model", "d_state", "n_layers", "n_estimators")
+    }
     problem = network_size_problem(
         {**sizes, "n_channels": n_channels, "n_outputs": n_outputs},
         saved_numel(record.get("module_state"), reader.tensors),

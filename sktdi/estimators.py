@@ -203,7 +203,9 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
         """The network's channels and outputs, which the fitted arrays must match."""
         kwargs = module_kwargs(self.net_)
         return {
-            **input_dims(self), "n_channels_": kwargs["n_channels"], "n_outputs": kwargs["n_outputs"],
+            **input_dims(self),
+            "n_channels_": kwargs["n_channels"],
+            "n_outputs": kwargs["n_outputs"],
         }
 
     def _check_describes_fit(self, params: dict) -> None:

@@ -614,7 +614,9 @@ def _read_metadata(archive: zipfile.ZipFile, source: str, file_size: int) -> dic
     with archive.open(info) as member:
         text = member.read(cap + 1)
     if len(text) > cap:
-        raise ValueError(f"{source}: {METADATA_MEMBER} inflates past {cap} bytes; the file was altered")
+        raise ValueError(
+            f"{source}: {METADATA_MEMBER} inflates past {cap} bytes; the file was altered"
+        )
     try:
         metadata = json.loads(text.decode("utf-8"), parse_constant=_no_constant)
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:

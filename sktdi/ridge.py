@@ -215,7 +215,8 @@ class _SpectralRidge(HasOptionGroups, SaveMixin, BaseEstimator):
         problem = self._head_problem()
         if problem is not None:
             return problem
-        if self.rocket is None and (self.rocket_ is not None or self.difference_rocket_ is not None):
+        rockets = (self.rocket_, self.difference_rocket_)
+        if self.rocket is None and any(rocket is not None for rocket in rockets):
             return "the model holds a MiniRocket with rocket=None"
         for name in ("rocket_", "difference_rocket_"):
             rocket = vars(self).get(name)
