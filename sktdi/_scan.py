@@ -14,11 +14,21 @@ Why a recurrence rather than an FFT: per output sample it costs about 10 flops p
 (80 for N = 8), against the FFT's ~30 plus a full memory pass per pooled statistic; fused with
 the pooling it reads each series once and writes only the features. The FFT path stays for
 ``features="sequence"``, which returns every output anyway.
+
+A series far from zero would lose its signal in float32 (amplitude 0.01 at an offset of
+1000 is below float32's resolution there): each (series, channel) whose mean is farther
+from zero than any of its values from that mean is run centred (:func:`series_centres`),
+the centre subtracted in float64 before the float32 recurrence, and the centre's own
+response, a step response computed once in float64 (:func:`step_response`), added back in
+float64 to each output; its first difference is taken in float64. A series near zero runs
+exactly as it always has, to the last bit.
 """
 
 from __future__ import annotations
 
 import contextlib
+import math
+import threading
 
 import numpy as np
 
@@ -31,13 +41,33 @@ N_MULTIROCKET = 4
 # the recurrence's float type; float64 gives the same features to round-off and the same
 # accuracy, at ~1.5x the time (benchmarks/bench_fast_path.py measures both)
 STATE_DTYPE = np.float32
+# a step response is computed until every mode has decayed below 2**-60 of its start, and
+# taken as constant after: float64's own resolution of the response's final value
+RESPONSE_DECAY = 2.0**-60
+
+# numba's workqueue threading layer (its fallback, without TBB or OpenMP) is not
+# thread-safe: two Python threads launching parallel kernels at once abort the process.
+# The scans take this lock there; TBB and OpenMP run concurrent launches as they are
+_WORKQUEUE_LOCK = threading.Lock()
+
+
+def _launch_lock(numba):
+    """The lock the parallel kernels run under: the workqueue's, or none. Before the first
+    parallel launch numba has not chosen its layer, and the launch that chooses it takes
+    the lock too."""
+    try:
+        layer = numba.threading_layer()
+    except ValueError:  # no parallel kernel has run yet in this process
+        return _WORKQUEUE_LOCK
+    return _WORKQUEUE_LOCK if layer == "workqueue" else contextlib.nullcontext()
 
 
 @contextlib.contextmanager
 def _numba_threads():
     """Run the scans on torch's thread count (the estimator's ``n_threads``, a joblib
     worker's share), as every other step of a fit; numba's own default is every core, and
-    its first parallel call resets torch's count (:mod:`sktdi._threads`)."""
+    its first parallel call resets torch's count (:mod:`sktdi._threads`). Under numba's
+    workqueue layer one thread's scans run at a time (:func:`_launch_lock`)."""
     import numba
 
     count = min(torch_thread_count(), numba.config.NUMBA_NUM_THREADS)
@@ -47,7 +77,8 @@ def _numba_threads():
         before = numba.get_num_threads()
         numba.set_num_threads(count)
         try:
-            yield kernels
+            with _launch_lock(numba):
+                yield kernels
         finally:
             numba.set_num_threads(before)
 
@@ -65,6 +96,71 @@ def _steps(X: np.ndarray, lengths: np.ndarray | None) -> np.ndarray:
     if lengths is None:
         return np.full(len(X), X.shape[-1], dtype=np.int64)
     return lengths.astype(np.int64)
+
+
+def series_centres(X: np.ndarray, lengths: np.ndarray | None = None) -> np.ndarray:
+    """The centre each (series, channel) of X (n, C, L) is filtered around, (n, C) float64:
+    its mean over its own steps where the series is far from zero, 0 elsewhere.
+
+    Far from zero: the mean is farther from zero than any of the series' values is from the
+    mean, so that every value is on the mean's side of zero and float32 would spend its
+    resolution on the offset. A series that crosses zero (most: standardized data, signals
+    around a baseline of 0) keeps 0 and is filtered exactly as it always was; its values are
+    within twice their own spread of zero, where float32 rounds them no worse than it
+    rounds the state.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sktdi._scan import series_centres
+    >>> X = np.array([[[1000.0, 1000.02, 999.98]], [[-1.0, 0.5, 0.7]]])  # (2, 1, 3)
+    >>> series_centres(X).round(6).tolist()
+    [[1000.0], [0.0]]
+    """
+    from . import _scan_kernels as kernels  # compiled, not parallel: no thread setting
+
+    out = np.empty(X.shape[:2])  # (n, C)
+    kernels.centres(np.ascontiguousarray(X), _steps(X, lengths), out)  # sums in float64
+    return out
+
+
+def step_response(A_bar: np.ndarray, CB_bar: np.ndarray, length: int) -> np.ndarray:
+    """Each filter's output on a constant input of 1 from rest, (H, T) float64, for the
+    bank (Ā, CB̄), complex (H, N): steps 0 to T - 1, T at most ``length``, and constant after
+    T (every mode has decayed below :data:`RESPONSE_DECAY` of its start by then).
+
+    What a centred scan adds back: a filter's output on ``x`` is its output on
+    ``x - centre`` plus ``centre`` times this response (the filters are linear and start at
+    rest).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sktdi._scan import step_response
+    >>> A_bar, CB_bar = np.array([[0.5 + 0j]]), np.array([[0.5 + 0j]])  # y = Σ 0.5^k
+    >>> step_response(A_bar, CB_bar, 4).tolist()
+    [[1.0, 1.5, 1.75, 1.875]]
+    """
+    from . import _scan_kernels as kernels
+
+    slowest = float(np.abs(A_bar).max(initial=0.0))
+    steps = length
+    if 0.0 < slowest < 1.0:  # stable modes: the response settles
+        steps = min(length, math.ceil(math.log(RESPONSE_DECAY) / math.log(slowest)) + 1)
+    out = np.empty((A_bar.shape[0], max(int(steps), 1)))  # (H, T)
+    kernels.step_response(*_modes(A_bar, CB_bar, np.float64), out)
+    return out
+
+
+def _centring(X: np.ndarray, lengths: np.ndarray, A_bar, CB_bar):
+    """What the kernels take for series far from zero: the centres (n, C), X in float64 (no
+    copy when it is already) and the step response (H, T); when no series is far from
+    zero, placeholders the kernels never read (no float64 copy of float32 X)."""
+    centres = series_centres(X, lengths)  # (n, C)
+    if not centres.any():
+        return np.zeros((1, 1, 1)), centres, np.zeros((A_bar.shape[0], 1))
+    X64 = np.ascontiguousarray(X, dtype=np.float64)  # (n, C, L)
+    return X64, centres, step_response(A_bar, CB_bar, X.shape[-1])
 
 
 def _check_scan_shapes(X, lengths, A_bar, CB_bar, biases=(), difference=False) -> None:
@@ -85,7 +181,8 @@ def _check_scan_shapes(X, lengths, A_bar, CB_bar, biases=(), difference=False) -
     if len({b.shape[-1] for b in biases}) > 1:
         raise ValueError(f"the biases of the representations differ: {[b.shape for b in biases]}")
     if lengths is not None and (
-        lengths.shape != (n,) or (len(lengths) and (lengths.min() < 1 + difference or lengths.max() > length))
+        lengths.shape != (n,)
+        or (len(lengths) and (lengths.min() < 1 + difference or lengths.max() > length))
     ):
         raise ValueError(f"the lengths are not {n} lengths within 1..{length} steps")
 
@@ -100,9 +197,10 @@ def sample_outputs(
     difference: bool = False,
     dtype=None,
 ) -> np.ndarray:
-    """The bank's outputs (C, H, m) on series X (n, C, L), laid end to end over each
+    """The bank's outputs (C, H, m) float64 on series X (n, C, L), laid end to end over each
     series' own steps (or its first difference's) and kept at every k-th position, k the
-    smallest that keeps m ≤ ``at_most``."""
+    smallest that keeps m ≤ ``at_most``. A series far from zero is filtered centred
+    (:func:`series_centres`); the outputs of the others are the state's float type's."""
     dtype = STATE_DTYPE if dtype is None else dtype
     n_channels = X.shape[1]
     _check_scan_shapes(X, lengths, A_bar, CB_bar, difference=difference)
@@ -111,13 +209,17 @@ def sample_outputs(
     total = int(steps.sum())
     every = -(-total // at_most)
     offsets = np.concatenate([[0], np.cumsum(steps)[:-1]]).astype(np.int64)  # (n,)
-    out = np.empty((n_channels, A_bar.shape[0], -(-total // every)), dtype)  # (C, H, m)
+    out = np.empty((n_channels, A_bar.shape[0], -(-total // every)))  # (C, H, m)
+    X64, centres, response = _centring(X, lengths, A_bar, CB_bar)
     with _numba_threads() as kernels:
         kernels.sample(
             np.ascontiguousarray(X, dtype=dtype),
+            X64,
             lengths,
             int(difference),
+            centres,
             *_modes(A_bar, CB_bar, dtype),
+            response,
             offsets,
             every,
             out,
@@ -158,7 +260,9 @@ def scan_features(
     (:func:`sktdi.transformers.multirocket_pooling`'s four poolings per bias). The features
     are written in place, representation after representation: no copy of the (n, F) array;
     the sums behind them run in float64 whatever ``out_dtype`` they are stored in. With
-    ``out`` (n, R·C·H·P), a column block of a larger array, they are written there.
+    ``out`` (n, R·C·H·P), a column block of a larger array, they are written there. A
+    series far from zero is filtered centred, its outputs restored and compared with the
+    biases in float64 (:func:`series_centres`).
     """
     dtype = STATE_DTYPE if dtype is None else dtype
     n, n_channels, _ = X.shape
@@ -179,14 +283,20 @@ def scan_features(
     X_state = np.ascontiguousarray(X, dtype=dtype)  # (n, C, L)
     steps = _steps(X, lengths)  # (n,)
     modes = _modes(A_bar, CB_bar, dtype)
+    X64, centres, response = _centring(X, steps, A_bar, CB_bar)
     with _numba_threads() as kernels:
         for r, (biases, difference) in enumerate(representations):
+            biases = np.swapaxes(biases, 1, 2)  # (C, Q, H)
             kernels.pool(
                 X_state,
+                X64,
                 steps,
                 int(difference),
+                centres,
                 *modes,
-                np.ascontiguousarray(np.swapaxes(biases, 1, 2), dtype=dtype),  # (C, Q, H)
+                np.ascontiguousarray(biases, dtype=dtype),
+                np.ascontiguousarray(biases, dtype=np.float64),  # a centred series'
+                response,
                 bool(multirocket),
                 out[:, r],
             )

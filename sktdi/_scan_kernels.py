@@ -30,10 +30,71 @@ def series_value(X, i, c, t, difference):
         return X[i, c, t + 1] - X[i, c, t]
     return X[i, c, t]
 
+@numba.njit(cache=True, inline="always", nogil=True)
+def centred_value(X64, i, c, t, difference, centre, cell):
+    # a series far from zero, from float64 (X64): its first difference, which the offset
+    # leaves alone, or its value less the centre; rounded to the state's type through the
+    # one-element ``cell`` of that type (a float64 input would turn the recurrence float64)
+    if difference:
+        cell[0] = X64[i, c, t + 1] - X64[i, c, t]
+    else:
+        cell[0] = X64[i, c, t] - centre
+    return cell[0]
+
+@numba.njit(cache=True, inline="always", nogil=True)
+def restore(y, centre, response, t, difference, wide):
+    # the filters' outputs on a series far from zero, float64 (H,) in ``wide``: the
+    # difference's as they are, the series' with the centre's response added back (a
+    # constant input's: the step response, float64 (H, T), constant after T)
+    if difference:
+        for h in range(y.shape[0]):
+            wide[h] = y[h]
+    else:
+        k = min(t, response.shape[1] - 1)
+        for h in range(y.shape[0]):
+            wide[h] = y[h] + centre * response[h, k]
+
+@numba.njit(cache=True, inline="always", nogil=True)
+def accumulate(
+    y, biases, c, t, multirocket, total, square, high, low, count, positive_sum, index_sum,
+    run, longest,
+):
+    # the pooled statistics after output y (H,) at step t, against channel c's biases
+    # (C, Q, H) of y's float type
+    Q, H = count.shape
+    for h in range(H):
+        total[h] += y[h]
+        square[h] += np.float64(y[h]) * y[h]
+        high[h] = max(high[h], y[h])
+        low[h] = min(low[h], y[h])
+    if multirocket:
+        for q in range(Q):
+            for h in range(H):
+                z = y[h] - biases[c, q, h]
+                if z > 0:
+                    count[q, h] += 1
+                    positive_sum[q, h] += z
+                    index_sum[q, h] += t
+                    run[q, h] += 1
+                    longest[q, h] = max(longest[q, h], run[q, h])
+                else:
+                    run[q, h] = 0
+    else:
+        for q in range(Q):
+            for h in range(H):
+                count[q, h] += np.int32(y[h] > biases[c, q, h])
+
 @numba.njit(cache=True, parallel=True, nogil=True)
-def pool(X, lengths, difference, ar, ai, cr, ci, biases, multirocket, out):
-    # X (n, C, L), lengths (n,) int64; ar, ai, cr, ci (N, H); biases (C, Q, H), all of
-    # one float type, the state's; out (n, C, H, P) float64, P = 4 + Q (stats) or 4·Q (multirocket)
+def pool(
+    X, X64, lengths, difference, centres, ar, ai, cr, ci, biases, biases64, response,
+    multirocket, out,
+):
+    # X (n, C, L) in the state's float type, X64 the same series in float64; lengths (n,)
+    # int64; centres (n, C) float64, 0 for a series near zero (run on X as it is, compared
+    # with biases, (C, Q, H) of the state's type), else the series' mean (run centred,
+    # compared with biases64); ar, ai, cr, ci (N, H) of the state's type; response (H, T)
+    # float64, a constant input's output; out (n, C, H, P) float64, P = 4 + Q (stats) or 4·Q
+    # (multirocket)
     n, n_channels, _ = X.shape
     N, H = ar.shape
     Q = biases.shape[1]
@@ -41,41 +102,37 @@ def pool(X, lengths, difference, ar, ai, cr, ci, biases, multirocket, out):
         i = job // n_channels
         c = job % n_channels
         steps = lengths[i] - difference  # the first difference is one step shorter
+        centre = centres[i, c]
         s_re = np.zeros((N, H), dtype=ar.dtype)  # (N, H) the state
         s_im = np.zeros((N, H), dtype=ar.dtype)  # (N, H)
         y = np.empty(H, dtype=ar.dtype)  # (H,) the filters' outputs at step t
+        wide = np.empty(H)  # (H,) float64 outputs of a series far from zero
+        cell = np.empty(1, dtype=ar.dtype)  # its input, in the state's type
         total = np.zeros(H)  # (H,) float64 running sums
         square = np.zeros(H)  # (H,)
-        high = np.full(H, -np.inf, dtype=ar.dtype)  # (H,)
-        low = np.full(H, np.inf, dtype=ar.dtype)  # (H,)
+        high = np.full(H, -np.inf)  # (H,)
+        low = np.full(H, np.inf)  # (H,)
         count = np.zeros((Q, H), dtype=np.int32)  # (Q, H) positives per bias
         positive_sum = np.zeros((Q, H))  # (Q, H) multirocket: Σ (y - b) over positives
         index_sum = np.zeros((Q, H))  # (Q, H) multirocket: Σ t over positives
         run = np.zeros((Q, H), dtype=np.int32)  # (Q, H) the current run of positives
         longest = np.zeros((Q, H), dtype=np.int32)  # (Q, H)
-        for t in range(steps):
-            advance(series_value(X, i, c, t, difference), ar, ai, cr, ci, s_re, s_im, y)
-            for h in range(H):
-                total[h] += y[h]
-                square[h] += np.float64(y[h]) * y[h]
-                high[h] = max(high[h], y[h])
-                low[h] = min(low[h], y[h])
-            if multirocket:
-                for q in range(Q):
-                    for h in range(H):
-                        z = y[h] - biases[c, q, h]
-                        if z > 0:
-                            count[q, h] += 1
-                            positive_sum[q, h] += z
-                            index_sum[q, h] += t
-                            run[q, h] += 1
-                            longest[q, h] = max(longest[q, h], run[q, h])
-                        else:
-                            run[q, h] = 0
-            else:
-                for q in range(Q):
-                    for h in range(H):
-                        count[q, h] += np.int32(y[h] > biases[c, q, h])
+        if centre == 0.0:  # near zero: the series as it is, in the state's type
+            for t in range(steps):
+                advance(series_value(X, i, c, t, difference), ar, ai, cr, ci, s_re, s_im, y)
+                accumulate(
+                    y, biases, c, t, multirocket, total, square, high, low, count,
+                    positive_sum, index_sum, run, longest,
+                )
+        else:
+            for t in range(steps):
+                u = centred_value(X64, i, c, t, difference, centre, cell)
+                advance(u, ar, ai, cr, ci, s_re, s_im, y)
+                restore(y, centre, response, t, difference, wide)
+                accumulate(
+                    wide, biases64, c, t, multirocket, total, square, high, low, count,
+                    positive_sum, index_sum, run, longest,
+                )
         for h in range(H):
             if multirocket:
                 for q in range(Q):
@@ -96,20 +153,62 @@ def pool(X, lengths, difference, ar, ai, cr, ci, biases, multirocket, out):
                     out[i, c, h, 4 + q] = count[q, h] / steps
 
 @numba.njit(cache=True, parallel=True, nogil=True)
-def sample(X, lengths, difference, ar, ai, cr, ci, offsets, every, out):
+def sample(X, X64, lengths, difference, centres, ar, ai, cr, ci, response, offsets, every, out):
     # the outputs at every ``every``-th step of the series laid end to end: series i's
-    # step t is position offsets[i] + t; out (C, H, ceil(total / every))
+    # step t is position offsets[i] + t; out (C, H, ceil(total / every)) float64. X, X64,
+    # centres, response: as for pool
     n, n_channels, _ = X.shape
     N, H = ar.shape
     for job in numba.prange(n * n_channels):
         i = job // n_channels
         c = job % n_channels
+        centre = centres[i, c]
         s_re = np.zeros((N, H), dtype=ar.dtype)  # (N, H)
         s_im = np.zeros((N, H), dtype=ar.dtype)  # (N, H)
         y = np.empty(H, dtype=ar.dtype)  # (H,)
+        wide = np.empty(H)  # (H,) float64
+        cell = np.empty(1, dtype=ar.dtype)
         for t in range(lengths[i] - difference):
-            advance(series_value(X, i, c, t, difference), ar, ai, cr, ci, s_re, s_im, y)
             position = offsets[i] + t
-            if position % every == 0:
-                for h in range(H):
-                    out[c, h, position // every] = y[h]
+            if centre == 0.0:
+                advance(series_value(X, i, c, t, difference), ar, ai, cr, ci, s_re, s_im, y)
+                if position % every == 0:
+                    for h in range(H):
+                        out[c, h, position // every] = y[h]
+            else:
+                u = centred_value(X64, i, c, t, difference, centre, cell)
+                advance(u, ar, ai, cr, ci, s_re, s_im, y)
+                if position % every == 0:
+                    restore(y, centre, response, t, difference, wide)
+                    for h in range(H):
+                        out[c, h, position // every] = wide[h]
+
+@numba.njit(cache=True, nogil=True)
+def centres(X, lengths, out):
+    # out (n, C) float64: each series' mean over its own steps where the series is far from
+    # zero, its mean farther from zero than any of its values from the mean; else 0. X of
+    # any float type, summed in float64
+    n, n_channels, _ = X.shape
+    for i in range(n):
+        for c in range(n_channels):
+            mean = 0.0
+            for t in range(lengths[i]):
+                mean += X[i, c, t]
+            mean /= max(lengths[i], 1)
+            reach = 0.0
+            for t in range(lengths[i]):
+                reach = max(reach, abs(X[i, c, t] - mean))
+            out[i, c] = mean if abs(mean) > reach else 0.0
+
+@numba.njit(cache=True, nogil=True)
+def step_response(ar, ai, cr, ci, out):
+    # out (H, T) float64: every filter's output on a constant input of 1, from rest; the
+    # modes (N, H) float64
+    N, H = ar.shape
+    s_re = np.zeros((N, H))  # (N, H)
+    s_im = np.zeros((N, H))  # (N, H)
+    y = np.empty(H)  # (H,)
+    for t in range(out.shape[1]):
+        advance(1.0, ar, ai, cr, ci, s_re, s_im, y)
+        for h in range(H):
+            out[h, t] = y[h]

@@ -131,3 +131,128 @@ def test_the_scan_runs_on_torchs_thread_count_and_leaves_it():
     assert torch.get_num_threads() == torch_before
     assert numba.get_num_threads() == numba_before
     np.testing.assert_array_equal(one, several)
+
+
+# ---- series far from zero ------------------------------------------------------------------
+
+
+def _small_signal(n=30, length=150, seed=3):
+    """Series of amplitude 0.01 around zero, (n, 1, L): a signal that an offset of 1000
+    puts below float32's resolution."""
+    rng = np.random.default_rng(seed)
+    t = np.arange(length)
+    phase = rng.uniform(0, 2 * np.pi, size=(n, 1, 1))
+    return 0.01 * (rng.normal(size=(n, 1, length)) + np.sin(2 * np.pi * 0.2 * t + phase))
+
+
+def _spread_scaled_error(got, expected):
+    """The largest error of each feature as a share of that feature's spread over series."""
+    spread = expected.std(axis=0)
+    keep = spread > 0
+    return float((np.abs(got - expected)[:, keep] / spread[keep]).max())
+
+
+@pytest.mark.parametrize("offset", [1e3, 1e5])
+@pytest.mark.parametrize("multirocket", [False, True])
+def test_a_series_far_from_zero_keeps_its_signal(offset, multirocket):
+    """The float32 recurrence on raw X lost a small signal far from zero (amplitude 0.01 at
+    offset 1000: a mean feature's error was 14 times its spread over series; the difference,
+    which does not depend on the offset at all, was 0.4 of its spread off at 1e3 and 3 at
+    1e5). Each channel far from zero is now centred in float64 before the recurrence, the
+    centre's response added back in float64, and the difference taken in float64: the
+    difference's features are those of the series without the offset, and the series' own
+    (which depend on the offset: the filters' response to a step) those of the float64
+    scan."""
+    _, A_bar, CB_bar = _bank(n_filters=8)
+    X = _small_signal()
+    rng = np.random.default_rng(4)
+    raw = [(offset + rng.normal(scale=0.01, size=(1, 8, 3)), False)]  # (C, H, Q) biases
+    diff = [(rng.normal(scale=0.005, size=(1, 8, 3)), True)]
+    shifted = X + offset
+    difference = scan_features(shifted, None, A_bar, CB_bar, diff, multirocket=multirocket)
+    # the difference does not depend on the offset: the same features as without it
+    alone = scan_features(X, None, A_bar, CB_bar, diff, multirocket=multirocket)
+    assert _spread_scaled_error(difference, alone) < 1e-3
+    # the series' own features: float64's
+    single = scan_features(shifted, None, A_bar, CB_bar, raw, multirocket=multirocket)
+    double = scan_features(
+        shifted, None, A_bar, CB_bar, raw, multirocket=multirocket, dtype=np.float64
+    )
+    assert _spread_scaled_error(single, double) < 1e-3
+
+
+def test_bias_samples_of_a_series_far_from_zero_are_float64s():
+    _, A_bar, CB_bar = _bank(n_filters=8)
+    shifted = _small_signal() + 1e3
+    for difference in (False, True):
+        single = sample_outputs(shifted, None, A_bar, CB_bar, at_most=500, difference=difference)
+        double = sample_outputs(
+            shifted, None, A_bar, CB_bar, at_most=500, difference=difference, dtype=np.float64
+        )
+        spread = double.std(axis=-1, keepdims=True)  # (C, H, 1) over the sampled outputs
+        assert float((np.abs(single - double) / spread).max()) < 1e-3, difference
+
+
+def test_a_transformer_fitted_far_from_zero_has_the_differences_features_of_the_signal():
+    """End to end, the biases fitted too: a transformer fitted on the series at offset 1000
+    gives their differences the features one fitted without the offset gives."""
+    from sktdi import SpectralAlignmentTransformer
+
+    X = _small_signal()
+    y = np.repeat([0, 1], 15)
+    params = {"n_filters": 8, "init": "s4d-lin", "random_state": 0}
+    near = SpectralAlignmentTransformer(**params).fit(X, y)
+    far = SpectralAlignmentTransformer(**params).fit(X + 1e3, y)
+    names = near.get_feature_names_out()
+    diff = np.array([name.startswith("diff_") for name in names])
+    np.testing.assert_allclose(
+        far.difference_biases_, near.difference_biases_, rtol=0,
+        atol=1e-4 * near.difference_biases_.std(),
+    )
+    got, expected = far.transform(X + 1e3)[:, diff], near.transform(X)[:, diff]
+    assert _spread_scaled_error(got, expected) < 1e-3
+
+
+# ---- threads ---------------------------------------------------------------------------------
+
+_TWO_THREADS = """
+import threading
+import numpy as np
+from sktdi import SpectralAlignmentTransformer
+
+rng = np.random.default_rng(0)
+X, y = rng.normal(size=(64, 2, 300)), np.repeat([0, 1], 32)
+bank = SpectralAlignmentTransformer(n_filters=32, init="s4d-lin", random_state=0).fit(X, y)
+expected = bank.transform(X)
+results = []
+
+def work():
+    for _ in range(10):
+        results.append(bank.transform(X))
+
+threads = [threading.Thread(target=work) for _ in range(2)]
+for thread in threads:
+    thread.start()
+for thread in threads:
+    thread.join()
+import numba
+print(numba.threading_layer(), len(results), all(np.array_equal(r, expected) for r in results))
+"""
+
+
+def test_two_threads_transform_at_once_under_numbas_workqueue_layer():
+    """numba's fallback threading layer, workqueue (no TBB, no OpenMP), aborts the process
+    when two threads launch parallel kernels at once (it did, rc 134): the scans take turns
+    there, and give what one thread gives. In a subprocess, so that an abort fails the test
+    rather than killing pytest."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "NUMBA_THREADING_LAYER": "workqueue", "NUMBA_NUM_THREADS": "2"}
+    done = subprocess.run(
+        [sys.executable, "-c", _TWO_THREADS], env=env, capture_output=True, text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["workqueue", "20", "True"], done.stdout
