@@ -267,6 +267,8 @@ def _check_value(name: str, spec: Spec, value, env: dict, type_of) -> None:
             if kind == "array" and _array_fits(alt, detail, value, env, name):
                 return
             if kind == "object" and type(value) is type_of(alt):
+                if unfitted(value):  # a fitted attribute is fitted (a parameter need not be)
+                    raise _Problem(f"{name} is an unfitted {type(value).__name__}")
                 trial = dict(env)
                 for attribute, dim in detail.items():
                     size = vars(value).get(attribute)

@@ -360,3 +360,31 @@ def test_an_early_classifier_file_with_a_case_in_progress_is_refused(tmp_path):
         target.writestr("_metadata", outer["_metadata"])
         target.writestr("_obj", archive.read_bytes())
     refused(crafted, "state_info")
+
+
+def test_an_unfitted_estimator_in_place_of_a_fitted_one_is_refused(tmp_path):
+    from sktdi.sktime import SktimeSpectralRidgeClassifier
+
+    X, y = planted(n_channels=2)
+    adapter = fitted(SktimeSpectralRidgeClassifier(**BANK), X, y)
+    path = tmp_path / "adapter.sktdi"
+    adapter.save(path)
+    outer = members_of(path)
+    with zipfile.ZipFile(io.BytesIO(outer["_obj"])) as archive:
+        inner = {info.filename: archive.read(info) for info in archive.infolist()}
+
+    def unfit(meta):  # the wrapped ridge model without its fitted state
+        meta["estimator"]["attributes"]["estimator_"]["attributes"] = {}
+
+    from safetensors.numpy import save as save_arrays
+    from safetensors.torch import save as save_tensors
+
+    crafted_inner = edit_metadata(inner, unfit)
+    crafted_inner["arrays.safetensors"] = save_arrays({})
+    crafted_inner["tensors.safetensors"] = save_tensors({})
+    archive = write_archive(tmp_path / "inner.sktdi", crafted_inner)
+    crafted = tmp_path / "crafted.zip"
+    with zipfile.ZipFile(crafted, "w") as target:
+        target.writestr("_metadata", outer["_metadata"])
+        target.writestr("_obj", archive.read_bytes())
+    refused(crafted, "unfitted")
