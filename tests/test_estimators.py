@@ -698,17 +698,26 @@ def test_a_group_set_to_its_defaults_after_fit_still_saves(tmp_path):
         bank.save(tmp_path / "c.sktdi")
 
 
+def _reproducing_tdi():
+    """The reviewer's TDI settings, the defaults then, pinned: spread modes that tile the
+    band (one per channel at d_state=8, decaying by π/2 a step)."""
+    from sktdi.tdi import TaskSpectrum
+
+    return TDIOptions(
+        spectrum=TaskSpectrum.from_frequencies([0.3]), spread=0.25, coverage="tiled"
+    )
+
+
 def test_a_narrow_network_aligned_to_a_given_band_trains_to_a_finite_loss():
     """The reproduction of issue 37: TDI's spread modes decay to subnormal float32 magnitudes
     within the kernel, whose gradient was infinite; the first step made the SSM parameters
     NaN, and predict_proba returned NaN with predict's labels, without a word."""
     from sktdi.datasets import planted_frequency_task
-    from sktdi.tdi import TaskSpectrum
 
     X, y = planted_frequency_task(6)
     clf = SSMClassifier(
-        tdi=TDIOptions(spectrum=TaskSpectrum.from_frequencies([0.3])),
-        d_model=8, n_layers=1, d_state=8, max_epochs=5, random_state=0, device="cpu",
+        tdi=_reproducing_tdi(), d_model=8, n_layers=1, d_state=8, max_epochs=5, random_state=0,
+        device="cpu",
     ).fit(X, y)
     assert np.isfinite([epoch["train_loss"] for epoch in clf.history_]).all()
     assert np.isfinite(clf.predict_proba(X)).all()
@@ -747,16 +756,14 @@ def test_weights_made_non_finite_by_the_last_step_are_an_error(monkeypatch):
     import sktdi.ssm.kernel
     from sktdi import TrainingDivergedError
     from sktdi.datasets import planted_frequency_task
-    from sktdi.tdi import TaskSpectrum
 
     monkeypatch.setattr(
         sktdi.ssm.kernel, "_complex_exp", lambda z: torch.polar(torch.exp(z.real), z.imag)
     )
     X, y = planted_frequency_task(6)
     model = SSMClassifier(
-        tdi=TDIOptions(spectrum=TaskSpectrum.from_frequencies([0.3])),
-        d_model=8, n_layers=1, d_state=8, max_epochs=1, batch_size=64, random_state=0,
-        device="cpu",
+        tdi=_reproducing_tdi(), d_model=8, n_layers=1, d_state=8, max_epochs=1, batch_size=64,
+        random_state=0, device="cpu",
     )
     with pytest.raises(TrainingDivergedError, match="weights became NaN or infinite") as caught:
         model.fit(X, y)
