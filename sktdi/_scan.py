@@ -210,8 +210,8 @@ def sample_outputs(
     every = -(-total // at_most)
     offsets = np.concatenate([[0], np.cumsum(steps)[:-1]]).astype(np.int64)  # (n,)
     out = np.empty((n_channels, A_bar.shape[0], -(-total // every)))  # (C, H, m)
-    X64, centres, response = _centring(X, lengths, A_bar, CB_bar)
-    with _numba_threads() as kernels:
+    with _numba_threads() as kernels:  # numba's start, should it come here, is covered
+        X64, centres, response = _centring(X, lengths, A_bar, CB_bar)
         kernels.sample(
             np.ascontiguousarray(X, dtype=dtype),
             X64,
@@ -283,8 +283,8 @@ def scan_features(
     X_state = np.ascontiguousarray(X, dtype=dtype)  # (n, C, L)
     steps = _steps(X, lengths)  # (n,)
     modes = _modes(A_bar, CB_bar, dtype)
-    X64, centres, response = _centring(X, steps, A_bar, CB_bar)
     with _numba_threads() as kernels:
+        X64, centres, response = _centring(X, steps, A_bar, CB_bar)
         for r, (biases, difference) in enumerate(representations):
             biases = np.swapaxes(biases, 1, 2)  # (C, Q, H)
             kernels.pool(
