@@ -28,7 +28,12 @@ allow-list, whose classes are named as ``"module:Class"`` strings and imported o
 holds one (so importing it imports no estimator). Each sktdi class owns its saved state through
 the hooks of :class:`SaveMixin` (an S4D layer through ``_saved_value``/``_from_saved_value``):
 what its fitted state is in the file, how it is rebuilt, what makes a file of it inconsistent,
-and how the parameters of a file written by an older sktdi map to its parameters now. A deep
+and how the parameters of a file written by an older sktdi map to its parameters now. Each
+class also declares its fitted attributes' dtypes and shapes (``_declared_state``, checked by
+:mod:`sktdi._declared`): every object rebuilt from a file is checked against its declaration
+before anything uses it, since compiled code indexes its arrays unchecked. Reading is
+bounded by the file's size: the data members must be stored uncompressed, and the metadata
+is inflated against a cap derived from the file's size (:func:`metadata_cap`). A deep
 model's network, for one, is rebuilt on load the way ``fit`` builds it, from the estimator's
 parameters, and given the saved weights, optimizer state and history
 (:mod:`sktdi._saved_net`). The saved parameters must describe the fitted model: a parameter
