@@ -58,6 +58,7 @@ import json
 import math
 import os
 import re
+import struct
 import sys
 import tempfile
 import warnings
@@ -76,6 +77,9 @@ from ._declared import check_declared, declaration_of, unfitted, value_problem
 
 FORMAT_NAME = "sktdi-estimator"
 FORMAT_VERSION = 1  # raise on any change that an older sktdi could not read
+# which defaults an option group saved as None stands for: 1, TDIOptions' until issue 35
+# (coverage "tiled", spread 0.25; files without the key); 2, today's (coverage "base")
+OPTION_DEFAULTS = 2
 
 METADATA_MEMBER = "metadata.json"
 ARRAYS_MEMBER = "arrays.safetensors"
@@ -244,10 +248,10 @@ class SaveMixin:
         return writer.encode_attributes(self._fitted_attributes(), key)
 
     @classmethod
-    def _current_params(cls, params: dict) -> dict:
+    def _current_params(cls, params: dict, option_defaults: int = OPTION_DEFAULTS) -> dict:
         """Hook: a file's decoded parameters as this class takes them now (those of a file
         written by an older sktdi mapped by the class's tables; see :func:`current_params`)."""
-        return current_params(cls, params)
+        return current_params(cls, params, option_defaults)
 
     @classmethod
     def _from_saved_state(cls, reader, params: dict, attributes: dict):
@@ -439,6 +443,7 @@ def dumps(estimator) -> bytes:
         "format": FORMAT_NAME,
         "format_version": FORMAT_VERSION,
         "sktdi_version": __version__,
+        "option_defaults": OPTION_DEFAULTS,
         "torch_version": torch.__version__,
         "numpy_version": np.__version__,
         "members": {
@@ -477,8 +482,28 @@ def loads(data: bytes, *, source: str = "the data"):
     return estimator
 
 
+# what zipfile raises on a damaged archive: its own error, and (for headers whose offsets,
+# flags or methods were altered) a negative seek's ValueError, an unsupported feature's
+# NotImplementedError, a short read's EOFError or struct.error, a bad stream's zlib.error
+_DAMAGED_ZIP = (
+    zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, ValueError, OSError,
+    struct.error, OverflowError,
+)
+
+
+def _raise_damaged(exc: BaseException, source: str):
+    """Refuse a damaged archive, naming ``source``; a ValueError of ours says it already."""
+    if isinstance(exc, ValueError) and str(exc).startswith(source):
+        raise exc
+    raise ValueError(f"{source} is a damaged or truncated archive: {exc}") from exc
+
+
 def _check_zip(data: bytes, source: str) -> None:
-    if not zipfile.is_zipfile(io.BytesIO(data)):
+    try:
+        is_zip = zipfile.is_zipfile(io.BytesIO(data))
+    except _DAMAGED_ZIP as exc:
+        _raise_damaged(exc, source)
+    if not is_zip:
         raise ValueError(
             f"{source} is not an sktdi model file: no zip archive found (another kind of file, "
             f"or a truncated one). Pickle and joblib files are read with pickle/joblib, which "
@@ -524,8 +549,8 @@ def _sktime_layout_members(data: bytes, source: str) -> tuple[bytes, bytes] | No
                         f"file; the file was altered"
                     )
             return archive.read(SKTIME_CLASS_MEMBER), archive.read(SKTIME_OBJECT_MEMBER)
-    except (zipfile.BadZipFile, zlib.error, EOFError) as exc:
-        raise ValueError(f"{source} is a damaged or truncated archive: {exc}") from exc
+    except _DAMAGED_ZIP as exc:
+        _raise_damaged(exc, source)
 
 
 def _sktime_pickle_message(source: str) -> str:
@@ -545,8 +570,8 @@ def _loads_archive(data: bytes, source: str):
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             metadata = _read_metadata(archive, source, len(data))
             members = _read_data_members(archive, metadata, source, len(data))
-    except (zipfile.BadZipFile, zlib.error, EOFError) as exc:
-        raise ValueError(f"{source} is a damaged or truncated archive: {exc}") from exc
+    except _DAMAGED_ZIP as exc:
+        _raise_damaged(exc, source)
     _warn_on_version_mismatch(metadata, source)
     from safetensors import SafetensorError
     from safetensors.numpy import load as arrays_from_bytes
@@ -557,7 +582,13 @@ def _loads_archive(data: bytes, source: str):
         tensors = tensors_from_bytes(members[TENSORS_MEMBER])  # always onto the CPU
     except SafetensorError as exc:
         raise ValueError(f"{source} holds an unreadable tensor file: {exc}") from exc
-    reader = _Reader(arrays, tensors, source, len(data))
+    option_defaults = metadata.get("option_defaults", 1)
+    if type(option_defaults) is not int or not 1 <= option_defaults <= OPTION_DEFAULTS:
+        raise ValueError(
+            f"{source}: invalid option_defaults {option_defaults!r}; the file was altered, or "
+            f"written by a newer sktdi"
+        )
+    reader = _Reader(arrays, tensors, source, len(data), option_defaults)
     try:
         estimator = reader.decode_object(metadata["estimator"], ESTIMATOR_CLASSES)
     except (KeyError, TypeError, IndexError, AttributeError, RecursionError, ValueError) as exc:
@@ -951,7 +982,15 @@ class _Reader:
     ``decode``, ``restore``, ``take_tensor``, ``load_module_state``, ``available_device`` and
     ``altered``."""
 
-    def __init__(self, arrays: dict, tensors: dict, source: str, file_size: int = 0):
+    def __init__(
+        self,
+        arrays: dict,
+        tensors: dict,
+        source: str,
+        file_size: int = 0,
+        option_defaults: int = OPTION_DEFAULTS,
+    ):
+        self.option_defaults = option_defaults  # what a group saved as None stands for
         self.arrays = dict(arrays)
         self.tensors = dict(tensors)
         self.source = source
@@ -993,7 +1032,7 @@ class _Reader:
         if from_saved_state is None:  # a library's object
             obj = self.restore(cls, params, attributes)
         else:
-            params = cls._current_params(params)
+            params = cls._current_params(params, self.option_defaults)
             if isinstance(params.get("device"), str):
                 params["device"] = self.available_device(params["device"])
             obj = from_saved_state(self, params, attributes)
@@ -1010,7 +1049,7 @@ class _Reader:
         fitted = vars(obj).get(PARAMETERS_AT_FIT)
         if isinstance(fitted, dict) and hasattr(cls, "_current_params"):
             # the record of the fit's parameters, as the parameters themselves are mapped
-            obj.__dict__[PARAMETERS_AT_FIT] = cls._current_params(fitted)
+            obj.__dict__[PARAMETERS_AT_FIT] = cls._current_params(fitted, self.option_defaults)
         return obj
 
     def check(self, obj, name: str) -> None:
@@ -1181,21 +1220,23 @@ class _Reader:
 # ---- parameters of files written by an older sktdi ----------------------------------------
 
 
-def current_params(cls: type, params: dict) -> dict:
+def current_params(cls: type, params: dict, option_defaults: int = OPTION_DEFAULTS) -> dict:
     """A file's parameters (decoded) as ``cls`` takes them now, by the class's tables (see
     :class:`SaveMixin`): a parameter added since the file was written takes the value the
     file's model had (``_value_before_parameter_existed``); parameters that moved into an
     option group (``_parameters_moved``, ``"tdi_spread": "tdi__spread"``) become the group,
     or None where each is the group's default; removed ones (``_parameters_removed``), whose
-    effect the fitted state carries, are dropped.
+    effect the fitted state carries, are dropped. A group saved as None by a file of earlier
+    defaults (``option_defaults`` below :data:`OPTION_DEFAULTS`) becomes the group with the
+    defaults it was fitted with (its ``_defaults_of_flat_files``).
 
     Examples
     --------
     >>> from sktdi import SSMClassifier
-    >>> old = {"tdi_spread": 0.5, "tdi_max_peaks": 8, "augment": "none", "prenorm": False}
+    >>> old = {"tdi_spread": 0.75, "tdi_max_peaks": 8, "augment": "none", "prenorm": False}
     >>> params = current_params(SSMClassifier, old)
     >>> params["tdi"], params["training"], params["network"], "prenorm" in params
-    (TDIOptions(spread=0.5), None, 's4d', False)
+    (TDIOptions(coverage='tiled', spread=0.75), None, 's4d', False)
     """
     params = dict(params)
     for name, value in cls._value_before_parameter_existed.items():
@@ -1213,11 +1254,19 @@ def current_params(cls: type, params: dict) -> dict:
             )
         options = cls._option_groups[group]
         defaults = options().get_params(deep=False)
+        # a field the file's parameters lacked took that era's default (only the ridge models
+        # had fewer tdi_* parameters than fields), not today's
+        fields = {**getattr(options, "_defaults_of_flat_files", {}), **fields}
         changed = {
             field: value for field, value in fields.items()
             if not _same_value(value, defaults[field])
         }
         params[group] = options(**changed) if changed else None
+    if option_defaults < OPTION_DEFAULTS:
+        for group, options in getattr(cls, "_option_groups", {}).items():
+            before = getattr(options, "_defaults_of_flat_files", {})
+            if group in params and params[group] is None and before:
+                params[group] = options(**before)
     for name in cls._parameters_removed:
         params.pop(name, None)
     return params

@@ -549,11 +549,17 @@ class SpectralRidgeRegressor(RegressorMixin, _SpectralRidge):
     }
 
     def _head_problem(self) -> str | None:
-        """One intercept per row of weights (per output)."""
+        """One intercept per row of weights (per output): a 1-D head and a scalar intercept
+        for one target, (outputs, features) and (outputs,) for several (the predictions'
+        shape follows the head's)."""
         head = self.ridge_
-        rows = 1 if head.coef_.ndim == 1 else head.coef_.shape[0]
-        if np.size(head.intercept_) != rows:
-            return f"the ridge head has {np.size(head.intercept_)} intercepts for {rows} rows"
+        if head.coef_.ndim != 1 + np.ndim(head.intercept_) or (
+            head.coef_.ndim == 2 and head.coef_.shape[0] != np.size(head.intercept_)
+        ):
+            return (
+                f"the ridge head's weights {head.coef_.shape} do not fit its intercept "
+                f"{np.shape(head.intercept_)}"
+            )
         return None
     # float64: a regressor's predictions are numbers whose digits matter (scikit-learn's
     # checks ask for float64 predictions)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import struct
 import tracemalloc
 import warnings
 import zipfile
@@ -388,3 +389,37 @@ def test_an_unfitted_estimator_in_place_of_a_fitted_one_is_refused(tmp_path):
         target.writestr("_metadata", outer["_metadata"])
         target.writestr("_obj", archive.read_bytes())
     refused(crafted, "unfitted")
+
+
+# ---- what the fuzzer found (benchmarks/fuzz_loader.py) ------------------------------------
+
+
+def test_zip_headers_altered_into_unsupported_features_or_offsets_are_refused_by_name(
+    transformer_file, tmp_path
+):
+    path, _ = transformer_file
+    data = bytearray(path.read_bytes())
+    patched = bytearray(data)
+    start = patched.find(b"PK\x01\x02")  # the first central header's flags: "patched data"
+    patched[start + 8] |= 1 << 5
+    (tmp_path / "patched.sktdi").write_bytes(patched)
+    refused(tmp_path / "patched.sktdi", "damaged")
+    seek = bytearray(data)
+    end = seek.rfind(b"PK\x05\x06")  # the central directory's size: a negative seek
+    struct.pack_into("<I", seek, end + 12, 2**30)
+    (tmp_path / "seek.sktdi").write_bytes(seek)
+    refused(tmp_path / "seek.sktdi", "sktdi model file|damaged")
+
+
+def test_a_single_output_ridge_head_reshaped_to_several_outputs_is_refused(tmp_path):
+    from sktdi import SpectralRidgeRegressor
+
+    X, _ = planted()
+    target = X[:, 0].mean(axis=1)
+    path = tmp_path / "regressor.sktdi"
+    fitted(SpectralRidgeRegressor(**BANK), X, target).save(path)
+    members = members_of(path)
+    coef = arrays_from_bytes(members["arrays.safetensors"])
+    (key,) = [k for k in coef if k.endswith("ridge_/attributes/coef_")]
+    crafted = write_archive(tmp_path / "rows.sktdi", replace_array(members, key, coef[key][None]))
+    refused(crafted, "ridge head")
