@@ -28,6 +28,7 @@ rerun skips the cells its ``--out`` file already holds.
 from __future__ import annotations
 
 import argparse
+import os
 import time
 import warnings
 from pathlib import Path
@@ -35,6 +36,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 from learning_curves import finished_rows, run_cells
+
+os.environ.setdefault("NUMBA_NUM_THREADS", "1")  # one thread per cell, the bank's scan too
 
 # datasets that may be used to choose a default, and datasets that never are
 CHOICE = ("digits-784", "digits", "GunPoint", "JapaneseVowels")
@@ -45,6 +48,8 @@ PRESETS = {
     "default": {},
     "s4d-1": {"network": "s4d", "n_layers": 1},  # the paper's setting: one S4D layer
     "conv-1": {"n_layers": 1},  # one block of the default network
+    # the fast path: SpectralRidgeClassifier's filter bank and ridge head (no epochs: budget 0)
+    "bank": {},
     # the bisection (issue 35, item 2): from the recipe of the +8.2 (before issues 22 and 23)
     # to today's default network, one change at a time
     "old": {"network": "s4d", "d_model": 64, "n_layers": 2, "pooling": "mean-max",
@@ -100,16 +105,19 @@ def _split(dataset: str, mode: str, per_class: int, resample: int, eval_max: int
 def run_cell(dataset, mode, preset, per_class, resample, arm, budget, eval_max) -> dict:
     import torch
 
-    from sktdi import SSMClassifier
+    from sktdi import SpectralRidgeClassifier, SSMClassifier
 
     torch.set_num_threads(1)
     warnings.filterwarnings("ignore")
     X_fit, y_fit, X_eval, y_eval, lengths_fit, lengths_eval = _split(
         dataset, mode, per_class, resample, eval_max
     )
-    model = SSMClassifier(
-        max_epochs=budget, random_state=resample, n_threads=1, inference_dtype="float32"
-    ).set_params(**{**PRESETS[preset], **ARMS[arm]})
+    if preset == "bank":
+        model = SpectralRidgeClassifier(random_state=resample).set_params(**ARMS[arm])
+    else:
+        model = SSMClassifier(
+            max_epochs=budget, random_state=resample, n_threads=1, inference_dtype="float32"
+        ).set_params(**{**PRESETS[preset], **ARMS[arm]})
     start = time.perf_counter()
     model.fit(X_fit, y_fit, lengths=lengths_fit)
     fit_seconds = time.perf_counter() - start
@@ -132,6 +140,56 @@ def run_cell(dataset, mode, preset, per_class, resample, arm, budget, eval_max) 
         "channel_share": report["channel_share"],
         "reliability": report["reliability"],
     }
+
+
+def mode_census(dataset: str = "digits-784", per_class: int = 60) -> pd.DataFrame:
+    """Where each arm puts the first layer's modes on ``dataset`` (one draw, training split):
+    the share aliased (Im(A)·dt > π), their memory 1/w in steps (w = −Re(A)·dt), and their
+    frequencies. The default network's S4D layer: 128 channels, d_state 64, S4D-Lin's dt."""
+    import math
+
+    import torch
+
+    from sktdi import SSMClassifier
+    from sktdi.datasets import load_dataset_split
+    from sktdi.ssm import S4D
+    from sktdi.tdi import TDIOptions, align_layer, fisher_log_power
+
+    X, y, _, _ = load_dataset_split(dataset)
+    rng = np.random.default_rng(0)
+    fit = np.sort(np.concatenate([
+        rng.permutation(np.flatnonzero(y == label))[:per_class] for label in np.unique(y)
+    ]))
+    spectrum = fisher_log_power(X[fit], y[fit])
+    length = X.shape[-1]
+    defaults = SSMClassifier().get_params()
+    rows = []
+    for arm in ("s4d-lin", "tiled", "beside"):
+        layer = S4D(
+            defaults["d_model"], defaults["d_state"], init="s4d-lin", dt_min=defaults["dt_min"],
+            dt_max=defaults["dt_max"], generator=torch.Generator().manual_seed(0),
+        )
+        if arm != "s4d-lin":
+            options = TDIOptions(
+                **{k[len("tdi__"):]: v for k, v in ARMS[arm].items() if k.startswith("tdi__")}
+            )
+            align_layer(layer, spectrum, spread=options.spread, coverage=options.coverage)
+        modes = layer.modes()
+        z = modes.A.detach().to(torch.complex128) * modes.dt.detach().double()[:, None]  # (H, N)
+        memory = (1 / -z.real).numpy().ravel()  # steps for the mode's envelope to fall by e
+        freq = (torch.angle(torch.exp(z)).abs() / (2 * math.pi)).numpy().ravel()
+        rows.append({
+            "dataset": dataset,
+            "length": length,
+            "arm": arm,
+            "aliased": float((z.imag.abs() > math.pi).double().mean()),
+            "memory_median": float(np.median(memory)),
+            "long_memory": float(np.mean(memory >= length / 4)),
+            "short_memory": float(np.mean(memory <= 10)),
+            "freq_median": float(np.median(freq)),
+            "below_0.05": float(np.mean(freq <= 0.05)),
+        })
+    return pd.DataFrame(rows)
 
 
 def paired(results: pd.DataFrame, arm: str, reference: str) -> pd.DataFrame:
@@ -169,7 +227,13 @@ def main() -> None:
     parser.add_argument("--n-jobs", type=int, default=1)
     parser.add_argument("--out", default=None)
     parser.add_argument("--summarize", default=None, help="print the tables of a results file")
+    parser.add_argument("--census", default=None, help="write the modes' census to this file")
     args = parser.parse_args()
+    if args.census:
+        census = mode_census()
+        census.to_csv(args.census, index=False)
+        print(census.round(3).to_string())
+        return
     if args.summarize:
         results = pd.read_csv(args.summarize)
         print(summarize(results).to_string())
@@ -183,12 +247,13 @@ def main() -> None:
             parser.error(f"unknown arm {arm!r}; choose from {sorted(ARMS)}")
     out = Path(args.out)
     rows, done = finished_rows(out, KEY)
+    budgets = [0] if args.preset == "bank" else args.budgets  # the bank trains no epochs
     cells = [
         (d, args.mode, args.preset, k, r, arm, budget)
         for r in range(args.resamples)
         for d in args.datasets
         for k in args.per_class
-        for budget in args.budgets
+        for budget in budgets
         for arm in args.arms
         if (d, args.mode, args.preset, k, r, arm, budget) not in done
     ]

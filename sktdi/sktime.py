@@ -271,10 +271,12 @@ class _Delegate(HasOptionGroups, _SafeSktimeSave):
         return self._estimator_cls(**{name: getattr(self, name) for name in self._param_names()})
 
     @classmethod
-    def _current_params(cls, params: dict) -> dict:
+    def _current_params(cls, params: dict, option_defaults: int | None = None) -> dict:
         """A file's parameters as the adapter takes them now: its estimator's mapping (the
         adapter has its parameters; sktdi.persistence's hook)."""
-        return cls._estimator_cls._current_params(params)
+        if option_defaults is None:
+            return cls._estimator_cls._current_params(params)
+        return cls._estimator_cls._current_params(params, option_defaults)
 
     def _loaded_problem(self) -> str | None:
         """sktime's records of the labels must be the wrapped estimator's (sktdi.persistence's

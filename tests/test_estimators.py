@@ -118,20 +118,27 @@ def test_same_seed_same_model_different_seed_different_init():
 
 
 def test_tdi_is_used_in_fit():
-    """max_epochs=0 fits the initialization only: TDI's response peaks at the planted frequency,
-    S4D-Lin's does not."""
+    """max_epochs=0 fits the initialization only: TDI's response puts over 4 times S4D-Lin's
+    share of its power at the planted frequency (the base's own modes, kept beside the
+    aligned ones, still peak at f = 0, where their memories are longest)."""
     X, y = planted(n_per_class=20, length=128, freq=0.4)
     grid = 512
-    peaks = {}
+    share = {}
     for init in ("tdi", "s4d-lin"):
         clf = SSMClassifier(init=init, max_epochs=0, random_state=0).fit(X, y)
         freqs, magnitude = clf.frequency_response(layer=0, n_freqs=grid)
         # the default conv-s4d network's S4D layers run on a quarter of a block's width
         assert magnitude.shape == (clf.d_model // 4, grid)
-        peaks[init] = freqs[np.argmax((magnitude**2).sum(axis=0))]
+        power = (magnitude**2).sum(axis=0)  # (grid,)
+        share[init] = power[np.abs(freqs - 0.4) <= 0.01].sum() / power.sum()
         assert clf.n_epochs_ == 0 and len(clf.history_) == 0
-    assert abs(peaks["tdi"] - 0.4) <= 0.01
-    assert abs(peaks["s4d-lin"] - 0.4) > 0.1
+    assert share["tdi"] > 4 * share["s4d-lin"], share
+    report = SSMClassifier(max_epochs=0, random_state=0).fit(X, y).tdi_reports_[0]
+    assert abs(report.peaks[0].freq - 0.4) <= 1 / 128 and report.coverage == "base"
+    assert report.n_aligned_modes == report.n_spread_modes == 16  # half the modes on the peak
+    tiled = SSMClassifier(max_epochs=0, tdi=TDIOptions(coverage="tiled"), random_state=0)
+    freqs, magnitude = tiled.fit(X, y).frequency_response(layer=0, n_freqs=grid)
+    assert abs(freqs[np.argmax((magnitude**2).sum(axis=0))] - 0.4) <= 0.01  # every mode moved
     every = SSMClassifier(max_epochs=0, tdi=TDIOptions(layers="all"), random_state=0).fit(X, y)
     assert len(every.tdi_reports_) == every.n_layers
     assert abs(every.tdi_reports_[1].peaks[0].freq - 0.4) <= 1 / 128
@@ -471,7 +478,8 @@ def test_given_spectrum_aligns_with_one_series_per_class():
     band = np.abs(freqs - 0.3) < 0.03
     share = magnitude[:, band].mean() / magnitude.mean()
     assert share > 1.1 * lin_magnitude[:, band].mean() / lin_magnitude.mean()
-    assert abs(freqs[np.argmax(magnitude.mean(axis=0))] - 0.3) < 0.03
+    # the aligned modes' own response (the base's kept modes peak at f = 0) peaks on the band
+    assert abs(model.tdi_reports_[0].peaks[0].freq - 0.3) < 0.03
     assert lin.init_report_["requested"] == lin.init_report_["chosen"] == "s4d-lin"
     assert lin.init_report_["channel_share"] == 0.0
     assert clone(model).get_params()["tdi__spectrum"].kind == "given"
@@ -686,15 +694,15 @@ def test_a_group_set_to_its_defaults_after_fit_still_saves(tmp_path):
 
     X = np.random.default_rng(0).normal(size=(20, 16))
     bank = SpectralAlignmentTransformer(n_filters=4, init="s4d-lin", random_state=0).fit(X)
-    bank.set_params(tdi__spread=0.25)  # the default
+    bank.set_params(tdi__spread=TDIOptions().spread)  # the default
     bank.save(tmp_path / "a.sktdi")
     np.testing.assert_array_equal(sktdi.load(tmp_path / "a.sktdi").transform(X), bank.transform(X))
     explicit = SpectralAlignmentTransformer(
         n_filters=4, init="s4d-lin", random_state=0, tdi=TDIOptions()
     ).fit(X)
     explicit.set_params(tdi=None).save(tmp_path / "b.sktdi")
-    bank.set_params(tdi__spread=0.5)
-    with pytest.raises(ValueError, match=r"changed since fit: tdi=TDIOptions\(spread=0.5\) now"):
+    bank.set_params(tdi__spread=0.75)
+    with pytest.raises(ValueError, match=r"changed since fit: tdi=TDIOptions\(spread=0.75\) now"):
         bank.save(tmp_path / "c.sktdi")
 
 

@@ -858,26 +858,30 @@ def test_altered_univariate_minirocket_parameters_are_refused(tmp_path):
 
 # written by sktdi at e2a638a (tests/data/legacy_v1/write_fixtures.py), before the tdi and
 # training option groups: the file, the method whose outputs expected.npz holds, and the
-# option groups its old parameters map to
+# option groups its old parameters map to (TDI's defaults then were coverage="tiled" and
+# spread=0.25: the groups say so, so that a refit of a loaded model is the model it was)
 LEGACY = Path(__file__).parent / "data" / "legacy_v1"
 LEGACY_FILES = {
     "ssm_classifier": (
         "ssm_classifier.sktdi", "predict_proba",
-        {"tdi": TDIOptions(spread=0.5), "training": sktdi.TrainingOptions(augment="jitter")},
+        {"tdi": TDIOptions(spread=0.5, coverage="tiled"),
+         "training": sktdi.TrainingOptions(augment="jitter")},
     ),
     "ssm_regressor": (  # prenorm=True, scale_inputs=False: removed parameters
         "ssm_regressor.sktdi", "predict",
-        {"tdi": None,
+        {"tdi": TDIOptions(spread=0.25, coverage="tiled"),  # TDI's defaults then
          "training": sktdi.TrainingOptions(lr_schedule="constant", grad_clip=None)},
     ),
-    "transformer": ("transformer.sktdi", "transform", {"tdi": TDIOptions(reliability=False)}),
+    "transformer": ("transformer.sktdi", "transform", {"tdi": TDIOptions(reliability=False, spread=0.25, coverage="tiled")}),
     "ridge_classifier": (
         "ridge_classifier.sktdi", "decision_function",
-        {"tdi": TDIOptions(spectrum=TaskSpectrum.from_frequencies([0.3, 0.37], n_bins=17))},
+        {"tdi": TDIOptions(spectrum=TaskSpectrum.from_frequencies([0.3, 0.37], n_bins=17),
+                           spread=0.25, coverage="tiled")},  # the fields it had no parameter for
     ),
     "sktime_classifier": (
         "sktime_classifier.zip", "predict_proba",
-        {"tdi": TDIOptions(max_peaks=4), "training": sktdi.TrainingOptions(weight_decay=0.05)},
+        {"tdi": TDIOptions(max_peaks=4, spread=0.25, coverage="tiled"),
+         "training": sktdi.TrainingOptions(weight_decay=0.05)},
     ),
 }
 
@@ -946,6 +950,31 @@ def test_a_file_from_before_a_parameter_existed_takes_its_old_value(tmp_path):
         )
         with pytest.raises(ValueError, match="does not match"):
             sktdi.load(classifier)
+
+
+def test_a_group_saved_as_none_means_the_defaults_it_was_fitted_with(tmp_path):
+    """Before: a file written while TDI's defaults were coverage="tiled", spread=0.25 (issue
+    35 made them "base", 0.5), saved with tdi=None, loaded as today's defaults: a refit of the
+    loaded model was another model. Now the file says which defaults its None means."""
+    X, y = planted(n_per_class=10, length=64)
+    bank = SpectralAlignmentTransformer(n_filters=4, random_state=0).fit(X, y)
+    path = tmp_path / "now.sktdi"
+    bank.save(path)
+    assert sktdi.load(path).tdi is None  # today's defaults, as saved
+
+    def earlier(meta):
+        del meta["option_defaults"]  # a file of an sktdi before the key existed
+
+    loaded = sktdi.load(rewrite(path, tmp_path / "earlier.sktdi", metadata=earlier))
+    assert loaded.tdi == TDIOptions(coverage="tiled", spread=0.25)
+    np.testing.assert_array_equal(loaded.transform(X), bank.transform(X))  # the same model
+    round_trip(loaded, tmp_path)  # and it saves: the fit's parameters were mapped alike
+
+    def newer(meta):
+        meta["option_defaults"] = 99
+
+    with pytest.raises(ValueError, match="invalid option_defaults 99"):
+        sktdi.load(rewrite(path, tmp_path / "newer.sktdi", metadata=newer))
 
 
 def test_old_and_new_parameters_together_are_refused(tmp_path):

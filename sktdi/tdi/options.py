@@ -33,16 +33,20 @@ class TDIOptions(OptionGroup):
     reliability : bool, default=True
         Align only a share of the channels equal to the statistic's split-half reliability,
         so that an unreliable statistic changes little. False aligns every channel.
-    spread : float in [0, 1], default=0.25
-        Share of each channel's modes spread over the whole band instead of the peaks.
+    spread : float in [0, 1], default=0.5
+        Share of each channel's modes that keep seeing the whole band instead of the peaks
+        (with ``coverage="base"``: the base initialization's own modes, kept as built).
     max_peaks : int, default=8
         Most peaks of the statistic that get modes.
     channel_share : float in [0, 1], default=1.0
         The largest share of each aligned layer's channels TDI aligns; the others keep the
         base initialization (S4D-Lin). ``reliability`` shrinks it further.
-    coverage : {"tiled", "base", "gain"}, default="tiled"
-        What keeps the model seeing the whole band: the ``spread`` modes tile it, or are the
-        base initialization's own ("base"), or no pole moves and only gains follow ("gain").
+    coverage : {"base", "tiled", "gain"}, default="base"
+        What keeps the model seeing the whole band: the ``spread`` modes are the base
+        initialization's own, its lowest frequencies and longest memories kept as built
+        ("base": the aligned modes sit beside the base's; :doc:`/tdi_real`), or new modes
+        tile the band ("tiled", the default until issue 35: every mode moves), or no pole
+        moves and only gains follow ("gain").
     decay : {"band", "base"}, default="band"
         The aligned modes' decays: from their peak's band ("band") or the base modes'
         ("base": only frequencies move).
@@ -57,13 +61,17 @@ class TDIOptions(OptionGroup):
     >>> from sklearn.model_selection import GridSearchCV
     >>> from sktdi import SSMClassifier
     >>> from sktdi.tdi import TDIOptions
-    >>> clf = SSMClassifier(tdi=TDIOptions(spread=0.5))
+    >>> clf = SSMClassifier(tdi=TDIOptions(spread=0.75))
     >>> clf.get_params()["tdi__spread"]
-    0.5
-    >>> search = GridSearchCV(SSMClassifier(), {"tdi__spread": [0.25, 0.5]})
+    0.75
+    >>> search = GridSearchCV(SSMClassifier(), {"tdi__spread": [0.5, 0.75]})
     >>> SSMClassifier().set_params(tdi__max_peaks=2).tdi.max_peaks
     2
     """
+
+    # the defaults a file of the flat tdi_* parameters was fitted with where it did not say
+    # (sktdi.persistence.current_params): TDI moved every mode until issue 35
+    _defaults_of_flat_files = {"spread": 0.25, "coverage": "tiled"}
 
     _parameter_constraints: dict = {
         "spectrum": [None, TaskSpectrum],
@@ -89,10 +97,10 @@ class TDIOptions(OptionGroup):
         spectrum=None,
         subsample=None,
         reliability=True,
-        spread=0.25,
+        spread=0.5,
         max_peaks=8,
         channel_share=1.0,
-        coverage="tiled",
+        coverage="base",
         decay="band",
         refine_steps=0,
         layers="first",

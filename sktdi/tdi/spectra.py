@@ -331,6 +331,12 @@ def fisher_log_power(
     )
 
 
+def _longest(X: np.ndarray, lengths: np.ndarray | None) -> int:
+    """The longest series' steps: X's length, or the longest of ``lengths`` when X is padded
+    (padding past every series must not change what TDI reads of the task)."""
+    return int(X.shape[-1] if lengths is None else min(int(np.max(lengths)), X.shape[-1]))
+
+
 def _fisher_log_power(
     X: np.ndarray,
     codes: np.ndarray,
@@ -363,7 +369,7 @@ def _fisher_log_power(
         kind="fisher-log-power",
         estimator=settings,
         n_samples=n,
-        length=X.shape[-1],
+        length=_longest(X, lengths),
         threshold=fisher_threshold(n, len(counts), len(freqs), alpha),
     )
 
@@ -496,7 +502,7 @@ def _cross_spectrum(
         kind=kind,
         estimator=settings,
         n_samples=n,
-        length=X.shape[-1],
+        length=_longest(X, lengths),
         components=components,
         threshold=threshold,
     )
