@@ -202,7 +202,7 @@ class InitPlan:
         >>> report["reason"]
         'tdi stood down: no bin, s4d-lin kept on all'
         >>> report["summary"]
-        'Every channel starts from s4d-lin: tdi stood down: no bin, s4d-lin kept on all.'
+        'tdi stood down; every channel starts from s4d-lin (no bin, s4d-lin kept on all).'
         """
         decision = self.to_dict()
         n_aligned = sum(report.n_aligned_channels or 0 for report in reports)
@@ -231,7 +231,8 @@ class InitPlan:
         if self.chosen not in TDI_INITS:
             return f"No TDI: every channel starts from {applied} ({reason})."
         if applied == BASE_INIT:
-            return f"Every channel starts from {BASE_INIT}: {reason}."
+            why = reason.removeprefix(f"{self.chosen} stood down: ")
+            return f"{self.chosen} stood down; every channel starts from {BASE_INIT} ({why})."
         layers = f"{len(reports)} S4D layer" + ("s" if len(reports) > 1 else "")
         why = (
             f", the share the statistic's split-half reliability ({self.reliability:.2f}) allows"
