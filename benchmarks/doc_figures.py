@@ -1703,7 +1703,7 @@ def tdi_real_bisection() -> str:
 def tdi_real_choice() -> str:
     results = _csv(TDI_REAL_CHOICE)
     results = results[results["preset"] != "bank"]
-    arms = [a for a in ("tiled", "beside", "beside-control", "beside75", "gain")
+    arms = [a for a in ("tiled", "beside", "beside-control", "beside75", "gain", "beside-all")
             if a in set(results["arm"])]
     return _real_table(results, arms)
 
@@ -1745,20 +1745,27 @@ def _given_gaps(path: Path, arm: str) -> pd.Series:
 
 @region("tdi-real-given")
 def tdi_real_given() -> str:
-    """The planted task, where the base is blind: TDI's gain with the band given or
-    transferred, before (tiled, docs/data/given_spectrum.csv) and now (beside)."""
+    """The planted task, where the base is blind: TDI's gain over S4D-Lin with the band
+    given, transferred or estimated, the old form (tiled) and the new (beside), one run."""
+    results = _csv(GIVEN_BESIDE)
+    lin = results[results["arm"] == "s4d-lin"].groupby("per_class")["accuracy"].mean()
     rows = []
     for arm, label in (("tdi-known", "band given"), ("tdi-transfer", "spectrum of related data"),
                        ("tdi", "estimated from the training series")):
-        before, now = _given_gaps(DATA / "given_spectrum.csv", arm), _given_gaps(GIVEN_BESIDE, arm)
+        now = _given_gaps(GIVEN_BESIDE, arm)
+        tiled = (
+            _given_gaps(GIVEN_BESIDE, f"{arm}-tiled")
+            if f"{arm}-tiled" in set(results["arm"]) else pd.Series(dtype=float)
+        )
         for per_class in now.index:
             rows.append({
                 "TDI's statistic": label,
                 "series per class": int(per_class),
-                "TDI before (tiled) − S4D-Lin": _pts(before.get(per_class, float("nan"))),
+                "S4D-Lin": _f(lin[per_class]),
+                "TDI before (tiled) − S4D-Lin": _pts(tiled[per_class]) if per_class in tiled else "",
                 "TDI now (beside the base) − S4D-Lin": _pts(now[per_class]),
             })
-    return _md_table(pd.DataFrame(rows), ["l", "r", "r", "r"])
+    return _md_table(pd.DataFrame(rows), ["l", "r", "r", "r", "r"])
 
 
 def _real_test_gaps(arm: str, reference: str = "s4d-lin") -> pd.Series:

@@ -34,6 +34,9 @@ from joblib import Parallel, delayed
 DATASETS = ("planted", "digits", "ItalyPowerDemand", "GunPoint")
 PLANTED_FREQS = (0.3, 0.37, 0.45)  # sktdi.datasets.planted_frequency_task's defaults
 ARMS = ("s4d-lin", "tdi", "tdi-transfer", "tdi-known")
+# the same arms with the TDI of issues 5-34 (every mode of an aligned channel moves)
+TILED = {"coverage": "tiled", "spread": 0.25}
+ALL_ARMS = ARMS + tuple(f"{arm}-tiled" for arm in ARMS[1:])
 
 
 def split_indices(y, per_class: int, resample: int, donors: int = 50):
@@ -60,12 +63,17 @@ def run_cell(dataset: str, per_class: int, arm: str, resample: int) -> dict:
     X_train, y_train, X_test, y_test = load_dataset_split(dataset)
     train, donor = split_indices(y_train, per_class, resample)
     params = {"init": "s4d-lin"} if arm == "s4d-lin" else {"init": "tdi"}
-    if arm == "tdi-transfer":
+    form = TILED if arm.endswith("-tiled") else {}
+    base_arm = arm.removesuffix("-tiled")
+    if base_arm == "tdi-transfer":
         params["tdi"] = TDIOptions(
-            spectrum=task_spectrum(X_train[donor], y_train[donor], task="classification")
+            spectrum=task_spectrum(X_train[donor], y_train[donor], task="classification"),
+            **form,
         )
-    elif arm == "tdi-known":
-        params["tdi"] = TDIOptions(spectrum=TaskSpectrum.from_frequencies(PLANTED_FREQS))
+    elif base_arm == "tdi-known":
+        params["tdi"] = TDIOptions(spectrum=TaskSpectrum.from_frequencies(PLANTED_FREQS), **form)
+    elif base_arm == "tdi" and form:
+        params["tdi"] = TDIOptions(**form)
     model = SSMClassifier(random_state=resample, **params)
     start = time.perf_counter()
     model.fit(X_train[train], y_train[train])
@@ -85,18 +93,24 @@ def main() -> None:
     parser.add_argument("--per-class", nargs="+", type=int, default=[2, 4, 8])
     parser.add_argument("--resamples", type=int, default=3)
     parser.add_argument("--n-jobs", type=int, default=2)
+    parser.add_argument("--arms", nargs="+", default=list(ARMS), choices=ALL_ARMS)
     parser.add_argument("--out", default="docs/data/given_spectrum.csv")
     args = parser.parse_args()
+    out = Path(args.out)
+    done = pd.read_csv(out) if out.exists() else pd.DataFrame()
+    have = set() if done.empty else set(
+        zip(done["dataset"], done["per_class"], done["arm"], done["resample"])
+    )
     cells = [
         (d, k, arm, r)
         for d in args.datasets
         for k in args.per_class
-        for arm in ARMS
+        for arm in args.arms
         for r in range(args.resamples)
-        if arm != "tdi-known" or d == "planted"
+        if (not arm.startswith("tdi-known") or d == "planted") and (d, k, arm, r) not in have
     ]
     rows = Parallel(n_jobs=args.n_jobs, verbose=5)(delayed(run_cell)(*cell) for cell in cells)
-    results = pd.DataFrame(rows)
+    results = pd.concat([done, pd.DataFrame(rows)], ignore_index=True)  # a rerun adds cells
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     results.to_csv(args.out, index=False)
     table = results.pivot_table(

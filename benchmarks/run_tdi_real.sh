@@ -48,3 +48,20 @@ python tdi_real.py --mode test --datasets digits digits-784 JapaneseVowels $CONF
 # where the base is blind: the planted task with the band given, or estimated on related data
 python given_spectrum.py --datasets planted --per-class 2 8 --resamples 3 \
     --out ../docs/data/given_spectrum_beside.csv
+# ACSF1, the long confirmation set: its one draw left TDI far behind at 5 epochs; two more
+# draws at 5 and 20 epochs, and one at 100
+python tdi_real.py --mode test --datasets ACSF1 --preset default --per-class 4 \
+    --budgets 5 20 --resamples 3 --n-jobs 2 --arms s4d-lin beside beside-control tiled \
+    --out ../docs/data/tdi_real_confirm.csv
+# the network (issue 35, item 4): TDI on the S4D branch of every block, on the choice datasets
+python tdi_real.py --mode train --datasets digits JapaneseVowels --preset default \
+    --per-class 4 --budgets 20 100 --resamples 3 --n-jobs 2 --arms beside-all \
+    --out ../docs/data/tdi_real_choice.csv
+python tdi_real.py --mode test --datasets ACSF1 --preset default --per-class 4 \
+    --budgets 100 --resamples 1 --n-jobs 2 --arms s4d-lin beside beside-control tiled \
+    --out ../docs/data/tdi_real_confirm.csv
+# the planted task again, with the TDI of issues 5-34 in the same code (given_spectrum.csv
+# is an earlier network's run)
+python given_spectrum.py --datasets planted --per-class 2 8 --resamples 3 \
+    --arms tdi-known-tiled tdi-transfer-tiled --n-jobs 1 \
+    --out ../docs/data/given_spectrum_beside.csv
