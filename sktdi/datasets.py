@@ -394,6 +394,12 @@ def load_dataset_split(name: str, data_dir: str | Path | None = None):
     """
     if name in EXTRA_DATASETS:
         return EXTRA_DATASETS[name]()
+    if data_dir is None and name not in shipped_datasets():
+        raise ValueError(
+            f"{name!r} is neither one of sktdi's own datasets ({', '.join(EXTRA_DATASETS)}) nor "
+            f"shipped with sktime ({', '.join(shipped_datasets())}); for another UCR/UEA "
+            "dataset, download the archive yourself and pass data_dir"
+        )
     return load_ucr_split(name, data_dir)
 
 

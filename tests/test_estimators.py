@@ -442,13 +442,15 @@ def test_init_report_says_when_tdi_stood_down():
     assert list(flat)[:3] == ["requested", "chosen", "applied"]  # printed side by side
     # the summary, in words: what every channel starts from, and what an aligned one holds
     assert flat["summary"].startswith(
-        "tdi stood down; every channel starts from s4d-lin (no significant frequency bin"
+        "TDI (init='tdi') stood down; every channel starts from s4d-lin (no significant "
+        "frequency bin"
     )
     assert re.fullmatch(
-        r"tdi aligned \d channel\(s\) of 1 S4D layer with the fisher-log-power statistic, the "
+        r"TDI \(init='tdi'\) aligned \d of 8 channels of 1 S4D layer with the fisher-log-power "
+        r"statistic, the "
         r"share the statistic's split-half reliability \(0\.\d\d\) allows; the other channels "
         r"are s4d-lin's\. On each aligned channel, 2 of 4 modes are the base's own \(its lowest "
-        r"frequencies, kept as built\) and 2 sit on the statistic's \d peaks? \(f = 0\.(39|40).*\); "
+        r"frequencies, kept as built\) and 2 sit on the statistic's \d peaks? \(f = 0\.(39|40)[^)]*\); "
         r"the layer keeps the base's kernel energy\.",
         aligned["summary"],
     ), aligned["summary"]

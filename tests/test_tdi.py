@@ -327,6 +327,18 @@ def test_gain_coverage_keeps_every_pole_and_tilts_gains_toward_the_peak():
     assert report.n_aligned_modes == 0 and "gain" in str(report)
 
 
+def test_base_coverage_with_nothing_to_move_keeps_every_base_mode():
+    """Before: coverage="base" with spread=1 tiled every mode anew and said the statistic had
+    no peak. Now every mode stays the base's."""
+    X, y = planted_classification([0.3], n_per_class=20, length=128)
+    spectrum = fisher_log_power(X, y)
+    base = init_modes("s4d-lin", d_model=4, d_state=16)
+    modes, report = peak_init_modes(spectrum, base, spread=1.0, coverage="base")
+    assert torch.equal(modes.A, base.A.to(modes.A.dtype)) and report.n_aligned_modes == 0
+    torch.testing.assert_close(modes.B, base.B.to(modes.B.dtype))  # gain-matched to itself
+    assert report.describe().startswith("all 8 modes are the base's own, kept as built (spread=1)")
+
+
 def test_base_coverage_keeps_the_base_modes_on_the_spread_share():
     """coverage="base": per channel the spread share of the modes are the base's own poles
     (its first ones), the rest sit on the peak; C and dt stay."""
@@ -526,9 +538,9 @@ def test_init_plan_report_says_what_the_layers_start_from():
     ]
     assert {key: report[key] for key in plan.to_dict()} == plan.to_dict()  # none lost
     # the summary says, in words, what an aligned channel holds: here every mode moved
-    assert report["summary"].startswith("tdi aligned 16 channel(s) of 2 S4D layers with the "
-                                        "fisher-log-power statistic; the other channels are")
-    assert "sit on the statistic's 1 peak (f = 0.30" in report["summary"]
+    assert report["summary"].startswith("TDI (init='tdi') aligned 16 of 16 channels of 2 S4D "
+                                        "layers with the fisher-log-power statistic. On each")
+    assert "sits on the statistic's 1 peak (f = 0.30" in report["summary"]
     # a share that rounds to no channel of an 8-channel layer: TDI stood down
     plan, reports = initialize_layers(
         [S4D(8, 4).double()], X[:, None], codes, init="tdi-control", task="classification",
@@ -758,3 +770,13 @@ def test_kernel_energy_is_the_kernels_sum_of_squares():
     log_A_bar, _, B_bar = discretize(modes.A, modes.B, modes.dt)
     K = vandermonde_kernel(log_A_bar, modes.C * B_bar, 40_000)  # (H, L)
     np.testing.assert_allclose(kernel_energy(modes), K.pow(2).sum(-1), rtol=1e-8)
+
+
+def test_a_mistyped_dataset_name_lists_sktdis_own_datasets_too():
+    """Before: load_dataset_split("digits-785") said it was not shipped with sktime and sent
+    the user to download an archive, naming none of sktdi's own datasets."""
+    from sktdi.datasets import load_dataset_split
+
+    with pytest.raises(ValueError, match=r"'digits-785' is neither one of sktdi's own datasets "
+                                         r"\(digits, pixel-digits, digits-784, planted\)"):
+        load_dataset_split("digits-785")

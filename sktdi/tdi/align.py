@@ -83,6 +83,7 @@ class TDIReport:
     n_aligned_channels: int | None = None
     notes: list[str] = field(default_factory=list)
     coverage: str = "tiled"
+    n_channels: int | None = None
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -99,29 +100,44 @@ class TDIReport:
         >>> from sktdi.tdi import align_layer, fisher_log_power
         >>> report = align_layer(S4D(4, 16), fisher_log_power(X, y), coverage="base", spread=0.5)
         >>> print(report.describe())
-        4 of 8 modes are the base's own (its lowest frequencies, kept as built) and 4 sit on the statistic's 3 peaks (f = 0.305, 0.367, 0.445 cycles/sample); the layer keeps the base's kernel energy.
+        4 of 8 modes are the base's own (its lowest frequencies, kept as built) and 4 sit on the statistic's 3 peaks (f = 0.305, 0.367, 0.445 cycles/sample, strongest first); the layer keeps the base's kernel energy.
         """
         where = ", ".join(f"{p.freq:.3f}" for p in self.peaks[:4])
+        many = len(self.peaks) > 1
         peaks = (
-            f"the statistic's {len(self.peaks)} peak" + ("s" if len(self.peaks) > 1 else "")
-            + f" (f = {where}{', ...' if len(self.peaks) > 4 else ''} cycles/sample)"
+            f"the statistic's {len(self.peaks)} peak" + ("s" if many else "")
+            + f" (f = {where}{', ...' if len(self.peaks) > 4 else ''} cycles/sample"
+            + (", strongest first)" if many else ")")
         )
         n, aligned, spread = self.modes_per_channel, self.n_aligned_modes, self.n_spread_modes
+
+        def modes(k: int) -> str:
+            return f"{k} of {n} modes" if k < n else f"all {n} modes"
+
+        def sit(k: int) -> str:
+            return "sits" if k == 1 else "sit"
+
         if self.coverage == "gain":
             text = (
                 f"all {n} modes keep the base's poles, and their gains follow {peaks}"
                 if self.peaks
                 else f"all {n} modes keep the base's poles and gains"
             )
+        elif not aligned and self.coverage == "base" and any("spread=1" in m for m in self.notes):
+            text = f"all {n} modes are the base's own, kept as built (spread=1)"
         elif not aligned:
             text = f"the {n} modes tile the whole band (the statistic has no clear peak)"
-        elif self.coverage == "base":
+        elif self.coverage == "base" and spread:
             text = (
-                f"{spread} of {n} modes are the base's own (its lowest frequencies, kept as "
-                f"built) and {aligned} sit on {peaks}"
+                f"{modes(spread)} are the base's own (its lowest frequencies, kept as built) and "
+                f"{aligned} {sit(aligned)} on {peaks}"
+            )
+        elif spread:
+            text = (
+                f"{modes(aligned)} {sit(aligned)} on {peaks} and {spread} tile the whole band"
             )
         else:
-            text = f"{aligned} of {n} modes sit on {peaks} and {spread} tile the whole band"
+            text = f"{modes(aligned)} {sit(aligned)} on {peaks}"
         if self.gain_reference:
             text += "; the layer keeps the base's kernel energy"
         return text + "."
@@ -465,6 +481,7 @@ def peak_init_modes(
         notes.append(
             "the statistic has no prominent, significant peak: all modes spread over the band"
         )
+    had_peaks = bool(peaks)
     n_spread = n_modes if not peaks else int(round(spread * n_modes))
     if peaks and n_spread == n_modes and spread < 1:
         n_spread = n_modes - 1  # at least one mode on the main peak
@@ -487,6 +504,11 @@ def peak_init_modes(
     share[n_aligned:] = (spread if n_aligned else 1.0) / max(n_spread, 1)
     _, A_bar, B_bar_unit = discretize(A, torch.ones_like(A), dt, discretization)  # (H, N) each
     B = (torch.sqrt(share * (1 - A_bar.abs() ** 2) / 2) / B_bar_unit.abs()).to(torch.complex128)
+    if coverage == "base" and had_peaks and spread >= 1:
+        # spread=1 sends nothing to the peaks: every mode stays the base's (a statistic with
+        # no clear peak still spreads every mode, as measured in docs/tdi_real.md)
+        A, B = base.A.to(torch.complex128), base.B.to(torch.complex128)  # (H, N) each
+        notes.append("no mode moved (spread=1): every mode is the base's own")
     if coverage == "base" and n_spread and n_aligned:
         # the spread share keeps the base's own modes — its first ones: for s4d-lin the
         # lowest frequencies — scaled as a group to hold the spread share of the channel's
@@ -679,6 +701,7 @@ def align_modes(
             f"{channel_share:.2f}); the others keep the base initialization"
         )
     report.n_aligned_channels = n_aligned
+    report.n_channels = d_model
     return modes, report
 
 

@@ -202,7 +202,7 @@ class InitPlan:
         >>> report["reason"]
         'tdi stood down: no bin, s4d-lin kept on all'
         >>> report["summary"]
-        'tdi stood down; every channel starts from s4d-lin (no bin, s4d-lin kept on all).'
+        "TDI (init='tdi') stood down; every channel starts from s4d-lin (no bin, s4d-lin kept on all)."
         """
         decision = self.to_dict()
         n_aligned = sum(report.n_aligned_channels or 0 for report in reports)
@@ -228,23 +228,31 @@ class InitPlan:
 
     def _summary(self, reports: list[TDIReport], applied: str, n_aligned: int, reason: str):
         """What the network starts from, in one or two sentences a user can read."""
-        if self.chosen not in TDI_INITS:
-            return f"No TDI: every channel starts from {applied} ({reason})."
+        which = f"TDI (init={self.requested!r})"
+        if self.requested not in TDI_INITS:
+            return f"No TDI (init={self.requested!r}): every channel starts from {applied}."
+        if self.chosen not in TDI_INITS:  # "auto" decided against aligning
+            why = reason.removesuffix(f", keeping {applied}")
+            return f"{which} did not align: every channel starts from {applied} ({why})."
         if applied == BASE_INIT:
             why = reason.removeprefix(f"{self.chosen} stood down: ")
-            return f"{self.chosen} stood down; every channel starts from {BASE_INIT} ({why})."
+            return f"{which} stood down; every channel starts from {BASE_INIT} ({why})."
+        total = sum(report.n_channels or 0 for report in reports)
         layers = f"{len(reports)} S4D layer" + ("s" if len(reports) > 1 else "")
+        of = f"{n_aligned} of {total} channels" if total else f"{n_aligned} channels"
         why = (
             f", the share the statistic's split-half reliability ({self.reliability:.2f}) allows"
-            if self.reliability is not None and self.channel_share < 1
+            if self.reliability is not None and n_aligned < total
             else ""
         )
-        text = (
-            f"{self.chosen} aligned {n_aligned} channel(s) of {layers} with the "
-            f"{reports[0].kind} statistic{why}; the other channels are {BASE_INIT}'s. "
-            f"On each aligned channel, {reports[0].describe()}"
+        statistic = f"the {reports[0].kind} statistic"
+        if self.chosen == "tdi-control":  # the placebo: say so, its peaks are not the task's
+            statistic += " with its peaks moved to random frequencies (the placebo)"
+        rest = f"; the other channels are {BASE_INIT}'s" if n_aligned < total else ""
+        return (
+            f"{which} aligned {of} of {layers} with {statistic}{why}{rest}. On each aligned "
+            f"channel, {reports[0].describe()}"
         )
-        return text
 
 
 def plan_initialization(

@@ -34,8 +34,10 @@ class TDIOptions(OptionGroup):
         Align only a share of the channels equal to the statistic's split-half reliability,
         so that an unreliable statistic changes little. False aligns every channel.
     spread : float in [0, 1], default=0.5
-        Share of each channel's modes that keep seeing the whole band instead of the peaks
-        (with ``coverage="base"``: the base initialization's own modes, kept as built).
+        Share of each aligned channel's modes that do not go to the statistic's peaks: with
+        ``coverage="base"``, the base initialization's first modes (S4D-Lin's lowest
+        frequencies and longest memories), kept as built; with ``"tiled"``, new modes tiling
+        the whole band. 1 moves no mode.
     max_peaks : int, default=8
         Most peaks of the statistic that get modes.
     channel_share : float in [0, 1], default=1.0
