@@ -1602,7 +1602,7 @@ TDI_REAL_LABELS = {
     "tiled-control": "control, tiled",
     "beside": "TDI now (beside the base)",
     "beside-control": "control, beside",
-    "beside75": "beside, spread 0.75",
+    "beside75": "beside75 (a quarter moved)",
     "gain": "gain",
     "beside-all": "beside, every block",
 }

@@ -44,11 +44,10 @@ class TDIOptions(OptionGroup):
         The largest share of each aligned layer's channels TDI aligns; the others keep the
         base initialization (S4D-Lin). ``reliability`` shrinks it further.
     coverage : {"base", "tiled", "gain"}, default="base"
-        What keeps the model seeing the whole band: the ``spread`` modes are the base
-        initialization's own, its lowest frequencies and longest memories kept as built
-        ("base": the aligned modes sit beside the base's; :doc:`/tdi_real`), or new modes
-        tile the band ("tiled", the default until issue 35: every mode moves), or no pole
-        moves and only gains follow ("gain").
+        What the ``spread`` modes are: the base initialization's own, kept as built, with the
+        aligned modes beside them ("base"; :doc:`/tdi_real`); new modes tiling the band
+        ("tiled", the earlier default: every mode moves); or no pole moves and only the
+        gains follow the statistic ("gain").
     decay : {"band", "base"}, default="band"
         The aligned modes' decays: from their peak's band ("band") or the base modes'
         ("base": only frequencies move).
