@@ -35,6 +35,18 @@ PAD_HINT = (
 )
 
 
+# what validating X records on a fitted estimator (validate_sequences, the padding of
+# validate_padded_sequences), as the estimators declare it for loading (sktdi._declared)
+INPUT_RECORD_STATE = {
+    "n_features_in_": "int",
+    "feature_names_in_": "labels[n_features_in_]?",  # fitted on a DataFrame
+    "n_channels_": "int",
+    "n_timepoints_": "int",
+    "_input_ndim": "int",
+    "_fit_padding": "data?",
+}
+
+
 def _series_length(series, shape: tuple) -> int:
     # a pandas DataFrame is sktime's (length, channels); anything else ends with the time axis
     if hasattr(series, "to_numpy") and len(shape) == 2:

@@ -53,6 +53,7 @@ from ._training import (
     resolve_device,
 )
 from ._validation import (
+    INPUT_RECORD_STATE,
     check_state_params,
     check_two_classes,
     keyword_only,
@@ -182,13 +183,8 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
     # the fitted state, checked on load (sktdi._declared); the network's tensors are checked
     # against the network the parameters build (sktdi._saved_net)
     _declared_state = {
-        "n_features_in_": "int",
-        "feature_names_in_": "labels[n_features_in_]?",  # fitted on a DataFrame
-        "n_channels_": "int",
-        "n_timepoints_": "int",
-        "_input_ndim": "int",
+        **INPUT_RECORD_STATE,
         "n_epochs_": "int",
-        "_fit_padding": "data?",
         "init_report_": "data",
         "task_spectrum_": "sktdi.tdi.TaskSpectrum | None",
         "tdi_reports_": "data",

@@ -31,6 +31,7 @@ from ._options import HasOptionGroups, resolve_options
 from ._seeding import spawn_seeds
 from ._threads import keep_torch_threads
 from ._validation import (
+    INPUT_RECORD_STATE,
     check_two_classes,
     keyword_only,
     restore_on_error,
@@ -159,12 +160,7 @@ class _SpectralRidge(HasOptionGroups, SaveMixin, BaseEstimator):
     # feature matrix is laid out by the bank's and MiniRocket's feature counts, which the
     # scaler and the head must take
     _declared_state = {
-        "n_features_in_": "int",
-        "feature_names_in_": "labels[n_features_in_]?",  # fitted on a DataFrame
-        "n_channels_": "int",
-        "n_timepoints_": "int",
-        "_input_ndim": "int",
-        "_fit_padding": "data?",
+        **INPUT_RECORD_STATE,
         PARAMETERS_AT_FIT: "data?",
         "transformer_": (
             "sktdi.SpectralAlignmentTransformer(n_channels_=n_channels_, "

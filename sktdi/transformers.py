@@ -18,6 +18,7 @@ from ._options import HasOptionGroups, resolve_options
 from ._scan import quantiles, sample_outputs, scan_features
 from ._seeding import spawn_seeds
 from ._validation import (
+    INPUT_RECORD_STATE,
     check_state_params,
     keyword_only,
     restore_on_error,
@@ -273,13 +274,8 @@ class SpectralAlignmentTransformer(HasOptionGroups, SaveMixin, TransformerMixin,
     # the fitted state, checked on load before anything reads it (sktdi._declared): the
     # compiled scans index the biases with the bank's sizes unchecked
     _declared_state = {
-        "n_features_in_": "int",
-        "feature_names_in_": "labels[n_features_in_]?",  # fitted on a DataFrame
-        "n_channels_": "int",
-        "n_timepoints_": "int",
-        "_input_ndim": "int",
+        **INPUT_RECORD_STATE,
         "_n_features_out": "int",
-        "_fit_padding": "data?",
         PARAMETERS_AT_FIT: "data?",  # absent from files written before the record existed
         "init_report_": "data",
         "task_spectrum_": "sktdi.tdi.TaskSpectrum | None",
