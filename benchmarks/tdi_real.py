@@ -145,7 +145,8 @@ def run_cell(dataset, mode, preset, per_class, resample, arm, budget, eval_max) 
 def mode_census(dataset: str = "digits-784", per_class: int = 60) -> pd.DataFrame:
     """Where each arm puts the first layer's modes on ``dataset`` (one draw, training split):
     the share aliased (Im(A)·dt > π), their memory 1/w in steps (w = −Re(A)·dt), and their
-    frequencies. The default network's S4D layer: 128 channels, d_state 64, S4D-Lin's dt."""
+    frequencies. An S4D layer of SSMClassifier's d_model, d_state and dt range (the one-layer
+    S4D network's)."""
     import math
 
     import torch
