@@ -708,9 +708,9 @@ def _read_data_members(
                 f"{file_size}): sktdi's save stores it so; the file was altered"
             )
         # the size first: a member that is not what the metadata says is never read
-        if archive.getinfo(name).file_size != size:
+        if info.file_size != size:
             raise ValueError(
-                f"{source}: {name} has {archive.getinfo(name).file_size} bytes, the metadata "
+                f"{source}: {name} has {info.file_size} bytes, the metadata "
                 f"records {size!r}: the file is truncated or was altered"
             )
         data = archive.read(name)
@@ -1228,7 +1228,7 @@ def current_params(cls: type, params: dict, option_defaults: int = OPTION_DEFAUL
     or None where each is the group's default; removed ones (``_parameters_removed``), whose
     effect the fitted state carries, are dropped. A group saved as None by a file of earlier
     defaults (``option_defaults`` below :data:`OPTION_DEFAULTS`) becomes the group with the
-    defaults it was fitted with (its ``_defaults_of_flat_files``).
+    defaults it was fitted with (its ``_earlier_defaults``).
 
     Examples
     --------
@@ -1256,7 +1256,7 @@ def current_params(cls: type, params: dict, option_defaults: int = OPTION_DEFAUL
         defaults = options().get_params(deep=False)
         # a field the file's parameters lacked took that era's default (only the ridge models
         # had fewer tdi_* parameters than fields), not today's
-        fields = {**getattr(options, "_defaults_of_flat_files", {}), **fields}
+        fields = {**getattr(options, "_earlier_defaults", {}), **fields}
         changed = {
             field: value for field, value in fields.items()
             if not _same_value(value, defaults[field])
@@ -1264,7 +1264,7 @@ def current_params(cls: type, params: dict, option_defaults: int = OPTION_DEFAUL
         params[group] = options(**changed) if changed else None
     if option_defaults < OPTION_DEFAULTS:
         for group, options in getattr(cls, "_option_groups", {}).items():
-            before = getattr(options, "_defaults_of_flat_files", {})
+            before = getattr(options, "_earlier_defaults", {})
             if group in params and params[group] is None and before:
                 params[group] = options(**before)
     for name in cls._parameters_removed:

@@ -27,7 +27,15 @@ from ._options import HasOptionGroups
 from ._validation import keyword_only
 from .datasets import pad_sequences
 from .estimators import SSMClassifier, SSMRegressor
-from .persistence import SKTIME_OBJECT_MEMBER, SaveMixin, dumps, load, loads, save_estimator
+from .persistence import (
+    OPTION_DEFAULTS,
+    SKTIME_OBJECT_MEMBER,
+    SaveMixin,
+    dumps,
+    load,
+    loads,
+    save_estimator,
+)
 from .ridge import SpectralRidgeClassifier, SpectralRidgeRegressor
 
 __all__ = [
@@ -271,11 +279,9 @@ class _Delegate(HasOptionGroups, _SafeSktimeSave):
         return self._estimator_cls(**{name: getattr(self, name) for name in self._param_names()})
 
     @classmethod
-    def _current_params(cls, params: dict, option_defaults: int | None = None) -> dict:
+    def _current_params(cls, params: dict, option_defaults: int = OPTION_DEFAULTS) -> dict:
         """A file's parameters as the adapter takes them now: its estimator's mapping (the
         adapter has its parameters; sktdi.persistence's hook)."""
-        if option_defaults is None:
-            return cls._estimator_cls._current_params(params)
         return cls._estimator_cls._current_params(params, option_defaults)
 
     def _loaded_problem(self) -> str | None:

@@ -123,7 +123,7 @@ class TDIReport:
                 if self.peaks
                 else f"all {n} modes keep the base's poles and gains"
             )
-        elif not aligned and self.coverage == "base" and any("spread=1" in m for m in self.notes):
+        elif not aligned and self.coverage == "base":
             text = f"all {n} modes are the base's own, kept as built (spread=1)"
         elif not aligned:
             text = f"the {n} modes tile the whole band (the statistic has no clear peak)"
@@ -535,7 +535,8 @@ def peak_init_modes(
         n_spread_modes=n_spread,
         gain_reference="base modes" if match_gain else None,
         notes=notes,
-        coverage=coverage,
+        # what the modes are: with no clear peak, "base" coverage tiled the band too
+        coverage=coverage if had_peaks else "tiled",
     )
     return modes, report
 

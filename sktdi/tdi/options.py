@@ -70,9 +70,9 @@ class TDIOptions(OptionGroup):
     2
     """
 
-    # the defaults a file of the flat tdi_* parameters was fitted with where it did not say
-    # (sktdi.persistence.current_params): TDI moved every mode until issue 35
-    _defaults_of_flat_files = {"spread": 0.25, "coverage": "tiled"}
+    # the defaults a file written before issue 35 was fitted with where it did not say (its
+    # flat tdi_* parameters, or tdi=None; sktdi.persistence.current_params): every mode moved
+    _earlier_defaults = {"spread": 0.25, "coverage": "tiled"}
 
     _parameter_constraints: dict = {
         "spectrum": [None, TaskSpectrum],
