@@ -410,11 +410,6 @@ def check_network_params(estimator) -> None:
             f"network='conv-s4d' splits d_model over four branches (three convolution widths "
             f"and a max-pool), so d_model must be a multiple of 4; got {estimator.d_model}"
         )
-    if estimator.bidirectional:
-        raise ValueError(
-            "bidirectional=True applies to network='s4d' only; network='conv-s4d' has causal "
-            "convolutions and BatchNorm. Set network='s4d' or bidirectional=False"
-        )
 
 
 def network_spec(estimator, n_channels: int, n_outputs: int) -> tuple[type, dict]:
@@ -430,15 +425,12 @@ def network_spec(estimator, n_channels: int, n_outputs: int) -> tuple[type, dict
         "init": read_init(estimator.init).base,  # what the layers are built with
         "dt_min": estimator.dt_min,
         "dt_max": estimator.dt_max,
+        "bidirectional": estimator.bidirectional,
     }
     if estimator.network == "conv-s4d":
         kwargs.update(depth=estimator.n_layers, n_filters=estimator.d_model // 4)
     else:
-        kwargs.update(
-            d_model=estimator.d_model,
-            n_layers=estimator.n_layers,
-            bidirectional=estimator.bidirectional,
-        )
+        kwargs.update(d_model=estimator.d_model, n_layers=estimator.n_layers)
     if estimator.n_estimators == 1:
         return NETWORKS[estimator.network], kwargs
     combine = "probabilities" if estimator._task == "classification" else "mean"

@@ -498,8 +498,9 @@ class SSMClassifier(ClassifierMixin, _BaseSSM):
     pooling : {"mean", "max", "mean-max", "last"}, default="mean"
         How the per-step features become one vector per series.
     bidirectional : bool, default=False
-        network="s4d" only: every S4D layer also gets an anti-causal kernel, so each step
-        sees the whole series. The network is then not causal (no streaming, no
+        Every S4D layer also gets an anti-causal kernel and, with network="conv-s4d", the
+        convolutions and the max-pool are centred, so each step sees the whole series. The
+        network is then not causal (no streaming, no predictions over time, no
         ``prefix_weight``).
     dt_min, dt_max : float, default=1e-3, 0.1
         Range of the log-uniform SSM step sizes: smaller steps give longer memories. With

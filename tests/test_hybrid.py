@@ -115,3 +115,29 @@ def test_a_file_saved_before_the_network_parameter_loads_as_the_s4d_network(tmp_
     loaded = load(older)
     assert loaded.network == "s4d"
     np.testing.assert_allclose(loaded.predict_proba(X), old.predict_proba(X), atol=1e-6)
+
+
+def test_the_cpu_convolution_and_max_pool_give_torchs_values_and_gradients():
+    # the block's own backward passes (sktdi.ssm.causal_ops) against torch's kernels, in
+    # float64, with ReLU-like ties in the max-pool's input (the gradient goes to the earliest
+    # maximum of a window, as torch's max-pool sends it)
+    from torch.nn.functional import conv1d, max_pool1d, pad, relu
+
+    from sktdi.ssm.causal_ops import causal_conv1d, causal_max_pool3
+
+    gen = torch.Generator().manual_seed(0)
+    x = torch.randn(3, 4, 40, dtype=torch.float64, generator=gen).requires_grad_()
+    w = torch.randn(5, 4, 7, dtype=torch.float64, generator=gen).requires_grad_()
+    ours, theirs = causal_conv1d(x, w), conv1d(pad(x, (6, 0)), w)
+    g = torch.randn(ours.shape, dtype=torch.float64, generator=gen)
+    for a, b in zip(torch.autograd.grad(ours, (x, w), g), torch.autograd.grad(theirs, (x, w), g)):
+        assert torch.allclose(a, b, rtol=0, atol=1e-12)
+    assert torch.equal(ours, theirs)
+
+    tied = relu(torch.randn(3, 4, 60, dtype=torch.float64, generator=gen)).requires_grad_()
+    ours = causal_max_pool3(tied)
+    theirs = max_pool1d(pad(tied, (2, 0), value=float("-inf")), 3, stride=1)
+    assert torch.equal(ours, theirs)
+    g = torch.randn(ours.shape, dtype=torch.float64, generator=gen)
+    (a,), (b,) = torch.autograd.grad(ours, tied, g), torch.autograd.grad(theirs, tied, g)
+    assert torch.allclose(a, b, rtol=0, atol=1e-12)

@@ -34,7 +34,8 @@ class Cell:
 
     ``mode="resample"``: resample 0 is the official train/test split, r > 0 a stratified
     reshuffle. ``mode="cv"``: ``resample`` is the fold of a stratified ``n_folds``-fold
-    cross-validation over the pooled data. The training ratio subsamples the training part,
+    cross-validation over the pooled data; ``mode="train-cv"``: the same inside the official
+    training split alone (the test split is never read: for choosing defaults). The training ratio subsamples the training part,
     stratified, keeping at least ``min_per_class`` series per class.
 
     The key names the experiment; :meth:`config` holds the settings that, besides the key,
@@ -114,6 +115,9 @@ def _split(cell: Cell):
     )
 
     X_train, y_train, X_test, y_test = load_dataset_split(cell.dataset, cell.data_dir)
+    if cell.mode == "train-cv":  # the test split is never read
+        train, test = stratified_folds(y_train, cell.n_folds, random_state=0)[cell.resample]
+        return take(X_train, train), y_train[train], take(X_train, test), y_train[test]
     if cell.mode == "cv":
         X, y = concat(X_train, X_test), np.concatenate([y_train, y_test])
         train, test = stratified_folds(y, cell.n_folds, random_state=0)[cell.resample]

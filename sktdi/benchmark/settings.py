@@ -46,6 +46,12 @@ def used_params(estimator: str, params: dict) -> dict:
     return {k: v for k, v in params.items() if k in names}
 
 
+# the modes whose ``resample`` is a fold: "cv" over the pooled splits (the field's standard
+# cross-validation), "train-cv" inside the official training split alone (for choosing a
+# default without ever reading a test split: benchmarks/transfer_protocol.py)
+CV_MODES = ("cv", "train-cv")
+
+
 def cell_settings(
     estimator: str,
     params: dict,
@@ -69,7 +75,7 @@ def cell_settings(
     if clash:
         raise ValueError(f"params {sorted(clash)} name harness settings, not model parameters")
     settings = used_params(estimator, params)
-    if mode == "cv":
+    if mode in CV_MODES:
         settings["n_folds"] = int(n_folds)
     if int(min_per_class) != 1:
         settings["min_per_class"] = int(min_per_class)

@@ -3,8 +3,11 @@
 Layout: Conv1d layout, (B, C, L) — batch, channels, time — inside the blocks; the S4D layer
 takes (B, L, H) and is transposed in and out.
 
-Every padding is on the left (causal): the output at step t depends on steps ≤ t only, so the
-network can run on a prefix and stream one sample at a time (:meth:`ConvS4DNetwork.step`).
+By default every padding is on the left (causal): the output at step t depends on steps ≤ t
+only, so the network can run on a prefix and stream one sample at a time
+(:meth:`ConvS4DNetwork.step`). ``bidirectional=True`` centres the convolutions and the
+max-pool and lets the S4D layers run both ways: every step sees the whole series, which a
+model of whole series may use and a stream cannot.
 """
 
 from __future__ import annotations
@@ -13,28 +16,50 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
+from .conv_ops import POOL as MAX_POOL
+from .conv_ops import conv1d_same_length, max_pool3_same_length
 from .layers import S4D, ChannelDropout
-from .network import POOLINGS, combine_pooled, outputs_over_time, pool_steps, valid_steps
+from .network import (
+    POOLINGS,
+    check_streamable,
+    combine_pooled,
+    outputs_over_time,
+    pool_steps,
+    valid_steps,
+)
 
 LONG_RANGES = ("conv", "s4d")
-MAX_POOL = 3  # the max-pool branch's window, in steps
 
 
 class CausalConv1d(nn.Conv1d):
-    """``nn.Conv1d`` padded on the left by ``kernel_size - 1``: output length = input length,
-    and the output at step t sees inputs t - kernel_size + 1 .. t."""
+    """``nn.Conv1d`` without bias, padded so that the output has the input's length: on the
+    left by ``kernel_size - 1`` (the output at step t sees inputs t - kernel_size + 1 .. t),
+    or, with ``causal=False``, centred (``(kernel_size - 1) // 2`` before, the rest after)."""
+
+    def __init__(self, *args, causal: bool = True, **kwargs) -> None:
+        super().__init__(*args, bias=False, **kwargs)
+        self.causal = causal
+
+    @property
+    def left(self) -> int:
+        """Zero padding before the series."""
+        k = self.kernel_size[0]
+        return k - 1 if self.causal else (k - 1) // 2
 
     def forward(self, x: Tensor) -> Tensor:
         """x: (B, C_in, L) -> (B, C_out, L)."""
-        return super().forward(F.pad(x, (self.kernel_size[0] - 1, 0)))  # (B, C_out, L)
+        return conv1d_same_length(x, self.weight, self.left)  # (B, C_out, L)
 
 
 class MultiScaleBlock(nn.Module):
-    """One multi-scale module: a 1×1 bottleneck, parallel causal convolutions of several
-    widths, a max-pool branch, concatenated, BatchNorm, ReLU (InceptionTime's module, causal).
+    """One multi-scale module: a 1×1 bottleneck, parallel convolutions of several widths, a
+    max-pool branch, concatenated, BatchNorm, ReLU (InceptionTime's module; causal unless
+    ``bidirectional``).
 
     ``long_range="s4d"`` replaces the widest convolution by an S4D layer over the bottleneck
     channels: its kernel spans the whole series at the cost of a few modes per channel.
+    ``bidirectional=True``: centred convolutions and max-pool, and an S4D layer that runs
+    both ways (:class:`~sktdi.ssm.S4D`'s ``bidirectional``); such a block cannot :meth:`step`.
     """
 
     def __init__(
@@ -48,6 +73,7 @@ class MultiScaleBlock(nn.Module):
         init: str = "s4d-lin",
         dt_min: float = 1e-3,
         dt_max: float = 1e-1,
+        bidirectional: bool = False,
         device=None,
         dtype=None,
     ) -> None:
@@ -60,12 +86,15 @@ class MultiScaleBlock(nn.Module):
         self.ssm = None
         if long_range == "s4d":
             self.ssm = S4D(
-                n_filters, d_state, init=init, dt_min=dt_min, dt_max=dt_max, **factory
+                n_filters, d_state, init=init, dt_min=dt_min, dt_max=dt_max,
+                bidirectional=bidirectional, **factory,
             )
             widths = widths[1:]
         self.convs = nn.ModuleList(
-            CausalConv1d(n_filters, n_filters, k, bias=False, **factory) for k in widths
+            CausalConv1d(n_filters, n_filters, k, causal=not bidirectional, **factory)
+            for k in widths
         )
+        self.bidirectional = bidirectional
         self.pool_proj = nn.Conv1d(in_channels, n_filters, 1, bias=False, **factory)
         self.n_out = n_filters * (len(kernel_sizes) + 1)
         self.norm = nn.BatchNorm1d(self.n_out, **factory)
@@ -81,14 +110,15 @@ class MultiScaleBlock(nn.Module):
         branches = [conv(z) for conv in self.convs]  # each (B, F, L)
         if self.ssm is not None:
             branches.insert(0, self.ssm(z.transpose(1, 2)).transpose(1, 2))  # (B, F, L)
-        pooled = F.max_pool1d(
-            F.pad(x, (MAX_POOL - 1, 0), value=float("-inf")), MAX_POOL, stride=1
-        )  # (B, C_in, L)
+        # the window of MAX_POOL steps: the last three, or centred
+        left = 1 if self.bidirectional else MAX_POOL - 1
+        pooled = max_pool3_same_length(x, left)  # (B, C_in, L)
         branches.append(self.pool_proj(pooled))  # (B, F, L)
         return F.relu(self.norm(torch.cat(branches, dim=1)))  # (B, n_out, L)
 
     def initial_state(self, batch_size: int) -> dict:
         """Zero history for :meth:`step` (the zeros and -inf that ``forward`` pads with)."""
+        check_streamable(self.bidirectional)
         weight = self.bottleneck.weight  # (F, C_in, 1)
         factory = {"dtype": weight.dtype, "device": weight.device}
         return {
@@ -131,7 +161,7 @@ class ConvS4DNetwork(nn.Module):
     n_filters : int
         Filters per branch; a block outputs ``4 * n_filters`` channels.
     long_range : {"conv", "s4d"}
-        The widest branch of every block: a causal convolution (kernel 40), or an S4D layer.
+        The widest branch of every block: a convolution (kernel 40), or an S4D layer.
     pooling : {"mean", "max", "mean-max", "last"}
         How the last block's features become one vector ("mean": InceptionTime's global
         average pooling).
@@ -139,15 +169,19 @@ class ConvS4DNetwork(nn.Module):
         Channel dropout after every block (0: none, as InceptionTime).
     d_state, init, dt_min, dt_max
         The S4D layers' settings (see :class:`~sktdi.ssm.S4D`).
+    bidirectional : bool
+        False (causal): the output at step t sees steps ≤ t, so the network streams.
+        True: centred convolutions and max-pool and S4D layers that run both ways; every step
+        sees the whole series, and :meth:`step` and :meth:`outputs_over_time` raise.
     device, dtype
         Where and in which real dtype every parameter is created.
 
     Notes
     -----
     ``forward`` takes X (B, C, L) or (B, L) and optional ``lengths`` (B,) of right-padded
-    series: the padding is zeroed before every block and pooling ignores it. The network is
-    causal; :meth:`initial_state` and :meth:`step` stream a series one sample at a time, each
-    step equal to ``forward`` on the prefix (eval mode).
+    series: the padding is zeroed before every block and pooling ignores it. A causal network
+    (the default) streams: :meth:`initial_state` and :meth:`step` feed a series one sample at a
+    time, each step equal to ``forward`` on the prefix (eval mode).
 
     Examples
     --------
@@ -178,6 +212,7 @@ class ConvS4DNetwork(nn.Module):
         init: str = "s4d-lin",
         dt_min: float = 1e-3,
         dt_max: float = 1e-1,
+        bidirectional: bool = False,
         *,
         device=None,
         dtype=None,
@@ -190,10 +225,14 @@ class ConvS4DNetwork(nn.Module):
         factory = {"device": device, "dtype": dtype}
         ssm = {"d_state": d_state, "init": init, "dt_min": dt_min, "dt_max": dt_max}
         self.pooling = pooling
+        self.bidirectional = bidirectional
         self.blocks = nn.ModuleList()
         channels = n_channels
         for _ in range(depth):
-            block = MultiScaleBlock(channels, n_filters, long_range=long_range, **ssm, **factory)
+            block = MultiScaleBlock(
+                channels, n_filters, long_range=long_range, bidirectional=bidirectional,
+                **ssm, **factory,
+            )
             self.blocks.append(block)
             channels = block.n_out
         self.shortcuts = nn.ModuleList(
@@ -239,6 +278,7 @@ class ConvS4DNetwork(nn.Module):
 
     def outputs_over_time(self, X: Tensor, lengths: Tensor | None = None) -> Tensor:
         """X: (B, C, L) -> (B, L, n_outputs): the output for every prefix, from one pass."""
+        check_streamable(self.bidirectional)
         return outputs_over_time(self, X, lengths)
 
     def initial_state(self, batch_size: int) -> dict:
@@ -247,6 +287,7 @@ class ConvS4DNetwork(nn.Module):
         The S4D layers' discretization is computed here, once for the stream: after the
         parameters change, call ``initial_state`` again.
         """
+        check_streamable(self.bidirectional)
         ref = self.head.weight
         width = self.blocks[-1].n_out
         factory = {"dtype": ref.dtype, "device": ref.device}
@@ -272,3 +313,4 @@ class ConvS4DNetwork(nn.Module):
         pooled = combine_pooled(self.pooling, total / count, peak, x)  # (B, 4F) or (B, 8F)
         new_state = {"blocks": blocks, "sum": total, "max": peak, "count": count}
         return self.head(pooled), new_state
+

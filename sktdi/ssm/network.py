@@ -193,12 +193,7 @@ class S4DNetwork(nn.Module):
         return outputs_over_time(self, X, lengths)
 
     def _check_causal(self) -> None:
-        if self.bidirectional:
-            raise ValueError(
-                "a bidirectional network sees the whole series at every step, so it has no "
-                "output for a prefix and cannot stream; build it with bidirectional=False for "
-                "predictions over time or step-by-step inference"
-            )
+        check_streamable(self.bidirectional)
 
     def initial_state(self, batch_size: int) -> dict:
         """State for :meth:`step`: each layer's SSM state, its discretization, the pooling sum.
@@ -254,3 +249,13 @@ class S4DNetwork(nn.Module):
             "ssm": new_ssm, "discrete": state["discrete"], "sum": total, "max": peak, "count": count
         }
         return self.head(pooled), new_state
+
+
+def check_streamable(bidirectional: bool) -> None:
+    """A clear error where a network that sees the whole series is asked for prefixes."""
+    if bidirectional:
+        raise ValueError(
+            "a bidirectional network sees the whole series at every step, so it has no "
+            "output for a prefix and cannot stream; build it with bidirectional=False for "
+            "predictions over time or step-by-step inference"
+        )

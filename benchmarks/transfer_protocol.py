@@ -1,0 +1,168 @@
+"""Defaults that transfer: choose on some datasets, confirm on others never used to choose.
+
+Issue 36's protocol, for every later default of the deep model. A candidate default (an arm:
+SSMClassifier overrides) is compared with the incumbent (today's defaults) in two stages:
+
+- **choice**: stratified 3-fold cross-validation inside the official *training* split of each
+  :data:`CHOICE` dataset (the harness's ``mode="train-cv"``; no test split is read). These
+  are the sets earlier defaults were chosen on (the bridge study's five).
+- **confirmation**: the official split of each :data:`CONFIRMATION` dataset, which no choice
+  of this project has used, with the field's tools beside the arms in the same run
+  (:data:`PEERS`: MiniRocket, sktime's InceptionTime at the same epochs).
+
+A candidate is adopted only if it is ahead on the choice mean *and* holds on the confirmation
+sets: mean difference ≥ 0 and no set more than :data:`WORST` points behind the incumbent
+(:func:`verdict`). Both stages are reported, with fit times.
+
+    python benchmarks/transfer_protocol.py --stage choice --arms default noncausal
+    python benchmarks/transfer_protocol.py --stage confirm --arms default noncausal --peers
+    python benchmarks/transfer_protocol.py --summarize
+
+Each arm's cells go to ``<out>/<stage>_<arm>.csv`` (the harness's resumable results file:
+a rerun skips finished cells), the peers' to ``<out>/confirm_peers.csv``. One torch thread
+per cell; ``--n-jobs`` cells at a time.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from sktdi.benchmark import Cell, run_benchmark
+
+CHOICE = ("ItalyPowerDemand", "GunPoint", "ArrowHead", "BasicMotions", "OSULeaf")
+CONFIRMATION = ("JapaneseVowels", "ACSF1", "PLAID", "digits-784")
+N_FOLDS = 3
+WORST = 2.0  # points: no confirmation set may fall further behind the incumbent
+INCUMBENT = "default"
+# arm -> SSMClassifier overrides on top of today's defaults (the harness's "tdi" estimator)
+ARMS = {
+    "default": {},
+    "noncausal": {"bidirectional": True},  # centred convolutions, S4D both ways
+}
+PEERS = ("minirocket", "inceptiontime")
+OUT = Path(__file__).resolve().parent.parent / "docs" / "data" / "transfer"
+
+
+def cells(stage: str, arm: str, datasets, epochs: int | None) -> list[Cell]:
+    """The cells of one arm (or of the peers, ``arm="peers"``) in one stage."""
+    params = {} if epochs is None else {"max_epochs": epochs}
+    if stage == "choice":
+        mode, folds = "train-cv", range(N_FOLDS)
+    else:
+        mode, folds = "resample", range(1)
+    estimators = PEERS if arm == "peers" else ("tdi",)
+    overrides = {} if arm == "peers" else ARMS[arm]
+    return [
+        Cell(d, 1.0, f, e, mode=mode, n_folds=N_FOLDS if stage == "choice" else 0,
+             params={**overrides, **params})
+        for d in datasets
+        for f in folds
+        for e in estimators
+    ]
+
+
+def results(out: Path) -> pd.DataFrame:
+    """Every results file of ``out``, one table with ``stage`` and ``arm`` columns."""
+    tables = []
+    for path in sorted(out.glob("*.csv")):
+        stage, arm = path.stem.split("_", 1)
+        table = pd.read_csv(path)
+        table = table[table["status"] == "ok"].assign(stage=stage)
+        table["arm"] = table["estimator"] if arm == "peers" else arm
+        tables.append(table)
+    return pd.concat(tables, ignore_index=True) if tables else pd.DataFrame()
+
+
+def per_dataset(table: pd.DataFrame) -> pd.DataFrame:
+    """Mean accuracy (over folds) and fit seconds per stage, dataset and arm."""
+    return table.groupby(["stage", "dataset", "arm"], as_index=False).agg(
+        accuracy=("accuracy", "mean"), fit_seconds=("fit_seconds", "mean"), cells=("accuracy", "size")
+    )
+
+
+def verdict(table: pd.DataFrame, arm: str) -> dict:
+    """The protocol's decision for ``arm`` against :data:`INCUMBENT`, in points.
+
+    Only datasets where both have every cell count; ``adopt`` is None until both stages
+    have a dataset.
+    """
+    cells_ = per_dataset(table)
+    decision = {"arm": arm}
+    for stage in ("choice", "confirm"):
+        wide = cells_[cells_["stage"] == stage].pivot(index="dataset", columns="arm", values="accuracy")
+        if arm not in wide or INCUMBENT not in wide:
+            decision[stage] = None
+            continue
+        diff = 100 * (wide[arm] - wide[INCUMBENT]).dropna()
+        decision[stage] = {
+            "datasets": len(diff),
+            "mean": round(float(diff.mean()), 2) if len(diff) else None,
+            "worst": round(float(diff.min()), 2) if len(diff) else None,
+        }
+    choice, confirm = decision["choice"], decision["confirm"]
+    if not choice or not confirm or not choice["datasets"] or not confirm["datasets"]:
+        decision["adopt"] = None
+    else:
+        decision["adopt"] = bool(
+            choice["mean"] > 0 and confirm["mean"] >= 0 and confirm["worst"] >= -WORST
+        )
+    return decision
+
+
+def summarize(out: Path) -> None:
+    table = results(out)
+    if table.empty:
+        print(f"no results under {out}")
+        return
+    cells_ = per_dataset(table)
+    for stage in ("choice", "confirm"):
+        part = cells_[cells_["stage"] == stage]
+        if part.empty:
+            continue
+        print(f"\n{stage}: accuracy (fit seconds)")
+        acc = part.pivot(index="dataset", columns="arm", values="accuracy")
+        fit = part.pivot(index="dataset", columns="arm", values="fit_seconds")
+        shown = acc.round(3).astype(str) + " (" + fit.round(0).astype("Int64").astype(str) + ")"
+        print(shown.to_string())
+        print("mean " + " ".join(f"{a}={v:.3f}" for a, v in acc.mean().items()))
+    for arm in ARMS:
+        if arm != INCUMBENT:
+            print(verdict(table, arm))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--stage", choices=("choice", "confirm"))
+    parser.add_argument("--arms", nargs="+", default=list(ARMS), choices=list(ARMS))
+    parser.add_argument("--datasets", nargs="+", help="a subset of the stage's datasets")
+    parser.add_argument("--peers", action="store_true", help="the confirmation's field tools too")
+    parser.add_argument("--max-epochs", type=int, help="every deep model's epochs (default: ours)")
+    parser.add_argument("--n-jobs", type=int, default=2)
+    parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--summarize", action="store_true")
+    args = parser.parse_args()
+    if args.summarize:
+        summarize(args.out)
+        return
+    allowed = CHOICE if args.stage == "choice" else CONFIRMATION
+    datasets = args.datasets or allowed
+    stray = sorted(set(datasets) - set(allowed))
+    if stray:
+        parser.error(f"{stray} are not {args.stage} datasets ({', '.join(allowed)})")
+    runs = list(args.arms) + (["peers"] if args.peers and args.stage == "confirm" else [])
+    for arm in runs:
+        run_benchmark(
+            cells(args.stage, arm, datasets, args.max_epochs),
+            args.out / f"{args.stage}_{arm}.csv",
+            n_jobs=args.n_jobs,
+        )
+    summarize(args.out)
+
+
+if __name__ == "__main__":
+    np.seterr(all="ignore")
+    main()
