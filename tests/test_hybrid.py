@@ -79,13 +79,7 @@ def test_an_ensemble_of_conv_s4d_networks_saves_and_loads(tmp_path):
     np.testing.assert_allclose(load(path).predict_proba(X), clf.predict_proba(X), atol=1e-6)
 
 
-@pytest.mark.parametrize(
-    "params, message",
-    [
-        ({"d_model": 6}, "multiple of 4"),
-        ({"bidirectional": True}, "bidirectional=True applies to network='s4d' only"),
-    ],
-)
+@pytest.mark.parametrize("params, message", [({"d_model": 6}, "multiple of 4")])
 def test_parameters_the_conv_s4d_network_cannot_honour_are_named(params, message):
     X, y = planted_frequency_task(4, random_state=0)
     with pytest.raises(ValueError, match=message):
@@ -117,27 +111,70 @@ def test_a_file_saved_before_the_network_parameter_loads_as_the_s4d_network(tmp_
     np.testing.assert_allclose(loaded.predict_proba(X), old.predict_proba(X), atol=1e-6)
 
 
-def test_the_cpu_convolution_and_max_pool_give_torchs_values_and_gradients():
-    # the block's own backward passes (sktdi.ssm.causal_ops) against torch's kernels, in
+@pytest.mark.parametrize("causal", [True, False])
+def test_the_cpu_convolution_and_max_pool_give_torchs_values_and_gradients(causal):
+    # the block's own backward passes (sktdi.ssm.conv_ops) against torch's kernels, in
     # float64, with ReLU-like ties in the max-pool's input (the gradient goes to the earliest
     # maximum of a window, as torch's max-pool sends it)
     from torch.nn.functional import conv1d, max_pool1d, pad, relu
 
-    from sktdi.ssm.causal_ops import causal_conv1d, causal_max_pool3
+    from sktdi.ssm.conv_ops import conv1d_same_length, max_pool3_same_length
 
     gen = torch.Generator().manual_seed(0)
     x = torch.randn(3, 4, 40, dtype=torch.float64, generator=gen).requires_grad_()
-    w = torch.randn(5, 4, 7, dtype=torch.float64, generator=gen).requires_grad_()
-    ours, theirs = causal_conv1d(x, w), conv1d(pad(x, (6, 0)), w)
+    w = torch.randn(5, 4, 8, dtype=torch.float64, generator=gen).requires_grad_()
+    left = 7 if causal else 3
+    ours, theirs = conv1d_same_length(x, w, left), conv1d(pad(x, (left, 7 - left)), w)
     g = torch.randn(ours.shape, dtype=torch.float64, generator=gen)
     for a, b in zip(torch.autograd.grad(ours, (x, w), g), torch.autograd.grad(theirs, (x, w), g)):
         assert torch.allclose(a, b, rtol=0, atol=1e-12)
     assert torch.equal(ours, theirs)
 
     tied = relu(torch.randn(3, 4, 60, dtype=torch.float64, generator=gen)).requires_grad_()
-    ours = causal_max_pool3(tied)
-    theirs = max_pool1d(pad(tied, (2, 0), value=float("-inf")), 3, stride=1)
+    left = 2 if causal else 1
+    ours = max_pool3_same_length(tied, left)
+    theirs = max_pool1d(pad(tied, (left, 2 - left), value=float("-inf")), 3, stride=1)
     assert torch.equal(ours, theirs)
     g = torch.randn(ours.shape, dtype=torch.float64, generator=gen)
     (a,), (b,) = torch.autograd.grad(ours, tied, g), torch.autograd.grad(theirs, tied, g)
     assert torch.allclose(a, b, rtol=0, atol=1e-12)
+
+
+def test_the_bidirectional_network_sees_the_whole_series_and_refuses_to_stream():
+    net = _trained_like(ConvS4DNetwork(2, 3, n_filters=4, bidirectional=True))
+    X = torch.randn(3, 2, 60)
+    changed = X.clone()
+    changed[..., 40:] = torch.randn(3, 2, 20)
+    with torch.no_grad():
+        a, b = net.sequence_features(X), net.sequence_features(changed)
+    assert not torch.allclose(a[:, :40], b[:, :40], atol=1e-3)  # the past sees the future
+    for call in (lambda: net.initial_state(3), lambda: net.outputs_over_time(X)):
+        with pytest.raises(ValueError, match="bidirectional network .* cannot stream"):
+            call()
+
+
+@pytest.mark.parametrize("bidirectional", [False, True])
+def test_padding_changes_nothing_in_either_network(bidirectional):
+    # the centred convolutions and max-pool would read the padding after a series' end (and
+    # the max-pool a zero where a series alone has -inf) if it were not masked
+    net = _trained_like(ConvS4DNetwork(1, 2, n_filters=4, bidirectional=bidirectional))
+    gen = torch.Generator().manual_seed(1)
+    short, long_ = -torch.rand(1, 1, 10, generator=gen) - 1, torch.randn(1, 1, 17, generator=gen)
+    padded = torch.cat([torch.nn.functional.pad(short, (0, 7), value=5.0), long_])
+    with torch.no_grad():
+        out = net(padded, lengths=torch.tensor([10, 17]))
+        torch.testing.assert_close(out[0], net(short)[0], atol=1e-5, rtol=1e-5)
+        torch.testing.assert_close(out[1], net(long_)[0], atol=1e-5, rtol=1e-5)
+
+
+def test_a_bidirectional_classifier_fits_saves_and_names_what_it_cannot_do(tmp_path):
+    X, y = planted_frequency_task(4, random_state=0)
+    clf = SSMClassifier(**FAST, bidirectional=True, random_state=0).fit(X, y)
+    assert clf.net_.module_.bidirectional
+    path = tmp_path / "model.sktdi"
+    clf.save(path)
+    np.testing.assert_allclose(load(path).predict_proba(X), clf.predict_proba(X), atol=1e-6)
+    with pytest.raises(ValueError, match="bidirectional network"):
+        clf.predict_proba_over_time(X[:2])
+    with pytest.raises(ValueError, match="bidirectional network"):
+        clf.stream()

@@ -104,15 +104,22 @@ class MultiScaleBlock(nn.Module):
         """Past bottleneck outputs a streamed step needs: the widest convolution's reach."""
         return max((conv.kernel_size[0] for conv in self.convs), default=1) - 1
 
-    def forward(self, x: Tensor) -> Tensor:
-        """x: (B, C_in, L) -> (B, n_out, L)."""
+    def forward(self, x: Tensor, valid: Tensor | None = None) -> Tensor:
+        """x: (B, C_in, L) -> (B, n_out, L). ``valid``: (B, 1, L) bool, False on the padding
+        after a right-padded series (x is zero there already)."""
         z = self.bottleneck(x)  # (B, F, L)
         branches = [conv(z) for conv in self.convs]  # each (B, F, L)
         if self.ssm is not None:
             branches.insert(0, self.ssm(z.transpose(1, 2)).transpose(1, 2))  # (B, F, L)
         # the window of MAX_POOL steps: the last three, or centred
         left = 1 if self.bidirectional else MAX_POOL - 1
-        pooled = max_pool3_same_length(x, left)  # (B, C_in, L)
+        if self.bidirectional and valid is not None:
+            # a centred window at a series' last step must not see the padding's zeros (a
+            # series alone is padded with -inf); the padding's own outputs are zeroed
+            x = x.masked_fill(~valid, float("-inf"))  # (B, C_in, L)
+            pooled = max_pool3_same_length(x, left).masked_fill(~valid, 0.0)  # (B, C_in, L)
+        else:
+            pooled = max_pool3_same_length(x, left)  # (B, C_in, L)
         branches.append(self.pool_proj(pooled))  # (B, F, L)
         return F.relu(self.norm(torch.cat(branches, dim=1)))  # (B, n_out, L)
 
@@ -264,7 +271,7 @@ class ConvS4DNetwork(nn.Module):
             mask = valid_steps(lengths.to(X.device), X.shape[-1], X.dtype).transpose(1, 2)  # (B, 1, L)
         x, residual = X, X  # (B, C, L)
         for d, block in enumerate(self.blocks):
-            x = block(x if mask is None else x * mask)  # (B, 4F, L)
+            x = block(x, None) if mask is None else block(x * mask, mask > 0)  # (B, 4F, L)
             if self._closes_group(d):
                 x = F.relu(x + self.shortcuts[d // 3](residual))  # (B, 4F, L)
                 residual = x
