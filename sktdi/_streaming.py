@@ -4,7 +4,9 @@ The networks are causal, and each has a recurrent mode (``initial_state``, ``ste
 S4D layers carry their state, the convolutions their last few inputs, the pooling its running
 sums. A :class:`PredictionStream` holds that state for ``n_streams`` series and updates it
 with every sample, at a constant cost and memory per sample, however long the streams run.
-After t samples its predictions equal the estimator's on the series' first t steps.
+After t samples its predictions equal the estimator's on the series' first t steps. The
+default network on a CPU runs its compiled step (:mod:`sktdi._stream_kernels`: every block
+in one numba call per sample); other networks, ensembles and GPUs step through torch.
 
 A stream is a snapshot of the estimator as it was when the stream was made: an eval-mode copy
 of its network, on the network's device, with the input scaling and the classes of that fit.
@@ -20,7 +22,9 @@ from numbers import Integral
 import numpy as np
 import torch
 
+from ._stream_kernels import ConvS4DStepper
 from ._threads import resolve_n_threads, torch_threads
+from .ssm import ConvS4DNetwork
 
 
 class PredictionStream:
@@ -72,8 +76,12 @@ class PredictionStream:
             self._y_mean, self._y_scale = estimator.y_mean_.copy(), estimator.y_scale_.copy()
             self._y_ndim = estimator._y_ndim
         self._n_threads = estimator.n_threads
+        self._stepper = self._state = None
         with torch.no_grad():
-            self._state = self._module.initial_state(self.n_streams)  # on the module's device
+            if isinstance(module, ConvS4DNetwork) and self._device.type == "cpu":
+                self._stepper = ConvS4DStepper(module, self.n_streams)  # holds the state
+            else:
+                self._state = self._module.initial_state(self.n_streams)  # on the device
         self._output = None  # (n_streams, n_outputs) after the last sample
         self.n_steps_ = 0
 
@@ -86,9 +94,9 @@ class PredictionStream:
     def outputs_after_each(self, x) -> torch.Tensor:
         """Feed x as :meth:`update` does; return the raw outputs (logits for a classifier)
         after each of its k samples, (n_streams, k, n_outputs), on the network's device."""
-        return torch.stack(self._feed(x, every_step=True), dim=1)  # (S, k, O)
+        return self._feed(x, every_step=True)  # (S, k, O)
 
-    def _feed(self, x, every_step: bool) -> list[torch.Tensor]:
+    def _feed(self, x, every_step: bool) -> torch.Tensor | None:
         """Step the network through x; the output after each sample when ``every_step``
         (update keeps only the last: nothing is collected per sample on its path)."""
         n_channels = self._n_channels
@@ -105,6 +113,11 @@ class PredictionStream:
         if not np.isfinite(x).all():
             raise ValueError("update got NaN or infinite values; a stream needs finite samples")
         mean, scale = self._input_mean[:, None], self._input_scale[:, None]  # (C, 1)
+        if self._stepper is not None:
+            outputs = torch.from_numpy(self._stepper.feed((x - mean) / scale, every_step))
+            self._output = outputs[:, -1] if every_step else outputs  # (S, O)
+            self.n_steps_ += x.shape[-1]
+            return outputs if every_step else None  # (S, k, O)
         x = torch.as_tensor(
             (x - mean) / scale, dtype=self._dtype, device=self._device
         )  # (S, C, k), where the network and its state are
@@ -116,7 +129,7 @@ class PredictionStream:
                 if every_step:
                     outputs.append(self._output)  # (S, O)
         self.n_steps_ += x.shape[-1]
-        return outputs
+        return torch.stack(outputs, dim=1) if every_step else None  # (S, k, O)
 
     def keep(self, streams) -> PredictionStream:
         """Follow only ``streams`` (indices, or a boolean mask of length n_streams), in that
@@ -142,7 +155,10 @@ class PredictionStream:
             )
         rows = np.arange(self.n_streams)[streams]  # (S',)
         index = torch.as_tensor(rows, dtype=torch.long, device=self._device)  # (S',)
-        self._state = _select_streams(self._state, index)
+        if self._stepper is not None:
+            self._stepper.keep(rows)
+        else:
+            self._state = _select_streams(self._state, index)
         if self._output is not None:
             self._output = self._output[index]
         self.n_streams = len(rows)

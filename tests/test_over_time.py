@@ -300,3 +300,45 @@ def test_training_on_prefixes(data):
     assert ensemble.predict_proba_over_time(X[:2]).shape == (2, 40, 3)
     reg = SSMRegressor(**SMALL, d_model=16, n_layers=3, prefix_weight=0.5).fit(X, 1.5 * y)
     assert np.isfinite(reg.predict_over_time(X[:2])).all()
+
+
+@pytest.mark.parametrize("inference_dtype", ["float32", "float64"])
+def test_the_default_networks_stream_runs_the_compiled_step_and_agrees_with_torchs(
+    data, inference_dtype
+):
+    """The compiled step (sktdi._stream_kernels) against the network's own torch step, with
+    streams dropped half-way (keep) and samples fed one at a time and in chunks."""
+    X, y = data
+    clf = SSMClassifier(
+        **SMALL, d_model=16, n_layers=4, pooling="mean-max", inference_dtype=inference_dtype
+    ).fit(X, y)
+    live = clf.stream(n_streams=3)
+    assert live._stepper is not None
+    module = clf._inference_module()
+    with torch.no_grad():
+        state = module.initial_state(3)
+        scaled = torch.as_tensor(
+            (X[:3] - clf.input_mean_[:, None]) / clf.input_scale_[:, None],
+            dtype=next(module.parameters()).dtype,
+        )  # (3, C, L)
+        torch_steps = []
+        for t in range(40):
+            if t == 20:
+                state = _keep_rows(state, [2, 0])
+                scaled = scaled[[2, 0]]
+            out, state = module.step(scaled[..., t], state)
+            torch_steps.append(out)
+    atol = 1e-10 if inference_dtype == "float64" else 1e-5
+    for t in range(10):
+        live.update(X[:3, :, t])
+        np.testing.assert_allclose(live._outputs().numpy(), torch_steps[t].numpy(), atol=atol)
+    live.update(X[:3, :, 10:20])
+    live.keep([2, 0])
+    chunk = live.outputs_after_each(X[[2, 0], :, 20:40]).numpy()  # (2, 20, K)
+    np.testing.assert_allclose(chunk, torch.stack(torch_steps[20:], dim=1).numpy(), atol=atol)
+
+
+def _keep_rows(state, rows):
+    from sktdi._streaming import _select_streams
+
+    return _select_streams(state, torch.as_tensor(rows))
