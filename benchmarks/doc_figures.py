@@ -44,6 +44,12 @@ REGION = re.compile(
 
 GENERATORS: dict[str, Callable[[], str]] = {}
 
+# pages whose generators live in a module of their own (benchmarks/figures_*.py)
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from figures_transfer import REGIONS as TRANSFER_REGIONS  # noqa: E402
+
+GENERATORS.update(TRANSFER_REGIONS)
+
 
 def region(name: str):
     """Register the function that writes the region ``name``."""

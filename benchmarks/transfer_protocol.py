@@ -78,10 +78,14 @@ def results(out: Path) -> pd.DataFrame:
 
 
 def per_dataset(table: pd.DataFrame) -> pd.DataFrame:
-    """Mean accuracy (over folds) and fit seconds per stage, dataset and arm."""
-    return table.groupby(["stage", "dataset", "arm"], as_index=False).agg(
-        accuracy=("accuracy", "mean"), fit_seconds=("fit_seconds", "mean"), cells=("accuracy", "size")
+    """Mean accuracy (over folds) and fit seconds per stage, dataset and arm; only the
+    (stage, dataset, arm) with every cell finished (all folds of the choice)."""
+    cells_ = table.groupby(["stage", "dataset", "arm"], as_index=False).agg(
+        accuracy=("accuracy", "mean"), fit_seconds=("fit_seconds", "mean"),
+        cells=("accuracy", "size"),
     )
+    expected = cells_["stage"].map({"choice": N_FOLDS, "confirm": 1})
+    return cells_[cells_["cells"] == expected]
 
 
 def verdict(table: pd.DataFrame, arm: str) -> dict:
@@ -93,7 +97,8 @@ def verdict(table: pd.DataFrame, arm: str) -> dict:
     cells_ = per_dataset(table)
     decision = {"arm": arm}
     for stage in ("choice", "confirm"):
-        wide = cells_[cells_["stage"] == stage].pivot(index="dataset", columns="arm", values="accuracy")
+        part = cells_[cells_["stage"] == stage]
+        wide = part.pivot(index="dataset", columns="arm", values="accuracy")
         if arm not in wide or INCUMBENT not in wide:
             decision[stage] = None
             continue

@@ -236,3 +236,4 @@ def _steps(
                     for c in range(n_pooled):
                         acc += head[o, c] * pooled[c]
                     out[s, row, o] = acc
+

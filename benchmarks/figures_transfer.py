@@ -1,0 +1,143 @@
+"""The generated regions of the deep model's transfer protocol and of its cost
+(``docs/deep_model.md``, issue 36), from ``docs/data/transfer/`` and
+``docs/data/deep_cost.json``. ``doc_figures.py`` registers :data:`REGIONS`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pandas as pd
+from transfer_protocol import ARMS, INCUMBENT, OUT, WORST, per_dataset, results, verdict
+
+DEEP_COST = OUT.parent / "deep_cost.json"
+LABELS = {
+    "default": "default (causal)",
+    "noncausal": "non-causal (`bidirectional=True`)",
+    "inceptiontime": "InceptionTime",
+    "minirocket": "MiniRocket",
+}
+REGIONS: dict[str, Callable[[], str]] = {}
+
+
+def region(name: str):
+    def register(func):
+        REGIONS[name] = func
+        return func
+
+    return register
+
+
+def _table(frame: pd.DataFrame) -> str:
+    head = "| " + " | ".join(frame.columns) + " |"
+    rule = "| " + " | ".join(["---"] + ["---:"] * (len(frame.columns) - 1)) + " |"
+    rows = ["| " + " | ".join(str(v) for v in row) + " |" for row in frame.itertuples(index=False)]
+    return "\n".join([head, rule, *rows])
+
+
+def _stage_table(stage: str) -> tuple[str, pd.DataFrame]:
+    cells = per_dataset(results(OUT))
+    part = cells[cells["stage"] == stage]
+    acc = part.pivot(index="dataset", columns="arm", values="accuracy")
+    fit = part.pivot(index="dataset", columns="arm", values="fit_seconds")
+    arms = [a for a in LABELS if a in acc]
+    rows = []
+    for dataset in acc.index:
+        row = {"dataset": dataset}
+        for arm in arms:
+            value = acc.loc[dataset, arm]
+            seconds = fit.loc[dataset, arm]
+            row[LABELS[arm]] = "—" if pd.isna(value) else f"{value:.3f} ({seconds:.0f} s)"
+        rows.append(row)
+    complete = acc[arms].dropna()
+    mean = {"dataset": f"mean ({len(complete)} with every arm)"}
+    for arm in arms:
+        mean[LABELS[arm]] = f"{complete[arm].mean():.3f}" if len(complete) else "—"
+    rows.append(mean)
+    return _table(pd.DataFrame(rows)), acc
+
+
+@region("transfer-choice")
+def transfer_choice() -> str:
+    table, _ = _stage_table("choice")
+    return (
+        "Choice: 3-fold cross-validation inside each official training split (no test split "
+        "read); mean accuracy over the folds (mean fit seconds, one thread, two cells at a "
+        "time on the 2-core machine):\n\n" + table + "\n"
+    )
+
+
+@region("transfer-confirm")
+def transfer_confirm() -> str:
+    table, _ = _stage_table("confirm")
+    return (
+        "Confirmation: official splits of datasets no choice used, 100 epochs for every deep "
+        "model (InceptionTime: sktime's `InceptionTimeClassifierTorch`, its own batch of 64); "
+        "test accuracy (fit seconds):\n\n" + table + "\n"
+    )
+
+
+def _pts(value: float) -> str:
+    return f"{value:+.1f}".replace("-", "−")
+
+
+@region("transfer-verdict")
+def transfer_verdict() -> str:
+    table = results(OUT)
+    lines = []
+    for arm in ARMS:
+        if arm == INCUMBENT:
+            continue
+        v = verdict(table, arm)
+        parts = []
+        for stage, name in (("choice", "choice"), ("confirm", "confirmation")):
+            if v[stage] and v[stage]["datasets"]:
+                parts.append(
+                    f"{name} {_pts(v[stage]['mean'])} points on the mean of "
+                    f"{v[stage]['datasets']} datasets (worst {_pts(v[stage]['worst'])})"
+                )
+        adopt = {None: "not decided (a stage has no results)", True: "adopted",
+                 False: "not adopted"}[v["adopt"]]
+        lines.append(f"- **{LABELS[arm]}** against the default: {'; '.join(parts)}: {adopt}.")
+    _, acc = _stage_table("confirm")
+    if {"default", "minirocket", "inceptiontime"} <= set(acc):
+        both = acc[["default", "minirocket", "inceptiontime"]].dropna()
+        gap = 100 * (both["default"] - both["minirocket"])
+        lines.append(
+            f"- The default against MiniRocket on the confirmation sets: "
+            f"{_pts(gap.mean())} points on the mean (target ≥ −2), worst "
+            f"{_pts(gap.min())} on {gap.idxmin()} (target ≥ −5); against InceptionTime "
+            f"{_pts(100 * (both['default'] - both['inceptiontime']).mean())}."
+        )
+    rule = (
+        f"The rule (`benchmarks/transfer_protocol.py`): a candidate is adopted only if it is "
+        f"ahead on the choice mean and, on the confirmation sets, not behind on the mean and "
+        f"nowhere more than {WORST:g} points behind."
+    )
+    return rule + "\n\n" + "\n".join(lines) + "\n"
+
+
+@region("deep-cost")
+def deep_cost() -> str:
+    cost = json.loads(Path(DEEP_COST).read_text())
+    rows = []
+    for name, shape in cost["shapes"].items():
+        seconds = shape["seconds_per_series"]
+        rows.append({
+            "series": f"{name} ({shape['length']} steps)",
+            "default network, sktdi's kernels": f"{1000 * seconds['conv_ops']:.1f} ms",
+            "default network, torch's kernels": f"{1000 * seconds['torch_kernels']:.1f} ms",
+            "ratio": f"{shape['conv_ops_over_torch']:.2f}",
+            "InceptionTime (batch 64)": f"{1000 * seconds['inceptiontime']:.1f} ms",
+            "ours / InceptionTime": f"{shape['ours_over_inceptiontime']:.2f}",
+        })
+    top = cost["shapes"]["ACSF1"]["profile"][:5]
+    profile = ", ".join(f"`{p['operator']}` {100 * p['share']:.0f}%" for p in top)
+    return (
+        "One optimizer step (forward, backward, AdamW), per series of the batch, one thread "
+        "(`benchmarks/bench_deep_cost.py`, median over rounds):\n\n"
+        + _table(pd.DataFrame(rows))
+        + f"\n\nWhere a step goes on ACSF1's length (self time, sktdi's kernels): {profile}.\n"
+    )
