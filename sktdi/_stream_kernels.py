@@ -1,6 +1,6 @@
-"""A compiled streaming step of the default network (:class:`~sktdi.ssm.ConvS4DNetwork`):
-one numba kernel runs every block of the network on each sample, without a Python or torch
-dispatch per layer.
+"""A compiled streaming step of the two networks (:class:`~sktdi.ssm.ConvS4DNetwork`, the
+default, and :class:`~sktdi.ssm.S4DNetwork`): one numba kernel runs every block of the
+network on each sample, without a Python or torch dispatch per layer.
 
 The torch step (``ConvS4DNetwork.step``) spends almost all of its 1.6 ms per sample on the
 dispatch of about a hundred small operations; the arithmetic is some 250k multiply-adds. Here
@@ -14,6 +14,8 @@ widest block input (``C_max``: the network's input channels or ``4F``); state pe
 """
 
 from __future__ import annotations
+
+from math import erf as math_erf
 
 import numpy as np
 import torch
@@ -141,7 +143,6 @@ def _steps(
     n_hist = history.shape[-1]  # k_max - 1
     k_max = n_hist + 1
     N = A_bar.shape[-1]
-    n_out = head.shape[0]
     dt = x.dtype
     feature = np.zeros(c_max, dt)  # the current block's input
     residual = np.zeros(c_max, dt)  # the input of the current group of three
@@ -213,27 +214,169 @@ def _steps(
                             feature[o] + shortcut_scale[g, o] * acc + shortcut_shift[g, o], 0.0
                         )
                     residual[:] = feature
-            n = count + t + 1
-            for c in range(width):
-                total[s, c] += feature[c]
-                peak[s, c] = max(peak[s, c], feature[c])
-            if every_step or t == k - 1:
-                n_pooled = width
-                for c in range(width):
-                    if pooling == 0 or pooling == 2:
-                        pooled[c] = total[s, c] / n
-                    elif pooling == 1:
-                        pooled[c] = peak[s, c]
-                    else:
-                        pooled[c] = feature[c]
-                if pooling == 2:
-                    for c in range(width):
-                        pooled[width + c] = peak[s, c]
-                    n_pooled = 2 * width
-                row = t if every_step else 0
-                for o in range(n_out):
-                    acc = head_bias[o]
-                    for c in range(n_pooled):
-                        acc += head[o, c] * pooled[c]
-                    out[s, row, o] = acc
+            _pool_and_head(
+                feature, count + t + 1, total[s], peak[s], pooling, head, head_bias, pooled,
+                out[s, t if every_step else 0], every_step or t == k - 1,
+            )
 
+
+@njit(cache=True, nogil=True, fastmath=FASTMATH)
+def _pool_and_head(
+    feature, n, total, peak, pooling, head, head_bias, pooled, out_row, write
+):  # pragma: no cover - compiled
+    """The running pooling after the n-th sample (total, peak updated in place) and, when
+    ``write``, the head's output for the prefix so far into ``out_row``."""
+    width = total.shape[0]
+    for c in range(width):
+        total[c] += feature[c]
+        peak[c] = max(peak[c], feature[c])
+    if not write:
+        return
+    for c in range(width):
+        if pooling == 0 or pooling == 2:
+            pooled[c] = total[c] / n
+        elif pooling == 1:
+            pooled[c] = peak[c]
+        else:
+            pooled[c] = feature[c]
+        if pooling == 2:
+            pooled[width + c] = peak[c]
+    n_pooled = 2 * width if pooling == 2 else width
+    for o in range(head.shape[0]):
+        acc = head_bias[o]
+        for c in range(n_pooled):
+            acc += head[o, c] * pooled[c]
+        out_row[o] = acc
+
+
+class S4DStepper:
+    """:class:`ConvS4DStepper` for an eval-mode, causal :class:`~sktdi.ssm.S4DNetwork`:
+    the encoder, every residual S4D block (S4D step, GELU, GLU, LayerNorm) and the head."""
+
+    def __init__(self, net, n_streams: int) -> None:
+        dtype = next(net.parameters()).dtype
+        self.dtype = np.float64 if dtype == torch.float64 else np.float32
+        ctype = np.complex128 if self.dtype == np.float64 else np.complex64
+
+        def array(tensor) -> np.ndarray:
+            return np.ascontiguousarray(tensor.detach().cpu().numpy().astype(self.dtype))
+
+        blocks = net.blocks
+        with torch.no_grad():
+            self.encoder, self.encoder_bias = array(net.encoder.weight), array(net.encoder.bias)
+            discrete = [block.ssm.step_parameters() for block in blocks]  # (H, N) each
+            self.A_bar = np.stack([a.cpu().numpy() for a, _ in discrete]).astype(ctype)
+            self.CB_bar = np.stack([cb.cpu().numpy() for _, cb in discrete]).astype(ctype)
+            self.skip = np.stack([array(block.ssm.D) for block in blocks])  # (n_layers, H)
+            self.mix = np.stack([array(block.mix.weight) for block in blocks])  # (n_layers, 2H, H)
+            self.mix_bias = np.stack([array(block.mix.bias) for block in blocks])
+            self.norm = np.stack([array(block.norm.weight) for block in blocks])  # (n_layers, H)
+            self.norm_bias = np.stack([array(block.norm.bias) for block in blocks])
+            self.head, self.head_bias = array(net.head.weight), array(net.head.bias)
+        self.eps = float(blocks[0].norm.eps)
+        self.prenorm = bool(blocks[0].prenorm)
+        self.pooling = POOLING_CODES[net.pooling]
+        H = self.encoder.shape[0]
+        S = n_streams
+        self.ssm_state = np.zeros((S, *self.A_bar.shape), ctype)  # (S, n_layers, H, N)
+        self.total = np.zeros((S, H), self.dtype)
+        self.peak = np.full((S, H), -np.inf, self.dtype)
+        self.count = 0
+
+    def keep(self, rows: np.ndarray) -> None:
+        """Follow only the streams ``rows`` (indices), in that order."""
+        for name in ("ssm_state", "total", "peak"):
+            setattr(self, name, np.ascontiguousarray(getattr(self, name)[rows]))
+
+    def feed(self, x: np.ndarray, every_step: bool) -> np.ndarray:
+        """As :meth:`ConvS4DStepper.feed`."""
+        x = np.ascontiguousarray(x, dtype=self.dtype)
+        S, _, k = x.shape
+        out = np.empty((S, k if every_step else 1, self.head.shape[0]), self.dtype)
+        _s4d_steps(
+            x, out, every_step, self.count, self.pooling, self.prenorm, self.eps, self.encoder,
+            self.encoder_bias, self.A_bar, self.CB_bar, self.skip, self.mix, self.mix_bias,
+            self.norm, self.norm_bias, self.head, self.head_bias, self.ssm_state, self.total,
+            self.peak,
+        )
+        self.count += k
+        return out if every_step else out[:, 0]
+
+
+def compiled_stepper(module, n_streams: int):
+    """The compiled step of ``module`` for ``n_streams`` streams, or None where there is none
+    (an ensemble, a GPU, a network that cannot stream): the caller goes through torch there."""
+    from .ssm import ConvS4DNetwork, S4DNetwork
+
+    if next(module.parameters()).device.type != "cpu" or getattr(module, "bidirectional", False):
+        return None  # a bidirectional network's initial_state says why it cannot stream
+    if isinstance(module, ConvS4DNetwork):
+        return ConvS4DStepper(module, n_streams)
+    if isinstance(module, S4DNetwork):
+        return S4DStepper(module, n_streams)
+    return None
+
+
+@njit(cache=True, nogil=True, fastmath=FASTMATH)
+def _layer_norm(x, weight, bias, eps):  # pragma: no cover - compiled
+    """LayerNorm of the vector x, in place."""
+    H = x.shape[0]
+    mean = 0.0
+    for h in range(H):
+        mean += x[h]
+    mean /= H
+    var = 0.0
+    for h in range(H):
+        var += (x[h] - mean) ** 2
+    inv = 1.0 / np.sqrt(var / H + eps)
+    for h in range(H):
+        x[h] = (x[h] - mean) * inv * weight[h] + bias[h]
+
+
+@njit(cache=True, nogil=True, fastmath=FASTMATH)
+def _s4d_steps(
+    x, out, every_step, count, pooling, prenorm, eps, encoder, encoder_bias, A_bar, CB_bar,
+    skip, mix, mix_bias, norm, norm_bias, head, head_bias, ssm_state, total, peak,
+):  # pragma: no cover - compiled; tested through PredictionStream against the network
+    S, n_in, k = x.shape
+    n_layers, H, N = A_bar.shape
+    dt = x.dtype
+    feature = np.zeros(H, dt)
+    z = np.zeros(H, dt)
+    gelu = np.zeros(H, dt)
+    pooled = np.zeros(2 * H, dt)
+    root_half = np.sqrt(0.5)
+    for s in range(S):
+        for t in range(k):
+            for h in range(H):  # the encoder: a linear map of the sample
+                acc = encoder_bias[h]
+                for c in range(n_in):
+                    acc += encoder[h, c] * x[s, c, t]
+                feature[h] = acc
+            for layer in range(n_layers):
+                z[:] = feature
+                if prenorm:
+                    _layer_norm(z, norm[layer], norm_bias[layer], eps)
+                for h in range(H):  # the S4D step, then GELU (exact, torch's default)
+                    acc = 0.0
+                    for n in range(N):
+                        state = A_bar[layer, h, n] * ssm_state[s, layer, h, n] + (
+                            CB_bar[layer, h, n] * z[h]
+                        )
+                        ssm_state[s, layer, h, n] = state
+                        acc += state.real
+                    y = 2.0 * acc + skip[layer, h] * z[h]
+                    gelu[h] = 0.5 * y * (1.0 + math_erf(y * root_half))
+                for h in range(H):  # Linear(H, 2H), GLU, the residual sum
+                    a = mix_bias[layer, h]
+                    g = mix_bias[layer, H + h]
+                    for j in range(H):
+                        a += mix[layer, h, j] * gelu[j]
+                        g += mix[layer, H + h, j] * gelu[j]
+                    feature[h] += a / (1.0 + np.exp(-g))
+                if not prenorm:
+                    _layer_norm(feature, norm[layer], norm_bias[layer], eps)
+            _pool_and_head(
+                feature, count + t + 1, total[s], peak[s], pooling, head, head_bias, pooled,
+                out[s, t if every_step else 0], every_step or t == k - 1,
+            )

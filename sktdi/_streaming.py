@@ -4,9 +4,9 @@ The networks are causal, and each has a recurrent mode (``initial_state``, ``ste
 S4D layers carry their state, the convolutions their last few inputs, the pooling its running
 sums. A :class:`PredictionStream` holds that state for ``n_streams`` series and updates it
 with every sample, at a constant cost and memory per sample, however long the streams run.
-After t samples its predictions equal the estimator's on the series' first t steps. The
-default network on a CPU runs its compiled step (:mod:`sktdi._stream_kernels`: every block
-in one numba call per sample); other networks, ensembles and GPUs step through torch.
+After t samples its predictions equal the estimator's on the series' first t steps. On a
+CPU both networks run a compiled step (:mod:`sktdi._stream_kernels`: every block in one
+numba call per sample); ensembles and GPUs step through torch.
 
 A stream is a snapshot of the estimator as it was when the stream was made: an eval-mode copy
 of its network, on the network's device, with the input scaling and the classes of that fit.
@@ -22,9 +22,8 @@ from numbers import Integral
 import numpy as np
 import torch
 
-from ._stream_kernels import ConvS4DStepper
+from ._stream_kernels import compiled_stepper
 from ._threads import resolve_n_threads, torch_threads
-from .ssm import ConvS4DNetwork
 
 
 class PredictionStream:
@@ -76,12 +75,11 @@ class PredictionStream:
             self._y_mean, self._y_scale = estimator.y_mean_.copy(), estimator.y_scale_.copy()
             self._y_ndim = estimator._y_ndim
         self._n_threads = estimator.n_threads
-        self._stepper = self._state = None
+        self._state = None
         with torch.no_grad():
-            if isinstance(module, ConvS4DNetwork) and self._device.type == "cpu":
-                self._stepper = ConvS4DStepper(module, self.n_streams)  # holds the state
-            else:
-                self._state = self._module.initial_state(self.n_streams)  # on the device
+            self._stepper = compiled_stepper(module, self.n_streams)  # holds the state
+            if self._stepper is None:  # an ensemble, a GPU: torch's step, state on the device
+                self._state = self._module.initial_state(self.n_streams)
         self._output = None  # (n_streams, n_outputs) after the last sample
         self.n_steps_ = 0
 

@@ -303,14 +303,16 @@ def test_training_on_prefixes(data):
 
 
 @pytest.mark.parametrize("inference_dtype", ["float32", "float64"])
-def test_the_default_networks_stream_runs_the_compiled_step_and_agrees_with_torchs(
-    data, inference_dtype
-):
+@pytest.mark.parametrize(
+    "network", [{"n_layers": 4}, {"network": "s4d", "n_layers": 2, "d_state": 8}],
+    ids=["conv-s4d", "s4d"],
+)
+def test_a_stream_runs_the_compiled_step_and_agrees_with_torchs(data, network, inference_dtype):
     """The compiled step (sktdi._stream_kernels) against the network's own torch step, with
     streams dropped half-way (keep) and samples fed one at a time and in chunks."""
     X, y = data
     clf = SSMClassifier(
-        **SMALL, d_model=16, n_layers=4, pooling="mean-max", inference_dtype=inference_dtype
+        **SMALL, **network, d_model=16, pooling="mean-max", inference_dtype=inference_dtype
     ).fit(X, y)
     live = clf.stream(n_streams=3)
     assert live._stepper is not None
