@@ -47,6 +47,7 @@ GENERATORS: dict[str, Callable[[], str]] = {}
 # pages whose generators live in a module of their own (benchmarks/figures_*.py)
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from figures_transfer import REGIONS as TRANSFER_REGIONS  # noqa: E402
+from figures_transfer import confirmation_clause  # noqa: E402
 
 GENERATORS.update(TRANSFER_REGIONS)
 
@@ -1515,7 +1516,7 @@ def which_model() -> str:
                 f"{_f(deep['minirocket'].mean())}; furthest behind on {worst} "
                 f"({_pts(100 * (deep.loc[worst, 'tdi'] - deep.loc[worst, 'inceptiontime']))} "
                 f"points against InceptionTime); fit time {_timing_ratio().mean():.1f}× "
-                "InceptionTime's"
+                f"InceptionTime's{confirmation_clause()}"
             ),
         },
         {

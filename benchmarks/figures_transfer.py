@@ -141,3 +141,25 @@ def deep_cost() -> str:
         + _table(pd.DataFrame(rows))
         + f"\n\nWhere a step goes on ACSF1's length (self time, sktdi's kernels): {profile}.\n"
     )
+
+
+def confirmation_clause() -> str:
+    """The decision page's words on the default deep model at the confirmation sets, with
+    the field's tools of the same run ('' before that run)."""
+    cells = per_dataset(results(OUT))
+    part = cells[cells["stage"] == "confirm"]
+    acc = part.pivot(index="dataset", columns="arm", values="accuracy")
+    fit = part.pivot(index="dataset", columns="arm", values="fit_seconds")
+    arms = ["default", "minirocket", "inceptiontime"]
+    if not set(arms) <= set(acc):
+        return ""
+    both = acc[arms].dropna()
+    if both.empty:
+        return ""
+    ratio = (fit.loc[both.index, "default"] / fit.loc[both.index, "inceptiontime"]).mean()
+    return (
+        f"; on datasets no default was chosen on ({', '.join(both.index)}, official splits): "
+        f"{both['default'].mean():.3f}, MiniRocket {both['minirocket'].mean():.3f}, "
+        f"InceptionTime {both['inceptiontime'].mean():.3f}, fit time {ratio:.1f}× "
+        "InceptionTime's"
+    )

@@ -68,8 +68,10 @@ def cells(stage: str, arm: str, datasets, epochs: int | None) -> list[Cell]:
 def results(out: Path) -> pd.DataFrame:
     """Every results file of ``out``, one table with ``stage`` and ``arm`` columns."""
     tables = []
-    for path in sorted(out.glob("*.csv")):
+    for path in sorted(out.glob("*_*.csv")):
         stage, arm = path.stem.split("_", 1)
+        if stage not in ("choice", "confirm") or arm not in (*ARMS, "peers"):
+            continue  # e.g. the harness's *_replaced.csv, rows of other settings
         table = pd.read_csv(path)
         table = table[table["status"] == "ok"].assign(stage=stage)
         table["arm"] = table["estimator"] if arm == "peers" else arm
@@ -153,12 +155,16 @@ def main() -> None:
     if args.summarize:
         summarize(args.out)
         return
+    if args.stage is None:
+        parser.error("give --stage choice or --stage confirm (or --summarize)")
+    if args.peers and args.stage != "confirm":
+        parser.error("--peers runs with the confirmation stage only")
     allowed = CHOICE if args.stage == "choice" else CONFIRMATION
     datasets = args.datasets or allowed
     stray = sorted(set(datasets) - set(allowed))
     if stray:
         parser.error(f"{stray} are not {args.stage} datasets ({', '.join(allowed)})")
-    runs = list(args.arms) + (["peers"] if args.peers and args.stage == "confirm" else [])
+    runs = list(args.arms) + (["peers"] if args.peers else [])
     for arm in runs:
         run_benchmark(
             cells(args.stage, arm, datasets, args.max_epochs),

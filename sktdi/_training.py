@@ -425,12 +425,19 @@ def network_spec(estimator, n_channels: int, n_outputs: int) -> tuple[type, dict
         "init": read_init(estimator.init).base,  # what the layers are built with
         "dt_min": estimator.dt_min,
         "dt_max": estimator.dt_max,
-        "bidirectional": estimator.bidirectional,
     }
     if estimator.network == "conv-s4d":
         kwargs.update(depth=estimator.n_layers, n_filters=estimator.d_model // 4)
+        if estimator.bidirectional:
+            # only when set: the causal network's files from before it existed hold no such
+            # argument, and a saved network must match the one its parameters build
+            kwargs["bidirectional"] = True
     else:
-        kwargs.update(d_model=estimator.d_model, n_layers=estimator.n_layers)
+        kwargs.update(
+            d_model=estimator.d_model,
+            n_layers=estimator.n_layers,
+            bidirectional=estimator.bidirectional,
+        )
     if estimator.n_estimators == 1:
         return NETWORKS[estimator.network], kwargs
     combine = "probabilities" if estimator._task == "classification" else "mean"

@@ -57,7 +57,8 @@ class _PaddedConv1d(torch.autograd.Function):
 
 class _MaxPool3(torch.autograd.Function):
     """y[t] = max(x[t - left], x[t - left + 1], x[t - left + 2]), -inf outside the series;
-    the gradient goes to the earliest maximum of each window, as torch's max-pool sends it."""
+    the gradient goes to the earliest maximum of each window, as torch's max-pool sends it
+    (a window holding a NaN sends it to its last position, torch's to the NaN)."""
 
     @staticmethod
     def forward(ctx, x: Tensor, left: int) -> Tensor:
@@ -86,6 +87,12 @@ class _MaxPool3(torch.autograd.Function):
         return grad[..., left : left + L], None  # (B, C, L)
 
 
+def _own_backward(x: Tensor) -> bool:
+    """Whether this module's backward passes serve: on a CPU, outside autocast (which casts
+    torch's own kernels' inputs, not these)."""
+    return x.device.type == "cpu" and not torch.is_autocast_enabled("cpu")
+
+
 def _windows(x: Tensor, left: int) -> tuple[Tensor, Tensor, Tensor]:
     """x: (B, C, L) -> the three positions of every window, each a (B, C, L) view."""
     padded = F.pad(x, (left, POOL - 1 - left), value=float("-inf"))  # (B, C, L + 2)
@@ -105,7 +112,7 @@ def conv1d_same_length(x: Tensor, weight: Tensor, left: int) -> Tensor:
     >>> bool(torch.allclose(causal, F.conv1d(F.pad(x, (4, 0)), w)))
     True
     """
-    if x.device.type != "cpu":
+    if not _own_backward(x):
         return F.conv1d(F.pad(x, (left, weight.shape[-1] - 1 - left)), weight)  # (B, C_out, L)
     return _PaddedConv1d.apply(x, weight, left)
 
@@ -121,7 +128,7 @@ def max_pool3_same_length(x: Tensor, left: int) -> Tensor:
     >>> max_pool3_same_length(x, left=2).tolist(), max_pool3_same_length(x, left=1).tolist()
     ([[[1.0, 3.0, 3.0, 3.0, 2.0]]], [[[3.0, 3.0, 3.0, 2.0, 0.0]]])
     """
-    if x.device.type != "cpu":
+    if not _own_backward(x):
         padded = F.pad(x, (left, POOL - 1 - left), value=float("-inf"))  # (B, C, L + 2)
         return F.max_pool1d(padded, POOL, stride=1)  # (B, C, L)
     return _MaxPool3.apply(x, left)
