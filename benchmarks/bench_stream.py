@@ -5,7 +5,8 @@ A default ``SSMClassifier`` (and one with ``network="s4d"``) is fitted for one e
 short synthetic task; then, per model,
 
 - one stream fed one sample at a time, and 1000 streams fed chunks of 100 samples:
-  samples per second over ``--steps`` samples per stream;
+  samples per second over ``--steps`` samples per stream (the compiled step of
+  ``sktdi._stream_kernels``), and one stream through the network's own torch ``step``;
 - resident memory after each quarter of the single stream's steps (constant in the
   stream's length if the state does not grow);
 - the alternatives a convolutional model has: a prediction on every prefix of one series of
@@ -78,6 +79,23 @@ def convolution_bound(model, rng, n_series: int = 1000, steps: int = 200) -> dic
             "weights_per_sample": int(weights)}
 
 
+def torch_step_rate(model, steps: int, rng) -> float:
+    """Samples per second of one stream through the network's own torch ``step`` (what a
+    stream ran before the compiled step): the same scaled samples, one call per sample."""
+    import torch
+
+    module = model._inference_module()
+    dtype = next(module.parameters()).dtype
+    x = torch.as_tensor(rng.normal(size=(1, model.n_channels_)), dtype=dtype)  # (1, C)
+    with torch.no_grad():
+        state = module.initial_state(1)
+        _, state = module.step(x, state)  # warm-up
+        start = time.perf_counter()
+        for _ in range(steps):
+            _, state = module.step(x, state)
+    return steps / (time.perf_counter() - start)
+
+
 def long_stream(model, steps: int, rng, chunk: int = 10_000) -> dict:
     """Resident memory of one stream after each tenth of ``steps`` samples."""
     live = model.stream(1)
@@ -123,6 +141,9 @@ def main() -> None:
             row = {"model": network, **stream_rate(model, n_streams, chunk, steps, rng)}
             rows.append(row)
             print(row, flush=True)
+        rows.append({"model": network, "torch_step_samples_per_s": torch_step_rate(
+            model, args.steps // 4, rng)})
+        print(rows[-1], flush=True)
         rows.append(
             {"model": network, "every_prefix_samples_per_s": prefix_rate(model.predict_proba, series)}
         )

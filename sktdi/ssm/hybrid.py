@@ -22,8 +22,9 @@ from .layers import S4D, ChannelDropout
 from .network import (
     POOLINGS,
     check_streamable,
-    combine_pooled,
+    initial_pool_state,
     outputs_over_time,
+    pool_step,
     pool_steps,
     valid_steps,
 )
@@ -295,14 +296,9 @@ class ConvS4DNetwork(nn.Module):
         parameters change, call ``initial_state`` again.
         """
         check_streamable(self.bidirectional)
-        ref = self.head.weight
-        width = self.blocks[-1].n_out
-        factory = {"dtype": ref.dtype, "device": ref.device}
         return {
             "blocks": [block.initial_state(batch_size) for block in self.blocks],
-            "sum": torch.zeros(batch_size, width, **factory),
-            "max": torch.full((batch_size, width), float("-inf"), **factory),
-            "count": 0,
+            **initial_pool_state(batch_size, self.blocks[-1].n_out, self.head.weight),
         }
 
     def step(self, x_k: Tensor, state: dict) -> tuple[Tensor, dict]:
@@ -316,8 +312,6 @@ class ConvS4DNetwork(nn.Module):
                 shortcut = self.shortcuts[d // 3]
                 skip = shortcut[1](F.linear(residual, shortcut[0].weight[..., 0]))  # (B, 4F)
                 x = residual = F.relu(x + skip)  # (B, 4F)
-        total, peak, count = state["sum"] + x, torch.maximum(state["max"], x), state["count"] + 1
-        pooled = combine_pooled(self.pooling, total / count, peak, x)  # (B, 4F) or (B, 8F)
-        new_state = {"blocks": blocks, "sum": total, "max": peak, "count": count}
-        return self.head(pooled), new_state
+        pooled, pool_state = pool_step(self.pooling, state, x)  # (B, 4F) or (B, 8F)
+        return self.head(pooled), {"blocks": blocks, **pool_state}
 

@@ -26,6 +26,25 @@ def combine_pooled(pooling: str, mean: Tensor, peak: Tensor, last: Tensor) -> Te
     return {"mean": mean, "max": peak, "last": last}[pooling]  # (B, H)
 
 
+def initial_pool_state(batch_size: int, width: int, like: Tensor) -> dict:
+    """The running pooling's state before a stream's first step (sum 0, max -inf, count 0),
+    on ``like``'s device and dtype: what both networks' ``initial_state`` hold."""
+    factory = {"dtype": like.dtype, "device": like.device}
+    return {
+        "sum": torch.zeros(batch_size, width, **factory),  # (B, H)
+        "max": torch.full((batch_size, width), float("-inf"), **factory),  # (B, H)
+        "count": 0,
+    }
+
+
+def pool_step(pooling: str, state: dict, x: Tensor) -> tuple[Tensor, dict]:
+    """One step of the running pooling: x (B, H), the features of the new step -> the pooled
+    vector of the prefix so far, (B, H) or (B, 2H), and the pooling's new state."""
+    total, peak, count = state["sum"] + x, torch.maximum(state["max"], x), state["count"] + 1
+    pooled = combine_pooled(pooling, total / count, peak, x)  # (B, H) or (B, 2H)
+    return pooled, {"sum": total, "max": peak, "count": count}
+
+
 def pool_steps(x: Tensor, pooling: str, lengths: Tensor | None = None) -> Tensor:
     """x: (B, L, H) -> (B, H), or (B, 2H) for "mean-max", over the first ``lengths[b]``
     steps of each series."""
@@ -204,15 +223,11 @@ class S4DNetwork(nn.Module):
         ``initial_state`` again rather than continuing an old state.
         """
         self._check_causal()
-        ref = self.blocks[0].mix.weight
+        ref = self.blocks[0].mix.weight  # (2H, H)
         return {
             "ssm": [layer.initial_state(batch_size) for layer in self.ssm_layers],
             "discrete": [layer.step_parameters() for layer in self.ssm_layers],
-            "sum": torch.zeros(batch_size, ref.shape[1], dtype=ref.dtype, device=ref.device),
-            "max": torch.full(
-                (batch_size, ref.shape[1]), float("-inf"), dtype=ref.dtype, device=ref.device
-            ),
-            "count": 0,
+            **initial_pool_state(batch_size, ref.shape[1], ref),
         }
 
     def step(self, x_k: Tensor, state: dict) -> tuple[Tensor, dict]:
@@ -241,14 +256,8 @@ class S4DNetwork(nn.Module):
         for block, layer_state, discrete in zip(self.blocks, state["ssm"], state["discrete"]):
             x, layer_state = block.step(x, layer_state, discrete)  # (B, H)
             new_ssm.append(layer_state)
-        total = state["sum"] + x  # (B, H)
-        peak = torch.maximum(state["max"], x)  # (B, H)
-        count = state["count"] + 1
-        pooled = combine_pooled(self.pooling, total / count, peak, x)  # (B, H) or (B, 2H)
-        new_state = {
-            "ssm": new_ssm, "discrete": state["discrete"], "sum": total, "max": peak, "count": count
-        }
-        return self.head(pooled), new_state
+        pooled, pool_state = pool_step(self.pooling, state, x)  # (B, H) or (B, 2H)
+        return self.head(pooled), {"ssm": new_ssm, "discrete": state["discrete"], **pool_state}
 
 
 def check_streamable(bidirectional: bool) -> None:
