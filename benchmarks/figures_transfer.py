@@ -98,7 +98,7 @@ def transfer_verdict() -> str:
                     f"{name} {_pts(v[stage]['mean'])} points on the mean of "
                     f"{v[stage]['datasets']} datasets (worst {_pts(v[stage]['worst'])})"
                 )
-        adopt = {None: "not decided (a stage has no results)", True: "adopted",
+        adopt = {None: "not decided (a stage is unfinished)", True: "adopted",
                  False: "not adopted"}[v["adopt"]]
         lines.append(f"- **{LABELS[arm]}** against the default: {'; '.join(parts)}: {adopt}.")
     _, acc = _stage_table("confirm")

@@ -90,11 +90,15 @@ def per_dataset(table: pd.DataFrame) -> pd.DataFrame:
     return cells_[cells_["cells"] == expected]
 
 
-def verdict(table: pd.DataFrame, arm: str) -> dict:
-    """The protocol's decision for ``arm`` against :data:`INCUMBENT`, in points.
+MIN_CONFIRMATION = 2  # datasets the confirmation needs before it can decide
 
-    Only datasets where both have every cell count; ``adopt`` is None until both stages
-    have a dataset.
+
+def verdict(table: pd.DataFrame, arm: str) -> dict:
+    """The protocol's decision for ``arm`` against :data:`INCUMBENT`: paired differences in
+    accuracy points (``mean``, ``worst``) over the datasets where both have every cell.
+
+    ``adopt`` is None (undecided) until the choice covers every :data:`CHOICE` dataset and
+    the confirmation at least :data:`MIN_CONFIRMATION` datasets.
     """
     cells_ = per_dataset(table)
     decision = {"arm": arm}
@@ -111,7 +115,10 @@ def verdict(table: pd.DataFrame, arm: str) -> dict:
             "worst": round(float(diff.min()), 2) if len(diff) else None,
         }
     choice, confirm = decision["choice"], decision["confirm"]
-    if not choice or not confirm or not choice["datasets"] or not confirm["datasets"]:
+    if (
+        not choice or not confirm or choice["datasets"] < len(CHOICE)
+        or confirm["datasets"] < MIN_CONFIRMATION
+    ):
         decision["adopt"] = None
     else:
         decision["adopt"] = bool(
@@ -135,10 +142,12 @@ def summarize(out: Path) -> None:
         fit = part.pivot(index="dataset", columns="arm", values="fit_seconds")
         shown = acc.round(3).astype(str) + " (" + fit.round(0).astype("Int64").astype(str) + ")"
         print(shown.to_string())
-        print("mean " + " ".join(f"{a}={v:.3f}" for a, v in acc.mean().items()))
+        common = acc.dropna()
+        print(f"mean over the {len(common)} datasets every arm finished: "
+              + " ".join(f"{a}={v:.3f}" for a, v in common.mean().items()))
     for arm in ARMS:
         if arm != INCUMBENT:
-            print(verdict(table, arm))
+            print(f"{arm} - {INCUMBENT}, accuracy points:", verdict(table, arm))
 
 
 def main() -> None:

@@ -488,7 +488,7 @@ class SSMClassifier(ClassifierMixin, _BaseSSM):
         "conv-s4d" (:class:`~sktdi.ssm.ConvS4DNetwork`): causal convolutions for local shape
         and an S4D layer in every block for the long range; the classifier's default.
         "s4d" (:class:`~sktdi.ssm.S4DNetwork`): S4D blocks only, several times faster to
-        train; the one for ``bidirectional``. :doc:`/which_model` compares them.
+        train. :doc:`/which_model` compares them.
     d_model, n_layers, d_state : int, default=128, 6, 64
         Width, depth and state size per channel (even) of the network. For "conv-s4d",
         d_model is a multiple of 4 (four branches per block). With network="s4d", 64 and 2
