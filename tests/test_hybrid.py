@@ -24,14 +24,19 @@ def _trained_like(net: ConvS4DNetwork, seed: int = 0) -> ConvS4DNetwork:
     return net.eval()
 
 
-@pytest.mark.parametrize("long_range", ["s4d", "conv"])
-def test_the_network_is_causal(long_range):
-    net = _trained_like(ConvS4DNetwork(2, 3, n_filters=4, long_range=long_range))
+def _features_when_the_end_changes(net: ConvS4DNetwork) -> tuple[torch.Tensor, torch.Tensor]:
+    """The per-step features of 3 series, and of the same series with steps 40.. redrawn."""
     X = torch.randn(3, 2, 60)
     changed = X.clone()
     changed[..., 40:] = torch.randn(3, 2, 20)
     with torch.no_grad():
-        a, b = net.sequence_features(X), net.sequence_features(changed)
+        return net.sequence_features(X), net.sequence_features(changed)
+
+
+@pytest.mark.parametrize("long_range", ["s4d", "conv"])
+def test_the_network_is_causal(long_range):
+    net = _trained_like(ConvS4DNetwork(2, 3, n_filters=4, long_range=long_range))
+    a, b = _features_when_the_end_changes(net)
     assert torch.allclose(a[:, :40], b[:, :40], atol=1e-5)
     assert not torch.allclose(a[:, 40:], b[:, 40:], atol=1e-3)
 
@@ -142,12 +147,9 @@ def test_the_cpu_convolution_and_max_pool_give_torchs_values_and_gradients(causa
 
 def test_the_bidirectional_network_sees_the_whole_series_and_refuses_to_stream():
     net = _trained_like(ConvS4DNetwork(2, 3, n_filters=4, bidirectional=True))
-    X = torch.randn(3, 2, 60)
-    changed = X.clone()
-    changed[..., 40:] = torch.randn(3, 2, 20)
-    with torch.no_grad():
-        a, b = net.sequence_features(X), net.sequence_features(changed)
+    a, b = _features_when_the_end_changes(net)
     assert not torch.allclose(a[:, :40], b[:, :40], atol=1e-3)  # the past sees the future
+    X = torch.randn(3, 2, 60)
     for call in (lambda: net.initial_state(3), lambda: net.outputs_over_time(X)):
         with pytest.raises(ValueError, match="bidirectional network .* cannot stream"):
             call()
