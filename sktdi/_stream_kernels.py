@@ -24,14 +24,36 @@ from numba import njit
 POOLING_CODES = {"mean": 0, "max": 1, "mean-max": 2, "last": 3}
 
 
-class ConvS4DStepper:
+class _Stepper:
+    """What both steppers share: the network's precision, its tensors as arrays of it, and
+    the per-stream state arrays (named in ``STATE``, streams first) that :meth:`keep` cuts."""
+
+    STATE: tuple[str, ...] = ()
+
+    def __init__(self, net) -> None:
+        double = next(net.parameters()).dtype == torch.float64
+        self.dtype = np.float64 if double else np.float32
+        self.ctype = np.complex128 if double else np.complex64
+
+    def _array(self, tensor) -> np.ndarray:
+        """A tensor as a contiguous array of the network's real precision."""
+        return np.ascontiguousarray(tensor.detach().cpu().numpy().astype(self.dtype))
+
+    def keep(self, rows: np.ndarray) -> None:
+        """Follow only the streams ``rows`` (indices), in that order."""
+        for name in self.STATE:
+            setattr(self, name, np.ascontiguousarray(getattr(self, name)[rows]))
+
+
+class ConvS4DStepper(_Stepper):
     """The packed weights of an eval-mode, causal :class:`~sktdi.ssm.ConvS4DNetwork` on the
     CPU, and the state of ``n_streams`` streams; :meth:`feed` runs the compiled step."""
 
+    STATE = ("history", "window", "ssm_state", "total", "peak")
+
     def __init__(self, net, n_streams: int) -> None:
-        dtype = next(net.parameters()).dtype
-        self.dtype = np.float64 if dtype == torch.float64 else np.float32
-        ctype = np.complex128 if self.dtype == np.float64 else np.complex64
+        super().__init__(net)
+        ctype, array = self.ctype, self._array
         blocks = net.blocks
         D = len(blocks)
         F = blocks[0].bottleneck.weight.shape[0]
@@ -43,9 +65,6 @@ class ConvS4DStepper:
         k_max = int(self.widths.max()) if len(convs) else 1
         has_ssm = blocks[0].ssm is not None
         N = blocks[0].ssm.d_state // 2 if has_ssm else 1
-
-        def array(tensor) -> np.ndarray:
-            return tensor.detach().cpu().numpy().astype(self.dtype)
 
         def folded(norm) -> tuple[np.ndarray, np.ndarray]:
             # eval-mode BatchNorm as y = scale * x + shift
@@ -102,11 +121,6 @@ class ConvS4DStepper:
         self.total = np.zeros((S, width), f)
         self.peak = np.full((S, width), -np.inf, f)
         self.count = 0
-
-    def keep(self, rows: np.ndarray) -> None:
-        """Follow only the streams ``rows`` (indices), in that order."""
-        for name in ("history", "window", "ssm_state", "total", "peak"):
-            setattr(self, name, np.ascontiguousarray(getattr(self, name)[rows]))
 
     def feed(self, x: np.ndarray, every_step: bool) -> np.ndarray:
         """x: (S, C, k) scaled samples -> the outputs after the last sample (S, O), or after
@@ -249,18 +263,15 @@ def _pool_and_head(
         out_row[o] = acc
 
 
-class S4DStepper:
+class S4DStepper(_Stepper):
     """:class:`ConvS4DStepper` for an eval-mode, causal :class:`~sktdi.ssm.S4DNetwork`:
     the encoder, every residual S4D block (S4D step, GELU, GLU, LayerNorm) and the head."""
 
+    STATE = ("ssm_state", "total", "peak")
+
     def __init__(self, net, n_streams: int) -> None:
-        dtype = next(net.parameters()).dtype
-        self.dtype = np.float64 if dtype == torch.float64 else np.float32
-        ctype = np.complex128 if self.dtype == np.float64 else np.complex64
-
-        def array(tensor) -> np.ndarray:
-            return np.ascontiguousarray(tensor.detach().cpu().numpy().astype(self.dtype))
-
+        super().__init__(net)
+        ctype, array = self.ctype, self._array
         blocks = net.blocks
         with torch.no_grad():
             self.encoder, self.encoder_bias = array(net.encoder.weight), array(net.encoder.bias)
@@ -282,11 +293,6 @@ class S4DStepper:
         self.total = np.zeros((S, H), self.dtype)
         self.peak = np.full((S, H), -np.inf, self.dtype)
         self.count = 0
-
-    def keep(self, rows: np.ndarray) -> None:
-        """Follow only the streams ``rows`` (indices), in that order."""
-        for name in ("ssm_state", "total", "peak"):
-            setattr(self, name, np.ascontiguousarray(getattr(self, name)[rows]))
 
     def feed(self, x: np.ndarray, every_step: bool) -> np.ndarray:
         """As :meth:`ConvS4DStepper.feed`."""

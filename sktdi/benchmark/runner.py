@@ -35,8 +35,9 @@ class Cell:
     ``mode="resample"``: resample 0 is the official train/test split, r > 0 a stratified
     reshuffle. ``mode="cv"``: ``resample`` is the fold of a stratified ``n_folds``-fold
     cross-validation over the pooled data; ``mode="train-cv"``: the same inside the official
-    training split alone (the test split is never read: for choosing defaults). The training ratio subsamples the training part,
-    stratified, keeping at least ``min_per_class`` series per class.
+    training split alone (the test split is never read: for choosing defaults). The training
+    ratio subsamples the training part, stratified, keeping at least ``min_per_class`` series
+    per class.
 
     The key names the experiment; :meth:`config` holds the settings that, besides the key,
     change its result (model overrides the estimator reads, ``min_per_class``, the fold count,

@@ -5,9 +5,9 @@ On a CPU, torch's own backward of a 1-D convolution (oneDNN) spends about 5× it
 time: the weight gradient and the input gradient each run slower than the forward
 convolution they are made of. Both gradients *are* forward convolutions, so they are written
 here as such (the same values, summed in another order), and the block's 3-step max-pool is
-three shifted maxima instead of torch's windowed kernel, which is slow at stride 1. On the
-default network's training step on long series this is about a fifth of the step
-(``benchmarks/bench_training_step.py``). On a GPU torch's own kernels are kept.
+three shifted maxima instead of torch's windowed kernel, which is slow at stride 1.
+``benchmarks/bench_deep_cost.py`` measures the default network's training step with these
+and with torch's kernels. On a GPU torch's own kernels are kept.
 
 ``left`` is the zero padding before the series: ``kernel_size - 1`` for a causal convolution
 (the output at step t sees steps ≤ t), ``(kernel_size - 1) // 2`` for a centred one; the rest
