@@ -1,0 +1,254 @@
+"""The SSM's own ground: long series with few examples, against the field in one run.
+
+Issue 38's long-series study. Three synthetic audio-like tasks (below), 5 classes, 4 training
+series per class and 10 test series per class drawn from the same task, at lengths from 1,000
+to 16,000 steps; on each, in one run and with the same seed:
+
+- the deep model: default ``SSMClassifier`` (its ``max_epochs`` set by ``--epochs``),
+- the fast path: default ``SpectralRidgeClassifier``,
+- MiniRocket (sktime's ``RocketClassifier(rocket_transform="minirocket")``),
+- sktime's ``InceptionTimeClassifierTorch`` at the same epochs (its own batch of 64), up to
+  ``--inception-max-length`` steps (on one CPU core an InceptionTime fit at 16k steps costs
+  about as much as the rest of the study),
+
+each fit in a fresh process with one torch thread, so that its peak resident memory
+(``ru_maxrss``: the interpreter and torch included) is the fit's own.
+
+The scaling part (``--scaling``) fits the deep model and InceptionTime for ``--scaling-epochs``
+epochs on 20 series of each length in 1k, 2k, 4k, 8k, 16k and records seconds per epoch and
+peak memory: how the fit's cost grows with the length, at the default batch size.
+
+The tasks (a sample is one step; frequencies in cycles per step, at most 0.5):
+
+- ``"formants"`` (vowel-like): a glottal pulse train at a random pitch, with jitter, through
+  two resonators whose centre frequencies are the class's (drawn once per task); voiced for a
+  random 40 to 80% of the series at a random onset, in noise. Spectral envelope information.
+- ``"chirps"`` (call-like): one tone event lasting 15% of the series at a random onset, whose
+  frequency track is the class's shape (rising, falling, flat, up-down, vibrato) over a band
+  whose start (0.05 to 0.08) and span (0.10 to 0.14) are drawn per series, in noise. Time-frequency shape in a short event of a long series.
+- ``"rhythms"`` (pulse trains): bursts of a tone at a random carrier frequency, repeated with
+  the class's period (150 to 440 steps, 5% jitter) at a random phase, in noise. Information in
+  a periodicity hundreds of steps long; the carrier carries none.
+
+    OMP_NUM_THREADS=1 python benchmarks/long_series.py --out docs/data/long_series.csv
+    OMP_NUM_THREADS=1 python benchmarks/long_series.py --scaling \\
+        --out docs/data/long_series_scaling.csv
+
+Seed 0 set the tasks' signal-to-noise ratios (``SNR_DB``; MiniRocket and the deep model on
+its draws), so that no task sits at chance or at the ceiling; the study runs on other seeds,
+fresh draws of every task. Results are appended cell by cell (a rerun skips finished cells).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+TASKS = ("formants", "chirps", "rhythms")
+LENGTHS = (1000, 4000, 16000)
+SCALING_LENGTHS = (1000, 2000, 4000, 8000, 16000)
+MODELS = ("ssm", "fast-path", "minirocket", "inceptiontime")
+N_CLASSES, N_TRAIN, N_TEST = 5, 4, 10  # per class
+# the event's power against the noise's where it sounds, dB: per task, so that no task sits
+# at the ceiling or at chance for every model (set on the training series of seed 0)
+SNR_DB = {"formants": -6.0, "chirps": 6.0, "rhythms": 0.0}
+
+
+def _resonator(signal: np.ndarray, freq: float, radius: float = 0.97) -> np.ndarray:
+    """``signal`` (n, L) through a two-pole resonator at ``freq`` cycles/step."""
+    from scipy.signal import lfilter
+
+    a = [1.0, -2.0 * radius * np.cos(2 * np.pi * freq), radius**2]
+    return lfilter([1.0 - radius], a, signal, axis=-1)  # (n, L)
+
+
+def _in_noise(rng, event: np.ndarray, mask: np.ndarray, snr_db: float) -> np.ndarray:
+    """``event`` (n, L), sounding where ``mask`` (n, L) is set, scaled to ``SNR_DB`` against
+    unit white noise there (``snr_db``), plus the noise; each series scaled to unit variance."""
+    power = (event**2 * mask).sum(-1, keepdims=True) / mask.sum(-1, keepdims=True)  # (n, 1)
+    event = event / np.sqrt(power + 1e-12) * 10 ** (snr_db / 20)
+    x = event * mask + rng.normal(size=event.shape)  # (n, L)
+    return x / x.std(axis=-1, keepdims=True)
+
+
+def audio_like_task(task: str, length: int, n_per_class: int, random_state) -> tuple:
+    """``n_per_class`` series per class of ``task`` at ``length`` steps: X (n, 1, L), y str.
+
+    One seed draws the task (the classes' formants) and the series; a study draws training and
+    test series in one call and splits them, so both come from the same task.
+    """
+    rng = np.random.default_rng(random_state)
+    y = np.repeat(np.arange(N_CLASSES), n_per_class)  # (n,)
+    n = len(y)
+    t = np.arange(length)  # (L,)
+    mask = np.zeros((n, length))  # (n, L): where the event sounds
+    if task == "formants":
+        f1 = rng.uniform(0.02, 0.12, size=N_CLASSES)  # (K,) first formant per class
+        f2 = rng.uniform(0.15, 0.40, size=N_CLASSES)  # (K,)
+        pulses = np.zeros((n, length))
+        for i in range(n):
+            period = rng.uniform(40, 120)  # steps: a pitch of 0.008 to 0.025 cycles/step
+            beats = np.cumsum(period * rng.uniform(0.95, 1.05, size=length // 30 + 2))
+            pulses[i, beats[beats < length].astype(int)] = 1.0
+            voiced = int(length * rng.uniform(0.4, 0.8))
+            onset = rng.integers(0, length - voiced + 1)
+            mask[i, onset : onset + voiced] = 1.0
+        event = np.empty_like(pulses)
+        for k in range(N_CLASSES):
+            members = y == k
+            event[members] = _resonator(pulses[members], f1[k]) + 0.7 * _resonator(
+                pulses[members], f2[k]
+            )
+    elif task == "chirps":
+        u = np.linspace(0.0, 1.0, max(int(0.15 * length), 8))  # the event's own time
+        shapes = np.stack([
+            u,  # rising
+            1.0 - u,  # falling
+            np.full_like(u, 0.5),  # flat
+            1.0 - np.abs(2.0 * u - 1.0),  # up, then down
+            0.5 + 0.3 * np.sin(2 * np.pi * 3 * u),  # vibrato
+        ])  # (K, M) in [0, 1]
+        event = np.zeros((n, length))
+        for i in range(n):
+            lo = rng.uniform(0.05, 0.08)
+            span = rng.uniform(0.1, 0.14)
+            track = lo + span * shapes[y[i]]  # (M,) cycles/step
+            tone = np.sin(2 * np.pi * np.cumsum(track) + rng.uniform(0, 2 * np.pi))
+            onset = rng.integers(0, length - len(u) + 1)
+            event[i, onset : onset + len(u)] = tone * np.hanning(len(u))
+            mask[i, onset : onset + len(u)] = 1.0
+    elif task == "rhythms":
+        periods = np.array([150, 200, 260, 340, 440])  # (K,) steps between bursts
+        burst = 30
+        event = np.zeros((n, length))
+        mask[:] = 1.0  # the pattern fills the series
+        for i in range(n):
+            carrier = np.sin(2 * np.pi * rng.uniform(0.05, 0.3) * t)  # (L,)
+            starts = np.cumsum(periods[y[i]] * rng.uniform(0.95, 1.05, size=length // 100 + 2))
+            starts = (starts - rng.uniform(0, periods[y[i]])).astype(int)
+            for s in starts[(starts > -burst) & (starts < length)]:
+                lo, hi = max(s, 0), min(s + burst, length)
+                event[i, lo:hi] = carrier[lo:hi] * np.hanning(burst)[lo - s : hi - s]
+    else:
+        raise ValueError(f"task must be one of {TASKS}, got {task!r}")
+    X = _in_noise(rng, event, mask, SNR_DB[task])
+    return X[:, np.newaxis, :].astype(np.float32), y.astype(str)
+
+
+def split(task: str, length: int, seed: int):
+    """Training (N_TRAIN per class) and test (N_TEST per class) series of one task draw."""
+    X, y = audio_like_task(task, length, N_TRAIN + N_TEST, random_state=(seed, length))
+    per_class = N_TRAIN + N_TEST
+    train = np.concatenate(
+        [np.arange(k * per_class, k * per_class + N_TRAIN) for k in range(N_CLASSES)]
+    )
+    test = np.setdiff1d(np.arange(len(y)), train)
+    return X[train], y[train], X[test], y[test]
+
+
+def build(model: str, seed: int, epochs: int):
+    if model == "ssm":
+        from sktdi import SSMClassifier
+
+        return SSMClassifier(max_epochs=epochs, random_state=seed)
+    if model == "fast-path":
+        from sktdi import SpectralRidgeClassifier
+
+        return SpectralRidgeClassifier(random_state=seed)
+    if model == "minirocket":
+        from sktime.classification.kernel_based import RocketClassifier
+
+        return RocketClassifier(rocket_transform="minirocket", random_state=seed)
+    if model == "inceptiontime":
+        from sktime.classification.deep_learning import InceptionTimeClassifierTorch
+
+        return InceptionTimeClassifierTorch(num_epochs=epochs, random_state=seed)
+    raise ValueError(model)
+
+
+def run_cell(task: str, length: int, model: str, seed: int, epochs: int, scaling: bool) -> dict:
+    """One fit and score, in this process (the driver runs each in a fresh one)."""
+    import torch
+
+    torch.set_num_threads(1)
+    if scaling:  # 20 training series of the "formants" task, timed; no test
+        X, y = audio_like_task("formants", length, N_TRAIN, random_state=seed)
+        X_test = y_test = None
+    else:
+        X, y, X_test, y_test = split(task, length, seed)
+    estimator = build(model, seed, epochs)
+    start = time.perf_counter()
+    estimator.fit(X, y)
+    fit_seconds = time.perf_counter() - start
+    row = {"task": task, "length": length, "model": model, "seed": seed, "epochs": epochs,
+           "n_train": len(y), "fit_seconds": round(fit_seconds, 2)}
+    if X_test is not None:
+        start = time.perf_counter()
+        row["accuracy"] = float(np.mean(estimator.predict(X_test) == y_test))
+        row["predict_seconds"] = round(time.perf_counter() - start, 2)
+    row["peak_rss_mib"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+    return row
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--tasks", nargs="+", default=list(TASKS), choices=TASKS)
+    parser.add_argument("--lengths", nargs="+", type=int, default=None)
+    parser.add_argument("--models", nargs="+", default=list(MODELS), choices=MODELS)
+    parser.add_argument("--seeds", nargs="+", type=int, default=[1, 2])
+    parser.add_argument("--epochs", type=int, default=50)
+    parser.add_argument("--inception-max-length", type=int, default=4000)
+    parser.add_argument("--scaling", action="store_true")
+    parser.add_argument("--scaling-epochs", type=int, default=2)
+    parser.add_argument("--cell", help=argparse.SUPPRESS)  # internal: one cell, JSON out
+    args = parser.parse_args()
+    if args.cell:
+        task, length, model, seed, epochs, scaling = json.loads(args.cell)
+        print("CELL " + json.dumps(run_cell(task, length, model, seed, epochs, scaling)))
+        return
+
+    import pandas as pd
+
+    if args.scaling:
+        lengths = args.lengths or SCALING_LENGTHS
+        grid = [("formants", L, m, s, args.scaling_epochs, True)
+                for s in args.seeds for L in lengths for m in ("ssm", "inceptiontime")]
+    else:
+        lengths = args.lengths or LENGTHS
+        grid = [(t, L, m, s, args.epochs, False)
+                for s in args.seeds for L in lengths for t in args.tasks for m in args.models
+                if not (m == "inceptiontime" and L > args.inception_max_length)]
+    done = set()
+    if args.out.exists():
+        old = pd.read_csv(args.out)
+        done = set(zip(old["task"], old["length"], old["model"], old["seed"], old["epochs"]))
+    env = {**os.environ, "OMP_NUM_THREADS": "1", "NUMBA_NUM_THREADS": "1",
+           "MKL_NUM_THREADS": "1"}
+    for cell in grid:
+        if tuple(cell[:5]) in done:
+            continue
+        proc = subprocess.run(
+            [sys.executable, __file__, "--out", str(args.out), "--cell", json.dumps(cell)],
+            capture_output=True, text=True, env=env,
+        )
+        lines = [x for x in proc.stdout.splitlines() if x.startswith("CELL ")]
+        if proc.returncode or not lines:
+            print(f"{cell}: failed\n{proc.stderr[-2000:]}", flush=True)
+            continue
+        row = json.loads(lines[-1][5:])
+        print(row, flush=True)
+        table = pd.DataFrame([row])
+        table.to_csv(args.out, mode="a", header=not args.out.exists(), index=False)
+
+
+if __name__ == "__main__":
+    main()
