@@ -69,7 +69,7 @@ def measure(dataset: str, model_name: str, threads: int, repeats: int) -> dict:
     import torch
     from threadpoolctl import threadpool_limits
 
-    from sktdi import _scan
+    from sktdi.fast_path import scan as _scan
 
     torch.set_num_threads(threads)
     if model_name.endswith("-float64"):

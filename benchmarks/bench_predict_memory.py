@@ -13,8 +13,8 @@ float64 copy of the whole set), and ``predict`` is measured for
 - its accuracy on the (labelled) synthetic series, a check that it predicted something.
 
 Memory bounded in n means the peak increase is the same at 10,000 and at 100,000 series:
-the batches (``sktdi._inference.prediction_batch_size``: 65 series of length 1000 on the CPU)
-are standardized and forwarded one at a time, and malloc's free memory is returned to the
+the batches (``sktdi.deep_model.inference.prediction_batch_size``: 65 series of length 1000 on the
+CPU) are standardized and forwarded one at a time, and malloc's free memory is returned to the
 system every ``RELEASE_EVERY`` batches.
 
     OMP_NUM_THREADS=2 python benchmarks/bench_predict_memory.py --out docs/data/predict_memory.json
@@ -104,7 +104,7 @@ def measure_predict(model_path: str, n_series: int, length: int, seed: int) -> d
     process: the peak of one size must not start from the heap another size left)."""
     import torch
 
-    from sktdi._inference import RELEASE_EVERY, prediction_batch_size
+    from sktdi.deep_model.inference import RELEASE_EVERY, prediction_batch_size
 
     with open(model_path, "rb") as f:
         model = pickle.load(f)

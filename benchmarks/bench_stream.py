@@ -6,7 +6,7 @@ short synthetic task; then, per model,
 
 - one stream fed one sample at a time, and 1000 streams fed chunks of 100 samples:
   samples per second over ``--steps`` samples per stream (the compiled step of
-  ``sktdi._stream_kernels``), and one stream through the network's own torch ``step``;
+  ``sktdi.deep_model.stream_kernels``), and one stream through the network's own torch ``step``;
 - resident memory after each quarter of the single stream's steps (constant in the
   stream's length if the state does not grow);
 - the alternatives a convolutional model has: a prediction on every prefix of one series of

@@ -6,7 +6,7 @@ Issue 14's targets, measured side by side on the same CPU:
 1. ``layer``: forward + backward of one S4D layer and of one S4D block at (batch 16,
    d_model 64, d_state 64, length 1024), this checkout against ``--baseline`` (a git
    revision, unpacked with ``git archive`` into a temporary folder). This checkout runs
-   twice: as a CPU fit trains it (freed memory kept, ``sktdi._memory``) and with the code
+   twice: as a CPU fit trains it (freed memory kept, ``sktdi.utils.memory``) and with the code
    change alone (glibc's defaults, as the baseline). All run in alternating fresh
    subprocesses, ``--rounds`` times; each reports the median of its timed steps, and the
    table gives the median over rounds and the ratios (target ≤ 0.7).
@@ -40,13 +40,13 @@ SHAPE = {"batch": 16, "d_model": 64, "d_state": 64, "length": 1024}
 def _layer_times(threads: int, steps: int, keep_memory: bool = False) -> dict:
     """Median forward+backward seconds of an S4D layer and an S4D block (run in a subprocess
     whose sys.path decides which sktdi is measured). ``keep_memory``: first apply what a CPU
-    fit applies (``sktdi._memory.keep_freed_memory``)."""
+    fit applies (``sktdi.utils.memory.keep_freed_memory``)."""
     import torch
 
     from sktdi.ssm import S4D, S4DBlock
 
     if keep_memory:
-        from sktdi._memory import keep_freed_memory
+        from sktdi.utils.memory import keep_freed_memory
 
         assert keep_freed_memory(), "glibc's thresholds could not be set here"
 

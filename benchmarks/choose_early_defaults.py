@@ -41,7 +41,7 @@ N_FOLDS = 3
 
 def rule_scores(probabilities: np.ndarray, y_index: np.ndarray) -> list[dict]:
     """Every (threshold, consecutive) rule on probabilities over time (n, L, K)."""
-    from sktdi._early import rule_score
+    from sktdi.deep_model.early import rule_score
 
     length = probabilities.shape[1]
     rows = []

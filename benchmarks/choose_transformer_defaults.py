@@ -157,7 +157,7 @@ MODELS["ridge+minirocket-float64"] = lambda seed: _float64(
 )
 ROUND10 = ("ridge", "ridge-float64", "ridge+minirocket", "ridge+minirocket-float64",
            "minirocket-ridge")
-# round 11 (issue 25): MiniRocket's feature budget beside the bank (sktdi.ridge's
+# round 11 (issue 25): MiniRocket's feature budget beside the bank (sktdi.fast_path.ridge's
 # ROCKET_FEATURES, split between the series and its difference): 20,000 (two full sets,
 # round 10's model), 10,000 (MiniRocket's own count), 6,000
 for _budget in (20_000, 10_000, 6_000):
@@ -278,7 +278,7 @@ def _rocket_blocks(seed: int, bank: bool, multirocket: int = 0, difference: bool
 def _rocket_budget(budget: int, seed: int):
     from sklearn.base import BaseEstimator, ClassifierMixin
 
-    from sktdi import ridge
+    from sktdi.fast_path import ridge
 
     class RocketBudget(ClassifierMixin, BaseEstimator):
         """SpectralRidgeClassifier(rocket="minirocket") fitted with ROCKET_FEATURES=budget."""

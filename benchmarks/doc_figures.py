@@ -49,7 +49,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from figures_transfer import REGIONS as TRANSFER_REGIONS  # noqa: E402
 from figures_transfer import confirmation_clause  # noqa: E402
 
+from figures_structure import REGIONS as STRUCTURE_REGIONS  # noqa: E402
+
 GENERATORS.update(TRANSFER_REGIONS)
+GENERATORS.update(STRUCTURE_REGIONS)
 
 
 def region(name: str):
@@ -2199,7 +2202,7 @@ def training_step() -> str:
 
 @region("freed-memory")
 def freed_memory() -> str:
-    """What keeping freed memory (sktdi._memory) buys a CPU training step: the same code with
+    """What keeping freed memory (sktdi.utils.memory) buys a CPU training step: the same code with
     glibc's defaults against it kept, from the training-step benchmark."""
     layer = _training_step()["layer"]
     shape = layer["shape"]

@@ -130,7 +130,7 @@ PEERS = {
 
 def ssm_row(model: str, dataset: str, X, y, X_test, y_test, seed: int) -> dict:
     from sktdi import SSMClassifier
-    from sktdi._early import rule_score
+    from sktdi.deep_model.early import rule_score
     from sktdi.sktime import EARLY_PREFIX_WEIGHT, SktimeSSMEarlyClassifier
 
     epochs = {"max_epochs": EPOCHS[dataset]} if dataset in EPOCHS else {}
@@ -159,7 +159,7 @@ def ssm_row(model: str, dataset: str, X, y, X_test, y_test, seed: int) -> dict:
 
 
 def peer_row(model: str, X, y, X_test, y_test, seed: int) -> dict:
-    from sktdi._early import rule_score
+    from sktdi.deep_model.early import rule_score
 
     peer = PEERS[model](seed, X)
     start = time.perf_counter()

@@ -652,7 +652,7 @@ def mixed_precision_section(device: str, cfg: Config) -> dict:
     import torch
 
     from sktdi import SSMClassifier
-    from sktdi._inputs import network_input
+    from sktdi.utils.inputs import network_input
 
     X_train, y_train, X_test, y_test = digits(cfg.speed_dataset, cfg.n_train)
     init = SSMClassifier(**cfg.net, max_epochs=0, random_state=0, device="cpu").fit(

@@ -15,7 +15,7 @@ has enough data.
 
 import matplotlib.pyplot as plt
 
-from sktdi.experiments import kernel_regression_curve
+from sktdi.fast_path.experiments import kernel_regression_curve
 from sktdi.plotting import plot_error_curves
 
 sizes = [8, 16, 32, 64, 128, 256, 512]

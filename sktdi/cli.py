@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from . import __version__
+from .utils.version import __version__
 from .benchmark.estimators import DEFAULT_ESTIMATORS, DEFAULT_RATIOS, ESTIMATORS
 
 DEFAULT_DATASETS = ("GunPoint", "ItalyPowerDemand", "ArrowHead")

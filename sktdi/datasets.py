@@ -12,7 +12,8 @@ from pathlib import Path
 import numpy as np
 from sklearn.model_selection import StratifiedKFold
 
-from ._sampling import subsample_indices
+from .utils.inputs import pad_sequences  # noqa: F401 - public here (its documented home)
+from .utils.sampling import subsample_indices
 
 SPLITS = ("train", "test")
 
@@ -401,57 +402,6 @@ def load_dataset_split(name: str, data_dir: str | Path | None = None):
             "dataset, download the archive yourself and pass data_dir"
         )
     return load_ucr_split(name, data_dir)
-
-
-def pad_sequences(X, length: int | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Right-pad a list of series with zeros: (X (n, C, L_max), lengths (n,)).
-
-    ``length`` pads to at least that many time steps, so that two panels (a training and a
-    test split) can share one length.
-
-    Each series is (n_channels, length_i), or (length_i,) for a univariate one; all must have
-    the same channel count. An equal-length ndarray passes through with its lengths.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from sktdi.datasets import pad_sequences
-    >>> X, lengths = pad_sequences([np.ones((1, 3)), np.ones((1, 5))])
-    >>> X.shape, lengths.tolist()
-    ((2, 1, 5), [3, 5])
-    >>> X, lengths = pad_sequences([[1.0, 2.0], [1.0, 2.0, 3.0]])  # 1-D: univariate
-    >>> X.shape, lengths.tolist()
-    ((2, 1, 3), [2, 3])
-    >>> pad_sequences(np.ones((2, 1, 3)), length=4)[0][0]
-    array([[1., 1., 1., 0.]])
-    """
-    if isinstance(X, np.ndarray) and X.dtype != object:
-        lengths = np.full(X.shape[0], X.shape[-1])
-        extra = max(0, (length or 0) - X.shape[-1])
-        if extra:
-            X = np.pad(X, [(0, 0)] * (X.ndim - 1) + [(0, extra)])
-        return X, lengths
-    if len(X) == 0:
-        raise ValueError("pad_sequences got no series")
-    # 1-D series are univariate: without this, X[0].shape[0] would be read as a channel count
-    series = [np.atleast_2d(np.asarray(s, dtype=np.float64)) for s in X]
-    bad = next((i for i, s in enumerate(series) if s.ndim != 2), None)
-    if bad is not None:
-        raise ValueError(
-            f"series {bad} has shape {np.shape(X[bad])}; each series must be (length,) or "
-            f"(n_channels, length)"
-        )
-    channels = {s.shape[0] for s in series}
-    if len(channels) > 1:
-        raise ValueError(
-            f"the series differ in their number of channels ({sorted(channels)}); padding "
-            f"only evens out lengths"
-        )
-    lengths = np.array([s.shape[-1] for s in series])
-    out = np.zeros((len(series), series[0].shape[0], max(lengths.max(), length or 0)))
-    for i, s in enumerate(series):
-        out[i, :, : s.shape[-1]] = s
-    return out, lengths
 
 
 def take(X, idx: np.ndarray):

@@ -199,7 +199,7 @@ def plot_error_curves(sizes, errors: dict, *, ax=None, ylabel: str = "test MSE /
     """Error against training size, one line (mean ± std over repeats) per method.
 
     ``errors`` maps a name to an array (len(sizes), n_repeats), as returned by
-    :func:`sktdi.experiments.kernel_regression_curve`.
+    :func:`sktdi.fast_path.experiments.kernel_regression_curve`.
 
     Returns
     -------

@@ -22,11 +22,16 @@ from sktime.classification.base import BaseClassifier
 from sktime.classification.early_classification import BaseEarlyClassifier
 from sktime.regression.base import BaseRegressor
 
-from ._early import DECIDED_AT, STEPS, advance_decisions, harmonic_mean_score, initial_decisions
-from ._options import HasOptionGroups
-from ._validation import keyword_only
 from .datasets import pad_sequences
-from .estimators import SSMClassifier, SSMRegressor
+from .deep_model.early import (
+    DECIDED_AT,
+    STEPS,
+    advance_decisions,
+    harmonic_mean_score,
+    initial_decisions,
+)
+from .deep_model.estimators import SSMClassifier, SSMRegressor
+from .fast_path.ridge import SpectralRidgeClassifier, SpectralRidgeRegressor
 from .persistence import (
     OPTION_DEFAULTS,
     SKTIME_OBJECT_MEMBER,
@@ -36,7 +41,8 @@ from .persistence import (
     loads,
     save_estimator,
 )
-from .ridge import SpectralRidgeClassifier, SpectralRidgeRegressor
+from .utils.options import HasOptionGroups
+from .utils.validation import keyword_only
 
 __all__ = [
     "SktimeSSMClassifier",
@@ -95,8 +101,8 @@ def _delegate_signature(cls, estimator_cls):
     __init__.__doc__ = f"Same parameters as :class:`~sktdi.{estimator_cls.__name__}`."
     cls.__init__ = __init__
     cls._option_groups = getattr(estimator_cls, "_option_groups", {})  # tdi__spread routes
-    # the fitted state (sktdi._declared): sktime's records, and the wrapped estimator, which
-    # is checked against its own declaration
+    # the fitted state (sktdi.persistence.declared): sktime's records, and the wrapped estimator,
+    # which is checked against its own declaration
     cls._declared_state = {
         **_SKTIME_FITTED_STATE, "estimator_": f"sktdi.{estimator_cls.__name__}",
     }
@@ -107,8 +113,8 @@ def _delegate_signature(cls, estimator_cls):
     return cls
 
 
-# what sktime's base classes record at fit: data only (sktdi._declared's "data": typed by the
-# codec), read by sktime's own methods; the labels are checked against the wrapped estimator's
+# what sktime's base classes record at fit: data only (sktdi.persistence.declared's "data": typed by
+# the codec), read by sktime's own methods; the labels are checked against the wrapped estimator's
 _SKTIME_FITTED_STATE = {
     "_is_fitted": "bool",
     "_is_vectorized": "bool",
@@ -523,8 +529,8 @@ class SktimeSSMEarlyClassifier(_SafeSktimeSave, BaseEarlyClassifier):
         ],
     }
 
-    # the fitted state (sktdi._declared): sktime's records, the fitted network, the series
-    # length it was fitted on; the cases of a prediction in progress are not saved
+    # the fitted state (sktdi.persistence.declared): sktime's records, the fitted network, the
+    # series length it was fitted on; the cases of a prediction in progress are not saved
     _declared_state = {
         **_SKTIME_FITTED_STATE,
         "estimator_": "sktdi.SSMClassifier(n_timepoints_=series_length_)",

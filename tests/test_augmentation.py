@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import torch
 
-from sktdi.augmentation import AUGMENTATIONS, augment_batch, jitter, scale, window_slice
+from sktdi.deep_model.augmentation import AUGMENTATIONS, augment_batch, jitter, scale, window_slice
 
 
 def test_jitter_adds_noise_of_the_given_spread():

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from sktdi import SSMClassifier
-from sktdi._early import (
+from sktdi.deep_model.early import (
     CLASS,
     DECIDED_AT,
     RUN,

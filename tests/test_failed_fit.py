@@ -1,5 +1,5 @@
 """A failed ``fit`` (``partial_fit``) leaves the estimator exactly as it was: a fitted model
-still predicts as before, a never-fitted one is still not fitted (sktdi._validation's
+still predicts as before, a never-fitted one is still not fitted (sktdi.utils.validation's
 ``restore_on_error``).
 
 Before: the input checks recorded the new input (``n_features_in_``, ``n_channels_``,
@@ -37,11 +37,11 @@ OUTPUT = {
 }
 # a step of each fit after the input checks (which record the new input) have run
 LATE_STEP = {
-    "SSMClassifier": ("sktdi.estimators", "build_net"),
-    "SSMRegressor": ("sktdi.estimators", "build_net"),
-    "SpectralRidgeClassifier": ("sktdi.ridge", "StandardScaler"),
-    "SpectralRidgeRegressor": ("sktdi.ridge", "StandardScaler"),
-    "SpectralAlignmentTransformer": ("sktdi.transformers", "initialize_layers"),
+    "SSMClassifier": ("sktdi.deep_model.estimators", "build_net"),
+    "SSMRegressor": ("sktdi.deep_model.estimators", "build_net"),
+    "SpectralRidgeClassifier": ("sktdi.fast_path.ridge", "StandardScaler"),
+    "SpectralRidgeRegressor": ("sktdi.fast_path.ridge", "StandardScaler"),
+    "SpectralAlignmentTransformer": ("sktdi.fast_path.transformers", "initialize_layers"),
 }
 
 

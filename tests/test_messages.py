@@ -275,7 +275,7 @@ def _padded(seed=0):
 def _padding_warnings(call):
     import warnings
 
-    from sktdi.estimators import PaddedSeriesWarning
+    from sktdi.deep_model.estimators import PaddedSeriesWarning
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -300,7 +300,7 @@ def test_padded_fit_predicted_without_lengths_warns(method):
     assert caught[0].filename == __file__  # points at the user's call
     assert not _padding_warnings(lambda: getattr(model, method)(*args, lengths=lengths))
     # what the warning is about
-    from sktdi.estimators import PaddedSeriesWarning
+    from sktdi.deep_model.estimators import PaddedSeriesWarning
 
     with pytest.warns(PaddedSeriesWarning):
         without = model.predict_proba(X)
@@ -338,7 +338,7 @@ def test_padding_that_is_no_constant_is_recognised_by_its_flat_tail():
     assert not _padding_warnings(lambda: model.predict(X, lengths=lengths))
 
 
-# every model that takes lengths= warns alike: one fit and prediction check, sktdi._inputs
+# every model that takes lengths= warns alike: one fit and prediction check, sktdi.utils.inputs
 FAST_PATH = {
     "SpectralRidgeClassifier": dict(n_filters=4, d_state=4, random_state=0),
     "SpectralRidgeRegressor": dict(n_filters=4, d_state=4, random_state=0),
@@ -433,7 +433,7 @@ def test_the_padding_record_survives_saving_and_pickling(tmp_path, name):
 
 def test_padded_series_warning_is_public():
     import sktdi
-    from sktdi.estimators import PaddedSeriesWarning
+    from sktdi.deep_model.estimators import PaddedSeriesWarning
 
     assert sktdi.PaddedSeriesWarning is PaddedSeriesWarning
     assert "PaddedSeriesWarning" in sktdi.__all__ and "PaddedSeriesWarning" in dir(sktdi)

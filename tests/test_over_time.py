@@ -221,7 +221,7 @@ def test_prefix_loss_is_the_weighted_sum_of_the_whole_and_every_step():
     """Checked against cross-entropy computed step by step."""
     import torch
 
-    from sktdi._training import prefix_loss
+    from sktdi.deep_model.training import prefix_loss
 
     class Net:  # what prefix_loss asks of the skorch net: its loss and criterion
         criterion_ = torch.nn.CrossEntropyLoss()
@@ -259,7 +259,7 @@ def test_prefix_loss_is_the_weighted_sum_of_the_whole_and_every_step():
 def test_the_ramp_weighs_step_t_in_proportion_to_t(monkeypatch):
     import torch
 
-    from sktdi import _training
+    from sktdi.deep_model import training as _training
 
     class Net:
         criterion_ = torch.nn.CrossEntropyLoss()
@@ -308,8 +308,8 @@ def test_training_on_prefixes(data):
     ids=["conv-s4d", "s4d"],
 )
 def test_a_stream_runs_the_compiled_step_and_agrees_with_torchs(data, network, inference_dtype):
-    """The compiled step (sktdi._stream_kernels) against the network's own torch step, with
-    streams dropped half-way (keep) and samples fed one at a time and in chunks."""
+    """The compiled step (sktdi.deep_model.stream_kernels) against the network's own torch step,
+    with streams dropped half-way (keep) and samples fed one at a time and in chunks."""
     X, y = data
     clf = SSMClassifier(
         **SMALL, **network, d_model=16, pooling="mean-max", inference_dtype=inference_dtype
@@ -341,6 +341,6 @@ def test_a_stream_runs_the_compiled_step_and_agrees_with_torchs(data, network, i
 
 
 def _keep_rows(state, rows):
-    from sktdi._streaming import _select_streams
+    from sktdi.deep_model.streaming import _select_streams
 
     return _select_streams(state, torch.as_tensor(rows))

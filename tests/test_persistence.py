@@ -899,10 +899,15 @@ def test_files_of_older_parameters_load_predict_and_save_as_saved(name, tmp_path
     _, method, options = LEGACY_FILES[name]
     expected = np.load(LEGACY / "expected.npz")
     model = load_legacy(name)
-    # the same model: float64 predictions equal to their last bits (torch's thread count,
-    # which other tests and numba change, orders the float64 reductions differently)
+    # the same model: the deep models' float64 predictions equal to their last bits (torch's
+    # thread count, which other tests and numba change, orders the float64 reductions
+    # differently); the filter bank's to float32's rounding, since numba compiles its float32
+    # scan for the CPU at hand, whose instructions (fused multiply-adds or not) may round the
+    # last bit otherwise than the machine that wrote the expected values
+    fast_path = name in ("transformer", "ridge_classifier")
     np.testing.assert_allclose(
-        getattr(model, method)(expected["X"]), expected[name], rtol=1e-12, atol=1e-14
+        getattr(model, method)(expected["X"]), expected[name],
+        rtol=1e-5 if fast_path else 1e-12, atol=1e-6 if fast_path else 1e-14,
     )
     params = model.get_params(deep=False)
     assert not [p for p in params if p.startswith("tdi_") or p in ("prenorm", "scale_inputs")]

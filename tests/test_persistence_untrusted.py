@@ -206,7 +206,7 @@ def test_network_sizes_beyond_the_saved_tensors_are_refused_before_building(
 
 
 def test_the_scans_refuse_biases_that_do_not_fit_the_bank():
-    from sktdi._scan import scan_features
+    from sktdi.fast_path.scan import scan_features
 
     rng = np.random.default_rng(0)
     X = rng.normal(size=(2, 1, 16))
@@ -271,7 +271,7 @@ def test_a_string_array_of_huge_declared_width_is_refused(ssm_file, tmp_path):
 
 
 def test_every_saved_class_declares_its_fitted_state():
-    from sktdi._declared import declaration_of
+    from sktdi.persistence.declared import declaration_of
     from sktdi.persistence import NESTED_OBJECT_CLASSES, RECORD_CLASSES, _registered_class
 
     for registry in (NESTED_OBJECT_CLASSES, RECORD_CLASSES):

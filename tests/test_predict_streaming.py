@@ -7,11 +7,11 @@ import numpy as np
 import pytest
 import torch
 
-import sktdi.estimators
+import sktdi.deep_model.estimators
 from sktdi import SSMClassifier, SSMRegressor
-from sktdi._inference import CPU_BATCH_STEPS, predict_outputs, prediction_batch_size
-from sktdi._inputs import network_input
-from sktdi._training import PREDICT_BATCH_SIZE
+from sktdi.deep_model.inference import CPU_BATCH_STEPS, predict_outputs, prediction_batch_size
+from sktdi.utils.inputs import network_input
+from sktdi.deep_model.training import PREDICT_BATCH_SIZE
 from sktdi.ssm import S4DNetwork
 
 LONG = 2000  # long enough that a CPU batch holds fewer series than the test has
@@ -69,7 +69,7 @@ def test_estimator_standardizes_one_batch_at_a_time(long_series, small_model, mo
         sizes.append(len(X3))
         return network_input(X3, *args, **kwargs)
 
-    monkeypatch.setattr(sktdi.estimators, "network_input", recording)
+    monkeypatch.setattr(sktdi.deep_model.estimators, "network_input", recording)
     streamed = small_model.predict_proba(X)
     batch = prediction_batch_size(LONG, "cpu")
     assert max(sizes) == batch < len(X) and sum(sizes) == len(X)

@@ -1,5 +1,5 @@
-"""The compiled scan (sktdi._scan) against numpy: the recurrence is the convolution with the
-bank's kernel, and the fused pooling gives numpy's statistics of the filtered series."""
+"""The compiled scan (sktdi.fast_path.scan) against numpy: the recurrence is the convolution with
+the bank's kernel, and the fused pooling gives numpy's statistics of the filtered series."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import torch
 
-from sktdi._scan import quantiles, sample_outputs, scan_features
+from sktdi.fast_path.scan import quantiles, sample_outputs, scan_features
 from sktdi.ssm import S4D
 from tests.test_transformer import _numpy_multirocket
 

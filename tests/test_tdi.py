@@ -518,8 +518,8 @@ def test_plan_initialization_auto_and_shrinkage():
 
 
 def test_init_plan_report_says_what_the_layers_start_from():
-    """InitPlan.report, every estimator's init_report_ (it lived in sktdi.estimators, where the
-    transformer did not use it)."""
+    """InitPlan.report, every estimator's init_report_ (it lived in sktdi.deep_model.estimators,
+    where the transformer did not use it)."""
     from sktdi.tdi import InitPlan, initialize_layers
 
     X, y = planted_classification([0.3], n_per_class=20, length=128)
@@ -649,10 +649,10 @@ def test_align_layer_keeps_the_one_draw_of_c_and_dt(share):
 
 
 def _count_validation_calls(monkeypatch):
-    """Count every entry into sktdi._validation's checks, wherever they were imported."""
+    """Count every entry into sktdi.utils.validation's checks, wherever they were imported."""
     import sys
 
-    import sktdi._validation as validation
+    import sktdi.utils.validation as validation
 
     calls = []
     for name in ("as_sequences", "as_labels", "as_targets", "check_lengths"):

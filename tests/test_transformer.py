@@ -14,7 +14,7 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from sktdi import SpectralAlignmentTransformer
-from sktdi.experiments import kernel_regression_curve
+from sktdi.fast_path.experiments import kernel_regression_curve
 from sktdi.tdi import TaskSpectrum, TDIOptions
 
 CONFIGS = [
@@ -40,7 +40,7 @@ CONFIGS = [
     ),
 ]
 
-# the bank filters in float32 (sktdi._scan): against float64 numpy, features of unit scale
+# the bank filters in float32 (sktdi.fast_path.scan): against float64 numpy, features of unit scale
 # agree to round-off of that size
 FLOAT32_ATOL = 1e-6
 
@@ -311,7 +311,7 @@ def _numpy_multirocket(z: np.ndarray) -> list[float]:
 def test_multirocket_pooling_matches_plain_loops():
     import torch
 
-    from sktdi.transformers import multirocket_pooling
+    from sktdi.fast_path.transformers import multirocket_pooling
 
     rng = np.random.default_rng(0)
     filtered = rng.normal(size=(3, 2, 40))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .._lazy import lazy_attributes
+from ..utils.lazy import lazy_attributes
 
 # Names load from their submodule on first access (PEP 562): the runner, the summaries and the
 # figures import pandas, scipy and (through the estimators) torch, while the ``sktdi benchmark``

@@ -13,7 +13,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.linear_model import RidgeClassifierCV
 from sklearn.preprocessing import StandardScaler
 
-from .._threads import keep_torch_threads
+from ..utils.threads import keep_torch_threads
 
 
 class MiniRocketRidge(ClassifierMixin, BaseEstimator):

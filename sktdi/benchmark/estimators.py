@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 def _ssm(**params) -> Callable:
     def build(seed: int, overrides: dict):
-        from ..estimators import SSMClassifier
+        from ..deep_model.estimators import SSMClassifier
 
         return SSMClassifier(random_state=seed, **{**params, **overrides})
 
@@ -27,7 +27,7 @@ def _spectral_ridge_params() -> tuple[str, ...]:
     """SpectralRidgeClassifier's keyword arguments: the overrides a ridge arm reads."""
     import inspect
 
-    from ..ridge import SpectralRidgeClassifier
+    from ..fast_path.ridge import SpectralRidgeClassifier
 
     return tuple(inspect.signature(SpectralRidgeClassifier).parameters)
 
@@ -41,7 +41,7 @@ def _spectral_ridge(**params) -> Callable:
     """
 
     def build(seed: int, overrides: dict):
-        from ..ridge import SpectralRidgeClassifier
+        from ..fast_path.ridge import SpectralRidgeClassifier
 
         known = set(_spectral_ridge_params())
         overrides = {k: v for k, v in overrides.items() if k in known}
@@ -78,7 +78,7 @@ def _deep_peer(name: str, **params) -> Callable:
     def build(seed: int, overrides: dict):
         import importlib
 
-        from ..estimators import SSMClassifier
+        from ..deep_model.estimators import SSMClassifier
 
         module = importlib.import_module("sktime.classification.deep_learning")
         epochs = overrides.get("max_epochs", SSMClassifier().max_epochs)

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .._threads import omp_num_threads
+from ..utils.threads import omp_num_threads
 from .estimators import DEFAULT_RATIOS, ESTIMATORS, gives_probabilities
 from .settings import cell_settings, describe_settings, normalize_config
 
@@ -202,7 +202,7 @@ def cell_threads(threads: int):
     """
     from threadpoolctl import threadpool_limits
 
-    from .._threads import torch_threads
+    from ..utils.threads import torch_threads
 
     threads = max(1, int(threads))
     with torch_threads(threads), threadpool_limits(limits=threads):

@@ -5,7 +5,7 @@ Duplicate training sets
 -----------------------
 Two training ratios can draw the very same training series. :func:`run_cell` takes
 ``training_subsample(y_train, ratio, min_per_class=..., random_state=resample)``, i.e.
-:func:`sktdi._sampling.subsample_indices`: it turns the ratio into a per-class count vector
+:func:`sktdi.utils.sampling.subsample_indices`: it turns the ratio into a per-class count vector
 (largest-remainder rounding of ``round(ratio * n)``, raised to ``min_per_class``) and then draws,
 class by class, from a generator seeded by the resample. The draw depends on the ratio only
 through that count vector, so equal count vectors give the same series (sorted, so in the same

@@ -25,9 +25,9 @@ import numpy as np
 import torch
 from sklearn.utils import check_random_state
 
-from .._inputs import _caller_stacklevel
-from .._sampling import subsample_indices
-from .._validation import as_sequences, check_lengths
+from ..utils.inputs import _caller_stacklevel
+from ..utils.sampling import subsample_indices
+from ..utils.validation import as_sequences, check_lengths
 from .align import TDIReport, align_layer, find_spectral_peaks
 from .options import TDIOptions
 from .reliability import _split_half_reliability

@@ -6,8 +6,8 @@ from numbers import Integral, Real
 
 from sklearn.utils._param_validation import Interval, RealNotInt, StrOptions
 
-from .._options import OptionGroup
-from .._validation import keyword_only
+from ..utils.options import OptionGroup
+from ..utils.validation import keyword_only
 from .align import COVERAGES, DECAYS
 from .spectra import TaskSpectrum
 

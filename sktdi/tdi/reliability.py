@@ -20,7 +20,7 @@ import numpy as np
 from scipy import stats
 from sklearn.utils import check_random_state
 
-from .._validation import as_sequences, check_lengths
+from ..utils.validation import as_sequences, check_lengths
 from .spectra import _task_spectrum, _task_target
 
 MIN_PER_CLASS_FOR_SPLIT = 4  # two halves of at least two series per class each

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import signal, stats
 
-from .._sampling import subsample_indices
-from .._validation import as_labels, as_sequences, as_targets, check_lengths
+from ..utils.sampling import subsample_indices
+from ..utils.validation import as_labels, as_sequences, as_targets, check_lengths
 
 # Welch's method for sequences longer than this, a single-segment periodogram below
 PERIODOGRAM_MAX_LENGTH = 256

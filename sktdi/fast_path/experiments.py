@@ -21,7 +21,7 @@ def planted_linear_task(
 
     Examples
     --------
-    >>> from sktdi.experiments import planted_linear_task
+    >>> from sktdi.fast_path.experiments import planted_linear_task
     >>> X, y = planted_linear_task(10, length=32, random_state=0)
     >>> X.shape, y.shape
     ((10, 32), (10,))
@@ -54,12 +54,12 @@ def kernel_regression_curve(
 
     Examples
     --------
-    >>> from sktdi.experiments import kernel_regression_curve
+    >>> from sktdi.fast_path.experiments import kernel_regression_curve
     >>> errors = kernel_regression_curve([16], n_repeats=1, n_test=100)
     >>> errors["tdi"].shape, bool(errors["tdi"][0, 0] < errors["s4d-lin"][0, 0])
     ((1, 1), True)
     """
-    from .tdi import TDIOptions
+    from ..tdi import TDIOptions
     from .transformers import SpectralAlignmentTransformer
 
     errors = {init: np.zeros((len(sizes), n_repeats)) for init in inits}

@@ -20,7 +20,7 @@ def spawn_seeds(random_state, n: int) -> list[int]:
 
     Examples
     --------
-    >>> from sktdi._seeding import spawn_seeds
+    >>> from sktdi.utils.seeding import spawn_seeds
     >>> spawn_seeds(0, 3) == spawn_seeds(0, 3), len(set(spawn_seeds(0, 3)))
     (True, 3)
     """
@@ -49,7 +49,7 @@ def random_streams(random_state) -> RandomStreams:
 
     Examples
     --------
-    >>> from sktdi._seeding import random_streams
+    >>> from sktdi.utils.seeding import random_streams
     >>> streams = random_streams(0)
     >>> streams == random_streams(0), len({streams.torch, streams.tdi, streams.split})
     (True, 3)

@@ -312,7 +312,7 @@ class S4DStepper(_Stepper):
 def compiled_stepper(module, n_streams: int):
     """The compiled step of ``module`` for ``n_streams`` streams, or None where there is none
     (an ensemble, a GPU, a network that cannot stream): the caller goes through torch there."""
-    from .ssm import ConvS4DNetwork, S4DNetwork
+    from ..ssm import ConvS4DNetwork, S4DNetwork
 
     if next(module.parameters()).device.type != "cpu" or getattr(module, "bidirectional", False):
         return None  # a bidirectional network's initial_state says why it cannot stream

@@ -13,7 +13,7 @@ def subsample_size(size: int | float | None, n_samples: int) -> int:
 
     Examples
     --------
-    >>> from sktdi._sampling import subsample_size
+    >>> from sktdi.utils.sampling import subsample_size
     >>> subsample_size(0.25, 10), subsample_size(4, 10), subsample_size(None, 10)
     (2, 4, 10)
     """
@@ -48,7 +48,7 @@ def subsample_indices(
     Examples
     --------
     >>> import numpy as np
-    >>> from sktdi._sampling import subsample_indices
+    >>> from sktdi.utils.sampling import subsample_indices
     >>> y = np.repeat(["a", "b"], [8, 2])
     >>> subsample_indices(y, 0.3, min_per_class=2, random_state=0).size
     4

@@ -32,10 +32,10 @@ import threading
 
 import numpy as np
 
-from ._threads import keep_torch_threads, torch_thread_count
+from ..utils.threads import keep_torch_threads, torch_thread_count
 
 # features="stats": mean, std, max, min, then one PPV per bias; "multirocket": per bias,
-# PPV, MPV, MIPV, LSPV (see sktdi.transformers.multirocket_pooling)
+# PPV, MPV, MIPV, LSPV (see sktdi.fast_path.transformers.multirocket_pooling)
 N_STATS = 4
 N_MULTIROCKET = 4
 # the recurrence's float type; float64 gives the same features to round-off and the same
@@ -66,13 +66,13 @@ def _launch_lock(numba):
 def _numba_threads():
     """Run the scans on torch's thread count (the estimator's ``n_threads``, a joblib
     worker's share), as every other step of a fit; numba's own default is every core, and
-    its first parallel call resets torch's count (:mod:`sktdi._threads`). Under numba's
+    its first parallel call resets torch's count (:mod:`sktdi.utils.threads`). Under numba's
     workqueue layer one thread's scans run at a time (:func:`_launch_lock`)."""
     import numba
 
     count = min(torch_thread_count(), numba.config.NUMBA_NUM_THREADS)
     with keep_torch_threads():
-        from . import _scan_kernels as kernels  # numba's first import starts its layer
+        from . import scan_kernels as kernels  # numba's first import starts its layer
 
         before = numba.get_num_threads()
         numba.set_num_threads(count)
@@ -112,12 +112,12 @@ def series_centres(X: np.ndarray, lengths: np.ndarray | None = None) -> np.ndarr
     Examples
     --------
     >>> import numpy as np
-    >>> from sktdi._scan import series_centres
+    >>> from sktdi.fast_path.scan import series_centres
     >>> X = np.array([[[1000.0, 1000.02, 999.98]], [[-1.0, 0.5, 0.7]]])  # (2, 1, 3)
     >>> series_centres(X).round(6).tolist()
     [[1000.0], [0.0]]
     """
-    from . import _scan_kernels as kernels  # compiled, not parallel: no thread setting
+    from . import scan_kernels as kernels  # compiled, not parallel: no thread setting
 
     out = np.empty(X.shape[:2])  # (n, C)
     kernels.centres(np.ascontiguousarray(X), _steps(X, lengths), out)  # sums in float64
@@ -136,12 +136,12 @@ def step_response(A_bar: np.ndarray, CB_bar: np.ndarray, length: int) -> np.ndar
     Examples
     --------
     >>> import numpy as np
-    >>> from sktdi._scan import step_response
+    >>> from sktdi.fast_path.scan import step_response
     >>> A_bar, CB_bar = np.array([[0.5 + 0j]]), np.array([[0.5 + 0j]])  # y = Σ 0.5^k
     >>> step_response(A_bar, CB_bar, 4).tolist()
     [[1.0, 1.5, 1.75, 1.875]]
     """
-    from . import _scan_kernels as kernels
+    from . import scan_kernels as kernels
 
     slowest = float(np.abs(A_bar).max(initial=0.0))
     steps = length
@@ -167,7 +167,8 @@ def _check_scan_shapes(X, lengths, A_bar, CB_bar, biases=(), difference=False) -
     """Refuse arrays that do not fit each other before a compiled scan runs on them: the
     kernels index without bounds checks, so a bias array or length that does not fit the
     bank would read or write outside memory rather than raise. Once per call, in Python:
-    the second line of defence behind the loaded files' declared shapes (sktdi._declared)."""
+    the second line of defence behind the loaded files' declared shapes
+    (sktdi.persistence.declared)."""
     n, n_channels, length = X.shape
     if A_bar.ndim != 2 or CB_bar.shape != A_bar.shape:
         raise ValueError(f"the bank's modes are {A_bar.shape} and {CB_bar.shape}, not (H, N) both")
@@ -257,8 +258,8 @@ def scan_features(
     each channel's filters, and whether the series' first difference is filtered instead of
     the series. Each series is filtered over its own ``lengths[i]`` steps (all L when None);
     P is 4 + Q (mean, std, max, min, then a PPV per bias) or, with ``multirocket``, 4·Q
-    (:func:`sktdi.transformers.multirocket_pooling`'s four poolings per bias). The features
-    are written in place, representation after representation: no copy of the (n, F) array;
+    (:func:`sktdi.fast_path.transformers.multirocket_pooling`'s four poolings per bias). The
+    features are written in place, representation after representation: no copy of the (n, F) array;
     the sums behind them run in float64 whatever ``out_dtype`` they are stored in. With
     ``out`` (n, R·C·H·P), a column block of a larger array, they are written there. A
     series far from zero is filtered centred, its outputs restored and compared with the

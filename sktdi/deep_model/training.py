@@ -1,9 +1,9 @@
 """Training: the skorch network an estimator wraps and its learning-rate schedule.
 
-The estimator (:mod:`sktdi.estimators`) holds the parameters; here they become a skorch
+The estimator (:mod:`sktdi.deep_model.estimators`) holds the parameters; here they become a skorch
 ``NeuralNetClassifier``/``NeuralNetRegressor`` around :class:`~sktdi.ssm.S4DNetwork`, with the
 SSM parameters in an optimizer group of their own. The fit's random streams:
-:mod:`sktdi._seeding`.
+:mod:`sktdi.utils.seeding`.
 """
 
 from __future__ import annotations
@@ -27,12 +27,13 @@ from skorch.dataset import ValidSplit, unpack_data
 from skorch.regressor import NeuralNetRegressor
 from skorch.utils import to_tensor
 
-from ._options import OptionGroup
-from ._validation import keyword_only
+from ..ssm import NETWORKS, SSM_PARAMETER_NAMES, S4DEnsemble
+from ..ssm.network import valid_steps
+from ..tdi import read_init
+from ..utils.devices import check_device, resolve_device  # noqa: F401 - used by the estimators
+from ..utils.options import OptionGroup
+from ..utils.validation import keyword_only
 from .augmentation import AUGMENTATIONS, augment_batch
-from .ssm import NETWORKS, SSM_PARAMETER_NAMES, S4DEnsemble
-from .ssm.network import valid_steps
-from .tdi import read_init
 
 PREDICT_BATCH_SIZE = 1024
 
@@ -48,8 +49,9 @@ class TrainingOptions(OptionGroup):
     Parameters
     ----------
     augment : {"none", "jitter", "scale", "slice", "jitter-scale", "all"}, default="none"
-        Label-preserving transforms of each training minibatch (:mod:`sktdi.augmentation`);
-        predictions never see them. Try "all" on small shape datasets.
+        Label-preserving transforms of each training minibatch
+        (:mod:`sktdi.deep_model.augmentation`); predictions never see them. Try "all" on small shape
+        datasets.
     ssm_lr : float, default=1e-3
         AdamW learning rate of the SSM parameters A, B and dt (no weight decay).
     weight_decay : float, default=0.01
@@ -85,47 +87,6 @@ class TrainingOptions(OptionGroup):
         self.weight_decay = weight_decay
         self.lr_schedule = lr_schedule
         self.grad_clip = grad_clip
-
-
-DEVICE_FORMS = '"auto", "cpu", "cuda", "cuda:N" (N: the GPU\'s index, as "cuda:1") or "mps"'
-
-
-def check_device(device) -> None:
-    """Refuse a ``device`` that torch cannot parse (``"gpu"``), naming it and the accepted
-    forms, before torch's RuntimeError from deep in the network's construction, which lists
-    every device type torch knows.
-
-    Examples
-    --------
-    >>> from sktdi._training import check_device
-    >>> check_device("cuda:1")
-    >>> check_device("gpu")  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    ValueError: device='gpu' is not a device: use "auto", "cpu", "cuda", "cuda:N" ...
-    """
-    if device == "auto":
-        return
-    try:
-        torch.device(device)
-    except (RuntimeError, TypeError, ValueError):
-        raise ValueError(
-            f"device={device!r} is not a device: use {DEVICE_FORMS}; \"auto\" takes CUDA "
-            f"when it is available, else the CPU"
-        ) from None
-
-
-def resolve_device(device: str) -> str:
-    """"auto" -> "cuda" when available, else "cpu"; an unavailable device is an error, and
-    so is a string that names no device (:func:`check_device`)."""
-    check_device(device)
-    if device == "auto":
-        return "cuda" if torch.cuda.is_available() else "cpu"
-    if str(device).startswith("cuda") and not torch.cuda.is_available():
-        raise ValueError(f"device={device!r} was requested but CUDA is not available here")
-    if str(device).startswith("mps") and not torch.backends.mps.is_available():
-        raise ValueError(f"device={device!r} was requested but MPS is not available here")
-    return device
 
 
 class RestartingLRScheduler(LRScheduler):
@@ -245,8 +206,8 @@ class _SSMNetMixin:
     """What the estimators add to skorch's nets: augmented training batches, ensembles, and
     the loss on the predictions for prefixes.
 
-    ``augment`` (a key of :data:`sktdi.augmentation.AUGMENTATIONS`) transforms each training
-    minibatch before the forward pass; validation and prediction batches are left alone. An
+    ``augment`` (a key of :data:`sktdi.deep_model.augmentation.AUGMENTATIONS`) transforms each
+    training minibatch before the forward pass; validation and prediction batches are left alone. An
     :class:`~sktdi.ssm.S4DEnsemble` module returns one output per member in training, and the
     loss is the mean of the members' losses. ``prefix_weight`` > 0 trains on every prefix
     too: the loss is ``(1 - w)`` times the loss on the whole series plus ``w`` times the mean
@@ -457,7 +418,7 @@ def network_parameters(module: type, module_kwargs: dict) -> dict:
     Examples
     --------
     >>> from sktdi import SSMClassifier
-    >>> from sktdi._training import network_parameters, network_spec
+    >>> from sktdi.deep_model.training import network_parameters, network_spec
     >>> spec = network_spec(SSMClassifier(d_model=32, n_layers=2), 1, 2)
     >>> {k: v for k, v in network_parameters(*spec).items() if k in ("d_model", "n_layers")}
     {'d_model': 32, 'n_layers': 2}

@@ -25,8 +25,7 @@ import inspect
 import numpy as np
 from sklearn.utils.validation import validate_data
 
-from ._inputs import fit_padding, warn_if_padded
-from .datasets import pad_sequences
+from .inputs import fit_padding, pad_sequences, warn_if_padded
 
 PAD_HINT = (
     "pad them to one length and pass the true lengths: "
@@ -36,7 +35,7 @@ PAD_HINT = (
 
 
 # what validating X records on a fitted estimator (validate_sequences, the padding of
-# validate_padded_sequences), as the estimators declare it for loading (sktdi._declared)
+# validate_padded_sequences), as the estimators declare it for loading (sktdi.persistence.declared)
 INPUT_RECORD_STATE = {
     "n_features_in_": "int",
     "feature_names_in_": "labels[n_features_in_]?",  # fitted on a DataFrame
@@ -62,7 +61,7 @@ def check_not_ragged(X, *, name: str = "X") -> None:
     Examples
     --------
     >>> import numpy as np
-    >>> from sktdi._validation import check_not_ragged
+    >>> from sktdi.utils.validation import check_not_ragged
     >>> check_not_ragged([np.ones(3), np.ones(3)])  # equal lengths: fine
     >>> check_not_ragged([np.ones(3), np.ones(5)])  # doctest: +ELLIPSIS
     Traceback (most recent call last):
@@ -110,7 +109,7 @@ def check_not_1d(X, *, name: str = "X") -> None:
     Examples
     --------
     >>> import numpy as np
-    >>> from sktdi._validation import check_not_1d
+    >>> from sktdi.utils.validation import check_not_1d
     >>> check_not_1d(np.arange(4.0))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
@@ -153,7 +152,7 @@ def plain(value):
     Examples
     --------
     >>> import numpy as np
-    >>> from sktdi._validation import plain
+    >>> from sktdi.utils.validation import plain
     >>> plain(np.float64(0.0)), plain(np.str_("calm")), plain("calm")
     (0.0, 'calm', 'calm')
     """
@@ -167,7 +166,7 @@ def positional_arguments_error(cls: type, args: tuple) -> TypeError:
     Examples
     --------
     >>> from sktdi import SpectralAlignmentTransformer
-    >>> from sktdi._validation import positional_arguments_error
+    >>> from sktdi.utils.validation import positional_arguments_error
     >>> print(positional_arguments_error(SpectralAlignmentTransformer, ("tdi",)))
     SpectralAlignmentTransformer takes keyword arguments only: \
 SpectralAlignmentTransformer(n_filters=...), not 1 positional argument
@@ -191,7 +190,7 @@ def unexpected_parameters_error(cls: type, unknown, valid) -> TypeError:
     Examples
     --------
     >>> from sktdi import SSMClassifier
-    >>> from sktdi._validation import unexpected_parameters_error
+    >>> from sktdi.utils.validation import unexpected_parameters_error
     >>> print(unexpected_parameters_error(SSMClassifier, ["n_epochs"], ["max_epochs", "lr"]))
     SSMClassifier got an unexpected parameter 'n_epochs' (did you mean max_epochs?); \
 SSMClassifier().get_params() lists its parameters
@@ -225,7 +224,7 @@ def renamed_parameter_hint(cls: type, keyword: str) -> str | None:
     Examples
     --------
     >>> from sktdi import SSMClassifier
-    >>> from sktdi._validation import renamed_parameter_hint
+    >>> from sktdi.utils.validation import renamed_parameter_hint
     >>> renamed_parameter_hint(SSMClassifier, "tdi_spread")
     'tdi_spread is now tdi=TDIOptions(spread=...), or tdi__spread in set_params and grids'
     """
@@ -404,7 +403,7 @@ def check_two_classes(classes, *, name: str = "y") -> None:
 
     Examples
     --------
-    >>> from sktdi._validation import check_two_classes
+    >>> from sktdi.utils.validation import check_two_classes
     >>> check_two_classes(["calm", "ringing"])
     >>> check_two_classes(["calm"])
     Traceback (most recent call last):
@@ -594,16 +593,16 @@ def validate_padded_sequences(
 
     What padded the series is recorded in ``fit`` (``reset=True``; merged with the record so
     far when ``y`` is given without ``reset``: ``partial_fit``, ``warm_start``) as
-    ``estimator._fit_padding`` (:func:`sktdi._inputs.fit_padding`); a prediction (no ``y``)
+    ``estimator._fit_padding`` (:func:`sktdi.utils.inputs.fit_padding`); a prediction (no ``y``)
     of X given without ``lengths`` then warns when its series end as that padding did
-    (:func:`sktdi._inputs.warn_if_padded`, :class:`~sktdi.PaddedSeriesWarning`). A list of
+    (:func:`sktdi.utils.inputs.warn_if_padded`, :class:`~sktdi.PaddedSeriesWarning`). A list of
     series of unequal length carries its lengths: it never warns.
 
     Examples
     --------
     >>> import numpy as np
     >>> from sklearn.base import BaseEstimator
-    >>> from sktdi._validation import validate_padded_sequences
+    >>> from sktdi.utils.validation import validate_padded_sequences
     >>> X, _, lengths = validate_padded_sequences(
     ...     BaseEstimator(), [np.ones(3), np.ones(5)], reset=True)
     >>> X.shape, lengths.tolist()

@@ -6,11 +6,11 @@ validates the data, builds a skorch ``NeuralNetClassifier``/``NeuralNetRegressor
 SSM modes, and trains with skorch. This module holds the parameters and the order of the
 steps; each step has its own home:
 
-- data handling (standardization, padding masks): :mod:`sktdi._inputs`;
-- the skorch network and its schedule: :mod:`sktdi._training`;
-- the fit's independent random streams: :mod:`sktdi._seeding`;
+- data handling (standardization, padding masks): :mod:`sktdi.utils.inputs`;
+- the skorch network and its schedule: :mod:`sktdi.deep_model.training`;
+- the fit's independent random streams: :mod:`sktdi.utils.seeding`;
 - TDI: :func:`sktdi.tdi.initialize_layers`;
-- inference precision and the batched forward pass: :mod:`sktdi._inference`.
+- inference precision and the batched forward pass: :mod:`sktdi.deep_model.inference`.
 """
 
 from __future__ import annotations
@@ -28,21 +28,41 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
-from ._inference import INFERENCE_DTYPES, check_inference_device, inference_module, predict_outputs
-from ._declared import input_dims
-from ._inputs import (  # noqa: F401 - PaddedSeriesWarning: public here, for filters
+from ..persistence import SaveMixin
+from ..persistence.declared import input_dims
+from ..ssm import INIT_NAMES, NETWORKS, POOLINGS
+from ..tdi import (
+    TDI_INITS,
+    InitPlan,
+    InitRequest,
+    TDIOptions,
+    initialize_layers,
+    read_init,
+)
+from ..tdi.options import FLAT_TDI_PARAMETERS
+from ..utils.inputs import (  # noqa: F401 - PaddedSeriesWarning: public here, for filters
     PaddedSeriesWarning,
     _caller_stacklevel,
     fit_standardization,
     network_input,
 )
-from ._memory import keep_freed_memory
-from ._options import HasOptionGroups, resolve_options
-from ._saved_net import check_network_as_fitted, load_net, module_kwargs, net_record
-from ._seeding import random_streams, seeded
-from ._streaming import PredictionStream
-from ._threads import resolve_n_threads, torch_threads
-from ._training import (
+from ..utils.memory import keep_freed_memory
+from ..utils.options import HasOptionGroups, resolve_options
+from ..utils.seeding import random_streams, seeded
+from ..utils.threads import resolve_n_threads, torch_threads
+from ..utils.validation import (
+    INPUT_RECORD_STATE,
+    check_state_params,
+    check_two_classes,
+    keyword_only,
+    plain,
+    restore_on_error,
+    validate_padded_sequences,
+)
+from .inference import INFERENCE_DTYPES, check_inference_device, inference_module, predict_outputs
+from .saved_net import check_network_as_fitted, load_net, module_kwargs, net_record
+from .streaming import PredictionStream
+from .training import (
     TrainingDivergedError,
     TrainingOptions,
     build_net,
@@ -52,26 +72,6 @@ from ._training import (
     network_spec,
     resolve_device,
 )
-from ._validation import (
-    INPUT_RECORD_STATE,
-    check_state_params,
-    check_two_classes,
-    keyword_only,
-    plain,
-    restore_on_error,
-    validate_padded_sequences,
-)
-from .persistence import SaveMixin
-from .ssm import INIT_NAMES, NETWORKS, POOLINGS
-from .tdi import (
-    TDI_INITS,
-    InitPlan,
-    InitRequest,
-    TDIOptions,
-    initialize_layers,
-    read_init,
-)
-from .tdi.options import FLAT_TDI_PARAMETERS
 
 MIN_LENGTH = 2  # a single time step is a tabular feature, not a sequence
 
@@ -168,7 +168,8 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
     # files saved before the option groups (sktdi.persistence.current_params maps them): the
     # tdi_* parameters are tdi=TDIOptions(...), the training ones training=TrainingOptions(...);
     # scale_inputs and prenorm were removed, and their effect is in the saved state (the
-    # fitted input_mean_/input_scale_; the saved network's module keywords, sktdi._saved_net)
+    # fitted input_mean_/input_scale_; the saved network's module keywords,
+    # sktdi.deep_model.saved_net)
     _parameters_moved = {
         **FLAT_TDI_PARAMETERS,
         "tdi_layers": "tdi__layers",
@@ -180,8 +181,8 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
 
     # ---- saving (sktdi.persistence's hooks): the network is stored as its module's
     # settings, weights, optimizer state and history, and rebuilt from the parameters on load
-    # the fitted state, checked on load (sktdi._declared); the network's tensors are checked
-    # against the network the parameters build (sktdi._saved_net)
+    # the fitted state, checked on load (sktdi.persistence.declared); the network's tensors are
+    # checked against the network the parameters build (sktdi.deep_model.saved_net)
     _declared_state = {
         **INPUT_RECORD_STATE,
         "n_epochs_": "int",
@@ -377,7 +378,7 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
 
     def _network_spec(self, n_channels: int, n_outputs: int) -> tuple[type, dict]:
         """Hook: the network's module class and keyword arguments (see
-        :func:`sktdi._training.network_spec`)."""
+        :func:`sktdi.deep_model.training.network_spec`)."""
         return network_spec(self, n_channels, n_outputs)
 
     def _check_validation_split(self, target) -> None:

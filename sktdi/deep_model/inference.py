@@ -10,7 +10,7 @@ Memory: the series are standardized and forwarded batch by batch, so a predictio
 caller's X, the outputs and one batch's activations, whatever the number of series. A batch
 holds at most ``PREDICT_BATCH_SIZE`` series and, on the CPU, at most ``CPU_BATCH_STEPS``
 series × time steps (:func:`prediction_batch_size`), and every ``RELEASE_EVERY`` CPU batches
-the free memory malloc kept is returned to the system (:mod:`sktdi._memory`).
+the free memory malloc kept is returned to the system (:mod:`sktdi.utils.memory`).
 """
 
 from __future__ import annotations
@@ -21,20 +21,20 @@ from collections.abc import Callable
 import numpy as np
 import torch
 
-from ._memory import release_freed_memory
-from ._training import PREDICT_BATCH_SIZE
+from ..utils.memory import release_freed_memory
+from .training import PREDICT_BATCH_SIZE
 
 INFERENCE_DTYPES = {"float64": torch.float64, "float32": torch.float32}
 # Series × time steps in one CPU prediction batch. 1024 series of length 1000 made a d_model-64
 # network's float64 activations 0.5 GiB and their spectra 1 GiB, each one fresh memory
-# (above glibc's mmap threshold, even as sktdi._memory raises it) whose page faults took more
+# (above glibc's mmap threshold, even as sktdi.utils.memory raises it) whose page faults took more
 # time than the arithmetic, for a peak of 3.5 GiB; at 2**16 steps they are 32 and 64 MiB,
 # kept for reuse, and predict ran several times as many series/s on 2 threads
 # (benchmarks/bench_predict_memory.py). Accelerators keep batches of PREDICT_BATCH_SIZE
 # series: their throughput grows with the batch.
 CPU_BATCH_STEPS = 2**16
 # CPU batches between two releases of malloc's free memory: freed blocks kept for reuse
-# fragment over a long prediction (sktdi._memory). At length 1000 a release every 8 batches
+# fragment over a long prediction (sktdi.utils.memory). At length 1000 a release every 8 batches
 # held predict's peak near 0.5 GiB (every 16: 0.6-0.9 GiB) at the same series/s; the next
 # batch pays its page faults again
 RELEASE_EVERY = 8
@@ -62,7 +62,7 @@ def prediction_batch_size(length: int, device: torch.device | str) -> int:
 
     Examples
     --------
-    >>> from sktdi._inference import prediction_batch_size
+    >>> from sktdi.deep_model.inference import prediction_batch_size
     >>> prediction_batch_size(64, "cpu"), prediction_batch_size(1000, "cpu")
     (1024, 65)
     >>> prediction_batch_size(1000, "cuda")

@@ -5,7 +5,7 @@ S4D layers carry their state, the convolutions their last few inputs, the poolin
 sums. A :class:`PredictionStream` holds that state for ``n_streams`` series and updates it
 with every sample, at a constant cost and memory per sample, however long the streams run.
 After t samples its predictions equal the estimator's on the series' first t steps. On a
-CPU both networks run a compiled step (:mod:`sktdi._stream_kernels`: every block in one
+CPU both networks run a compiled step (:mod:`sktdi.deep_model.stream_kernels`: every block in one
 numba call per sample); ensembles and GPUs step through torch.
 
 A stream is a snapshot of the estimator as it was when the stream was made: an eval-mode copy
@@ -22,8 +22,8 @@ from numbers import Integral
 import numpy as np
 import torch
 
-from ._stream_kernels import compiled_stepper
-from ._threads import resolve_n_threads, torch_threads
+from ..utils.threads import resolve_n_threads, torch_threads
+from .stream_kernels import compiled_stepper
 
 
 class PredictionStream:

@@ -119,7 +119,7 @@ def keep_torch_threads():
     Examples
     --------
     >>> import torch
-    >>> from sktdi._threads import keep_torch_threads
+    >>> from sktdi.utils.threads import keep_torch_threads
     >>> before = torch.get_num_threads()
     >>> with keep_torch_threads():
     ...     torch.set_num_threads(before + 1)  # what numba's first parallel call does

@@ -12,7 +12,12 @@ from __future__ import annotations
 
 from sklearn.base import BaseEstimator
 
-from ._validation import renamed_parameter_hint
+from .validation import renamed_parameter_hint
+
+# the fitted attribute in which the filter bank models (the transformer, the ridge models)
+# record the parameters of their fit (remember_fit_parameters), saved with the model and
+# compared with its parameters at each save (sktdi.persistence's _check_parameters_as_fitted)
+PARAMETERS_AT_FIT = "_params_at_fit"
 
 
 class OptionGroup(BaseEstimator):
@@ -96,7 +101,6 @@ class HasOptionGroups:
         with an option group that is None on one side and its defaults on the other taken as
         the same: they are one setting (``set_params(tdi__spread=0.25)``, the default, after
         a fit with ``tdi=None`` changed no model)."""
-        from .persistence import PARAMETERS_AT_FIT  # persistence imports no estimator module
 
         fitted = vars(self).get(PARAMETERS_AT_FIT)
         if isinstance(fitted, dict):

@@ -1,4 +1,4 @@
-"""The compiled loops of :mod:`sktdi._scan`, in their own module so that numba is imported
+"""The compiled loops of :mod:`sktdi.fast_path.scan`, in their own module so that numba is imported
 only when a bank first pools, and so that numba can cache them on disk (it caches
 module-level functions, not closures): a process pays the compilation once per install.
 """

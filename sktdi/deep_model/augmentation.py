@@ -35,7 +35,7 @@ def jitter(X: Tensor, std: float = JITTER_STD) -> Tensor:
     Examples
     --------
     >>> import torch
-    >>> from sktdi.augmentation import jitter
+    >>> from sktdi.deep_model.augmentation import jitter
     >>> _ = torch.manual_seed(0)
     >>> round(float((jitter(torch.zeros(1, 1, 10_000), 0.1)).std()), 2)
     0.1
@@ -49,7 +49,7 @@ def scale(X: Tensor, std: float = SCALE_STD) -> Tensor:
     Examples
     --------
     >>> import torch
-    >>> from sktdi.augmentation import scale
+    >>> from sktdi.deep_model.augmentation import scale
     >>> X = torch.ones(2, 3, 5)
     >>> bool((scale(X).std(dim=-1) == 0).all())  # one gain for a whole series' channel
     True
@@ -66,7 +66,7 @@ def window_slice(X: Tensor, keep: float = SLICE_KEEP) -> Tensor:
     Examples
     --------
     >>> import torch
-    >>> from sktdi.augmentation import window_slice
+    >>> from sktdi.deep_model.augmentation import window_slice
     >>> X = torch.arange(10.0).expand(2, 1, 10)  # a ramp 0..9
     >>> out = window_slice(X, keep=0.5)
     >>> out.shape, (out[:, :, -1] - out[:, :, 0]).flatten().tolist()  # each spans 0.5 · 9
@@ -96,7 +96,7 @@ def augment_batch(X: Tensor, augment: str, *, padded: bool = False) -> Tensor:
     Examples
     --------
     >>> import torch
-    >>> from sktdi.augmentation import augment_batch
+    >>> from sktdi.deep_model.augmentation import augment_batch
     >>> X = torch.randn(4, 2, 30)
     >>> augment_batch(X, "all").shape
     torch.Size([4, 2, 30])

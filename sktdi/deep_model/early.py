@@ -62,7 +62,7 @@ def advance_decisions(
     Examples
     --------
     >>> import numpy as np
-    >>> from sktdi._early import DECIDED_AT, advance_decisions, initial_decisions
+    >>> from sktdi.deep_model.early import DECIDED_AT, advance_decisions, initial_decisions
     >>> p = np.array([[[0.6, 0.4], [0.9, 0.1], [0.95, 0.05]]])  # one series, three steps
     >>> state, decided = advance_decisions(initial_decisions(1), p, 0.85, 2, final_step=10)
     >>> int(state[0, DECIDED_AT]), decided[0].tolist()

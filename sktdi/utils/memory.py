@@ -46,7 +46,7 @@ def keep_freed_memory() -> bool:
 
     Examples
     --------
-    >>> from sktdi._memory import keep_freed_memory
+    >>> from sktdi.utils.memory import keep_freed_memory
     >>> isinstance(keep_freed_memory(), bool)
     True
     """
@@ -82,7 +82,7 @@ def release_freed_memory() -> bool:
 
     Examples
     --------
-    >>> from sktdi._memory import release_freed_memory
+    >>> from sktdi.utils.memory import release_freed_memory
     >>> isinstance(release_freed_memory(), bool)
     True
     """

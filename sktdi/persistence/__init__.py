@@ -30,16 +30,16 @@ the hooks of :class:`SaveMixin` (an S4D layer through ``_saved_value``/``_from_s
 what its fitted state is in the file, how it is rebuilt, what makes a file of it inconsistent,
 and how the parameters of a file written by an older sktdi map to its parameters now. Each
 class also declares its fitted attributes' dtypes and shapes (``_declared_state``, checked by
-:mod:`sktdi._declared`): every object rebuilt from a file is checked against its declaration
-before anything uses it, since compiled code indexes its arrays unchecked. Reading is
-bounded by the file's size: the data members must be stored uncompressed, and the metadata
-is inflated against a cap derived from the file's size (:func:`metadata_cap`). A deep
-model's network, for one, is rebuilt on load the way ``fit`` builds it, from the estimator's
-parameters, and given the saved weights, optimizer state and history
-(:mod:`sktdi._saved_net`). The saved parameters must describe the fitted model: a parameter
-changed by ``set_params`` since ``fit`` is refused (for the deep models, those their network is
-built from; for the filter bank models, every parameter but the memory setting ``batch_size``
-and the seed).
+:mod:`sktdi.persistence.declared`): every object rebuilt from a file is checked against its
+declaration before anything uses it, since compiled code indexes its arrays unchecked. Reading is
+bounded by the file's size: the data members must be stored uncompressed, and the metadata is
+inflated against a cap derived from the file's size (:func:`metadata_cap`). A deep model's network,
+for one, is rebuilt on load the way ``fit`` builds it, from the estimator's parameters, and given
+the saved weights, optimizer state and history (:mod:`sktdi.deep_model.saved_net`). The saved
+parameters must describe the fitted model: a parameter changed by ``set_params`` since ``fit`` is
+refused (for the deep models, those their network is built from; for the filter bank models, every
+parameter but the memory setting
+``batch_size`` and the seed).
 
 The sktime adapters write the archive inside sktime's own layout (a zip of ``_metadata``, the
 class pickled by reference, and ``_obj``, here the archive), so that ``sktime.base.load``
@@ -73,7 +73,8 @@ from sklearn.base import BaseEstimator
 from sklearn.exceptions import NotFittedError
 from sklearn.utils.validation import check_is_fitted
 
-from ._declared import check_declared, declaration_of, unfitted, value_problem
+from ..utils.options import PARAMETERS_AT_FIT
+from .declared import check_declared, declaration_of, unfitted, value_problem
 
 FORMAT_NAME = "sktdi-estimator"
 FORMAT_VERSION = 1  # raise on any change that an older sktdi could not read
@@ -103,16 +104,18 @@ TYPE_KEY = "__sktdi_type__"
 # among these names and never supplies a module path, so loading cannot import or run code
 # the file asks for. The top-level estimator must be one of ESTIMATOR_CLASSES.
 ESTIMATOR_CLASSES = {
-    "sktdi.SSMClassifier": "sktdi.estimators:SSMClassifier",
-    "sktdi.SSMRegressor": "sktdi.estimators:SSMRegressor",
-    "sktdi.SpectralAlignmentTransformer": "sktdi.transformers:SpectralAlignmentTransformer",
+    "sktdi.SSMClassifier": "sktdi.deep_model.estimators:SSMClassifier",
+    "sktdi.SSMRegressor": "sktdi.deep_model.estimators:SSMRegressor",
+    "sktdi.SpectralAlignmentTransformer": (
+        "sktdi.fast_path.transformers:SpectralAlignmentTransformer"
+    ),
     "sktdi.sktime.SktimeSSMClassifier": "sktdi.sktime:SktimeSSMClassifier",
     "sktdi.sktime.SktimeSSMRegressor": "sktdi.sktime:SktimeSSMRegressor",
     "sktdi.sktime.SktimeSpectralRidgeClassifier": "sktdi.sktime:SktimeSpectralRidgeClassifier",
     "sktdi.sktime.SktimeSpectralRidgeRegressor": "sktdi.sktime:SktimeSpectralRidgeRegressor",
     "sktdi.sktime.SktimeSSMEarlyClassifier": "sktdi.sktime:SktimeSSMEarlyClassifier",
-    "sktdi.SpectralRidgeClassifier": "sktdi.ridge:SpectralRidgeClassifier",
-    "sktdi.SpectralRidgeRegressor": "sktdi.ridge:SpectralRidgeRegressor",
+    "sktdi.SpectralRidgeClassifier": "sktdi.fast_path.ridge:SpectralRidgeClassifier",
+    "sktdi.SpectralRidgeRegressor": "sktdi.fast_path.ridge:SpectralRidgeRegressor",
 }
 # objects inside a fitted estimator or among its parameters: ``get_params()`` and fitted
 # attributes, rebuilt by the class's _from_saved_state hook, else as class(**params) given the
@@ -120,7 +123,7 @@ ESTIMATOR_CLASSES = {
 NESTED_OBJECT_CLASSES = {
     **ESTIMATOR_CLASSES,
     "sktdi.tdi.TDIOptions": "sktdi.tdi.options:TDIOptions",
-    "sktdi.TrainingOptions": "sktdi._training:TrainingOptions",
+    "sktdi.TrainingOptions": "sktdi.deep_model.training:TrainingOptions",
     "sklearn.preprocessing.LabelEncoder": "sklearn.preprocessing:LabelEncoder",
     # the ridge models' scaler and head
     "sklearn.preprocessing.StandardScaler": "sklearn.preprocessing:StandardScaler",
@@ -159,10 +162,6 @@ SKTIME_PICKLE_PROTOCOL = 4
 # the first byte of a pickle of protocol 2 or later (its PROTO opcode): what sktime's own
 # save writes in _obj with serialization_format "pickle" or "cloudpickle"
 PICKLE_PROTOCOL_OPCODE = b"\x80"
-# the fitted attribute in which the filter bank models (the transformer, the ridge models)
-# record the parameters of their fit (remember_fit_parameters), saved with the model and
-# compared with its parameters at each save (_check_parameters_as_fitted)
-PARAMETERS_AT_FIT = "_params_at_fit"
 
 _ATTRIBUTE_NAME = re.compile(r"_?[A-Za-z][A-Za-z0-9_]*\Z")
 _NUMERIC_KINDS = "biuf"  # numpy kinds safetensors stores: bool, int, unsigned, float
@@ -431,7 +430,7 @@ def dumps(estimator) -> bytes:
     from safetensors.numpy import save as arrays_to_bytes
     from safetensors.torch import save as tensors_to_bytes
 
-    from . import __version__
+    from ..utils.version import __version__
 
     writer = _Writer()
     record = writer.encode_object(estimator, "estimator")
@@ -724,7 +723,7 @@ def _read_data_members(
 
 
 def _warn_on_version_mismatch(metadata: dict, source: str) -> None:
-    from . import __version__
+    from ..utils.version import __version__
 
     saved_sktdi = metadata.get("sktdi_version")
     if saved_sktdi != __version__:
@@ -1196,7 +1195,7 @@ class _Reader:
         """``device`` if this machine has it, else "cpu" (with one warning per load)."""
         if device == "auto":
             return device  # resolved on this machine at each use
-        from ._training import resolve_device
+        from ..utils.devices import resolve_device
 
         try:
             resolved = resolve_device(device)

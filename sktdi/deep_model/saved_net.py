@@ -3,8 +3,8 @@
 The file holds what rebuilding the network needs beyond the estimator's parameters (its
 module's keyword arguments, the validation split's seed), then its weights, optimizer state
 and history. Loading rebuilds the network the way ``fit`` builds it, from the loaded
-estimator's parameters (:func:`sktdi._training.build_net`), checks that it is the saved one,
-builds its module once and gives it the saved tensors, each checked against the module's own
+estimator's parameters (:func:`sktdi.deep_model.training.build_net`), checks that it is the saved
+one, builds its module once and gives it the saved tensors, each checked against the module's own
 shapes and dtypes. The estimator's hooks (``SSMClassifier._saved_state``, ...) call these.
 """
 
@@ -13,11 +13,11 @@ from __future__ import annotations
 import torch
 from skorch.history import History
 
-from ._declared import saved_numel, network_size_problem
-from ._options import resolve_options
-from ._seeding import seeded
-from ._training import TrainingOptions, build_net, network_parameters
-from .persistence import changed_since_fit_error
+from ..persistence import changed_since_fit_error
+from ..persistence.declared import saved_numel, network_size_problem
+from ..utils.options import resolve_options
+from ..utils.seeding import seeded
+from .training import TrainingOptions, build_net, network_parameters
 
 # module keywords a network of a file written by an older sktdi may hold that the estimator's
 # parameters no longer give, and the value a network built now has: a saved network keeps a

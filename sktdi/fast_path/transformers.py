@@ -12,27 +12,27 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted
 
-from ._declared import input_dims
-from ._inputs import valid_mask
-from ._options import HasOptionGroups, resolve_options
-from ._scan import quantiles, sample_outputs, scan_features
-from ._seeding import spawn_seeds
-from ._validation import (
+from ..persistence import PARAMETERS_AT_FIT, SaveMixin, remember_fit_parameters
+from ..persistence.declared import input_dims
+from ..ssm import INIT_NAMES, S4D, fft_conv
+from ..tdi import (
+    TDI_INITS,
+    TDIOptions,
+    initialize_layers,
+    read_init,
+)
+from ..tdi.options import FLAT_TDI_PARAMETERS
+from ..utils.inputs import valid_mask
+from ..utils.options import HasOptionGroups, resolve_options
+from ..utils.seeding import spawn_seeds
+from ..utils.validation import (
     INPUT_RECORD_STATE,
     check_state_params,
     keyword_only,
     restore_on_error,
     validate_padded_sequences,
 )
-from .persistence import PARAMETERS_AT_FIT, SaveMixin, remember_fit_parameters
-from .ssm import INIT_NAMES, S4D, fft_conv
-from .tdi import (
-    TDI_INITS,
-    TDIOptions,
-    initialize_layers,
-    read_init,
-)
-from .tdi.options import FLAT_TDI_PARAMETERS
+from .scan import quantiles, sample_outputs, scan_features
 
 STATISTICS = ("mean", "std", "max", "min")  # then one proportion of positive values per bias
 # features="multirocket": MultiRocket's four poolings of (filtered − bias), per bias
@@ -67,7 +67,7 @@ def multirocket_pooling(filtered: torch.Tensor, bias: torch.Tensor) -> torch.Ten
     Examples
     --------
     >>> import torch
-    >>> from sktdi.transformers import multirocket_pooling
+    >>> from sktdi.fast_path.transformers import multirocket_pooling
     >>> multirocket_pooling(torch.tensor([1.0, 3.0, -1.0, 2.0, 2.0]), torch.tensor(0.0))
     tensor([0.8000, 2.0000, 0.5000, 0.4000])
     """
@@ -271,7 +271,7 @@ class SpectralAlignmentTransformer(HasOptionGroups, SaveMixin, TransformerMixin,
     # files saved before the option group (sktdi.persistence.current_params maps them)
     _parameters_moved = FLAT_TDI_PARAMETERS
 
-    # the fitted state, checked on load before anything reads it (sktdi._declared): the
+    # the fitted state, checked on load before anything reads it (sktdi.persistence.declared): the
     # compiled scans index the biases with the bank's sizes unchecked
     _declared_state = {
         **INPUT_RECORD_STATE,
@@ -438,7 +438,7 @@ class SpectralAlignmentTransformer(HasOptionGroups, SaveMixin, TransformerMixin,
 
     def _fixed_length_reason(self) -> str | None:
         """Why this transformer needs series of the fit's length (None: pooled features take
-        any length with their lengths), for the length error of :mod:`sktdi._validation`."""
+        any length with their lengths), for the length error of :mod:`sktdi.utils.validation`."""
         if self.features != "sequence":
             return None
         return (
@@ -492,7 +492,7 @@ class SpectralAlignmentTransformer(HasOptionGroups, SaveMixin, TransformerMixin,
 
     def _modes(self) -> tuple[np.ndarray, np.ndarray]:
         """(Ā, CB̄), complex (n_filters, d_state // 2): the bank's filters, as the scans of
-        :mod:`sktdi._scan` run them."""
+        :mod:`sktdi.fast_path.scan` run them."""
         _, A_bar, CB_bar = self.layer_.discrete()
         return A_bar.detach().numpy(), CB_bar.detach().numpy()
 

@@ -26,19 +26,19 @@ from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
-from ._declared import input_dims
-from ._options import HasOptionGroups, resolve_options
-from ._seeding import spawn_seeds
-from ._threads import keep_torch_threads
-from ._validation import (
+from ..persistence import PARAMETERS_AT_FIT, SaveMixin, remember_fit_parameters
+from ..persistence.declared import input_dims
+from ..tdi import TDIOptions, read_init
+from ..utils.options import HasOptionGroups, resolve_options
+from ..utils.seeding import spawn_seeds
+from ..utils.threads import keep_torch_threads
+from ..utils.validation import (
     INPUT_RECORD_STATE,
     check_two_classes,
     keyword_only,
     restore_on_error,
     validate_padded_sequences,
 )
-from .persistence import PARAMETERS_AT_FIT, SaveMixin, remember_fit_parameters
-from .tdi import TDIOptions, read_init
 from .transformers import SpectralAlignmentTransformer
 
 # RocketClassifier's grid, so that the two heads are tuned alike
@@ -156,7 +156,7 @@ class _SpectralRidge(HasOptionGroups, SaveMixin, BaseEstimator):
     # files saved before the option group (sktdi.persistence.current_params maps it)
     _parameters_moved = {"tdi_spectrum": "tdi__spectrum"}
 
-    # the fitted state, checked on load before anything reads it (sktdi._declared): the
+    # the fitted state, checked on load before anything reads it (sktdi.persistence.declared): the
     # feature matrix is laid out by the bank's and MiniRocket's feature counts, which the
     # scaler and the head must take
     _declared_state = {
@@ -356,7 +356,7 @@ class _SpectralRidge(HasOptionGroups, SaveMixin, BaseEstimator):
 
     def _fixed_length_reason(self) -> str | None:
         """Why this model needs series of the fit's length (None: it takes any length with
-        their lengths), for the length error of :mod:`sktdi._validation`."""
+        their lengths), for the length error of :mod:`sktdi.utils.validation`."""
         if self.rocket is None:
             return None
         return (

@@ -24,7 +24,7 @@ A declaration maps each attribute name to a spec, a small language read by :func
 - ``"sklearn.preprocessing.StandardScaler(n_features_in_=n_features)"``: an object of that
   registered class (itself checked against its own declaration when it was decoded), whose
   named int attributes equal the dimensions given; ``"net"``: a skorch network, checked by
-  :mod:`sktdi._saved_net` against the network the parameters build;
+  :mod:`sktdi.deep_model.saved_net` against the network the parameters build;
 - ``"None"``, and alternatives joined by ``|``; a trailing ``?`` marks an attribute that
   may be absent.
 """
@@ -285,7 +285,7 @@ def _check_value(name: str, spec: Spec, value, env: dict, type_of) -> None:
 
 # The library classes a fitted sktdi model holds, declared here since sktdi cannot annotate
 # them: scikit-learn's encoder, scaler and ridge heads, sktime's MiniRocket (whose
-# ``parameters`` the ridge models check further, sktdi.ridge._minirocket_problem), and the
+# ``parameters`` the ridge models check further, sktdi.fast_path.ridge._minirocket_problem), and the
 # TDI records, keyed by their names in sktdi.persistence's allow-list.
 _SKTIME_BASE_STATE = {
     "_is_fitted": "bool", "_is_vectorized": "bool", "_tags_dynamic": "data",
@@ -405,7 +405,7 @@ def network_size_problem(sizes: dict, saved_numel: int) -> str | None:
 
 
 def input_dims(estimator) -> dict:
-    """The sizes of a sequence estimator's input record (sktdi._validation): fitted on 2-D
+    """The sizes of a sequence estimator's input record (sktdi.utils.validation): fitted on 2-D
     X (one channel), ``n_features_in_`` is the series' length; on 3-D X, its channel count."""
     ndim = estimator._input_ndim
     if ndim not in (2, 3):

@@ -1,0 +1,78 @@
+"""The package's layout: subpackages that say what they are, imports that point one way.
+
+The structure drawing of ``docs/architecture.md`` is made from the same import graph
+(``benchmarks/figures_structure.py``); here its counts are held at 0.
+"""
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _load_structure():
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    spec = importlib.util.spec_from_file_location(
+        "figures_structure", ROOT / "benchmarks" / "figures_structure.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+structure = _load_structure()
+
+
+def test_no_module_outside_a_subpackage_but_the_entry_points():
+    assert structure.loose_modules() == []
+
+
+def test_every_part_has_a_layer():
+    for part in structure.part_graph():
+        structure.layer_of(part)  # KeyError names a part nobody placed
+
+
+def test_imports_point_down_only():
+    graph = structure.part_graph()
+    assert structure.arrows_up(graph) == []
+    assert structure.circles(graph) == []
+
+
+def test_the_checks_can_fail():
+    """The same functions find an arrow up and a circle where there are."""
+    graph = {"utils": {"tdi"}, "tdi": {"utils", "ssm"}, "ssm": set()}
+    assert structure.arrows_up(graph) == [("utils", "tdi")]
+    assert structure.circles(graph) == [["tdi", "utils"]]
+
+
+def test_relative_imports_resolve_to_their_module(tmp_path):
+    imports = structure.imports(ROOT / "sktdi" / "fast_path" / "ridge.py")
+    assert {"sktdi.persistence", "sktdi.utils.options", "sktdi.fast_path.transformers"} <= imports
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        ("sktdi.estimators", "sktdi.deep_model.estimators"),
+        ("sktdi.ridge", "sktdi.fast_path.ridge"),
+        ("sktdi.transformers", "sktdi.fast_path.transformers"),
+        ("sktdi.augmentation", "sktdi.deep_model.augmentation"),
+        ("sktdi.experiments", "sktdi.fast_path.experiments"),
+    ],
+)
+def test_the_flat_layout_public_modules_still_import(old, new):
+    assert importlib.import_module(old) is importlib.import_module(new)
+
+
+def test_public_names_and_documented_paths_unchanged():
+    import sktdi
+    from sktdi.datasets import pad_sequences
+    from sktdi.persistence import SaveMixin, save_estimator  # noqa: F401
+    from sktdi.transformers import multirocket_pooling  # noqa: F401
+
+    for name in sktdi.__all__:
+        assert getattr(sktdi, name) is not None
+    assert pad_sequences.__module__ == "sktdi.utils.inputs"
