@@ -151,7 +151,9 @@ def test_the_default_init_is_the_advice_at_the_default_budget():
     # where the measurements advise S4D-Lin at another budget the page's table says so
     from sktdi import SSMClassifier
 
-    advice = doc_figures.init_advice()
+    from pages.choosing_init import init_advice  # doc_figures put benchmarks/ on sys.path
+
+    advice = init_advice()
     assert len(advice) >= 3 and advice["draws"].min() >= 2
     default = advice[advice["epochs"] == SSMClassifier().max_epochs]
     assert list(default["advice"]) == [SSMClassifier().init], advice

@@ -1,16 +1,17 @@
 """The generated regions of the deep model's transfer protocol and of its cost
 (``docs/deep_model.md``, issue 36), from ``docs/data/transfer/`` and
-``docs/data/deep_cost.json``. ``doc_figures.py`` registers :data:`REGIONS`.
+``docs/data/deep_cost.json``. 
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from pathlib import Path
 
 import pandas as pd
 from transfer_protocol import ARMS, INCUMBENT, OUT, WORST, per_dataset, results, verdict
+
+from .common import region
 
 DEEP_COST = OUT.parent / "deep_cost.json"
 LABELS = {
@@ -19,17 +20,6 @@ LABELS = {
     "inceptiontime": "InceptionTime",
     "minirocket": "MiniRocket",
 }
-REGIONS: dict[str, Callable[[], str]] = {}
-
-
-def region(name: str):
-    def register(func):
-        REGIONS[name] = func
-        return func
-
-    return register
-
-
 def _table(frame: pd.DataFrame) -> str:
     head = "| " + " | ".join(frame.columns) + " |"
     rule = "| " + " | ".join(["---"] + ["---:"] * (len(frame.columns) - 1)) + " |"

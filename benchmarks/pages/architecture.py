@@ -10,10 +10,11 @@ Every import counts, those inside functions too: a lazy import is still a depend
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parent.parent / "sktdi"
+from .common import region
+
+PACKAGE = Path(__file__).resolve().parents[2] / "sktdi"
 # the only modules allowed outside a subpackage: the public entry points
 ENTRY_POINTS = ("__init__", "cli", "datasets", "sktime", "plotting")
 # bottom to top: a part may import only parts of lower layers (never its own layer's others)
@@ -40,17 +41,6 @@ ROLES = {
     "cli": "`sktdi benchmark` (entry point)",
     "__init__": "`from sktdi import ...` (entry point)",
 }
-REGIONS: dict[str, Callable[[], str]] = {}
-
-
-def region(name: str):
-    def register(func):
-        REGIONS[name] = func
-        return func
-
-    return register
-
-
 def module_name(path: Path) -> str:
     parts = ["sktdi", *path.relative_to(PACKAGE).with_suffix("").parts]
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
@@ -100,7 +90,7 @@ def layer_of(part: str) -> int:
     for level, parts in enumerate(LAYERS):
         if part in parts:
             return level
-    raise KeyError(f"{part!r} is in no layer of figures_structure.LAYERS")
+    raise KeyError(f"{part!r} is in no layer of pages/architecture.py's LAYERS")
 
 
 def arrows_up(graph: dict[str, set[str]]) -> list[tuple[str, str]]:
@@ -145,7 +135,7 @@ def structure() -> str:
         f"Layers from the top: each part imports only parts below it. Arrows back up: "
         f"{len(arrows_up(graph))}; circles: {len(circles(graph))}; modules outside a "
         f"subpackage other than the entry points: {len(loose)}. Drawn from the imports "
-        f"(those inside functions too) by `benchmarks/figures_structure.py`; "
+        f"(those inside functions too) by `benchmarks/pages/architecture.py`; "
         f"`tests/test_architecture.py` keeps all three at 0.",
     ]
     return "\n".join(lines) + "\n"

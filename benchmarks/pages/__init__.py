@@ -1,0 +1,1 @@
+"""One generator module per documentation page (``doc_figures.py`` runs them)."""
