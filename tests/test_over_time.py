@@ -326,7 +326,7 @@ def test_a_stream_runs_the_compiled_step_and_agrees_with_torchs(data, network, i
         torch_steps = []
         for t in range(40):
             if t == 20:
-                state = _keep_rows(state, [2, 0])
+                state = state.select(torch.tensor([2, 0]))
                 scaled = scaled[[2, 0]]
             out, state = module.step(scaled[..., t], state)
             torch_steps.append(out)
@@ -339,8 +339,3 @@ def test_a_stream_runs_the_compiled_step_and_agrees_with_torchs(data, network, i
     chunk = live.outputs_after_each(X[[2, 0], :, 20:40]).numpy()  # (2, 20, K)
     np.testing.assert_allclose(chunk, torch.stack(torch_steps[20:], dim=1).numpy(), atol=atol)
 
-
-def _keep_rows(state, rows):
-    from sktdi.deep_model.streaming import _select_streams
-
-    return _select_streams(state, torch.as_tensor(rows))

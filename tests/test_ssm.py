@@ -433,6 +433,37 @@ def test_network_parameters_created_in_the_requested_dtype_and_device():
     assert {p.device.type for p in meta.parameters()} == {"meta"}
 
 
+@pytest.mark.parametrize("network", ["s4d", "conv-s4d", "ensemble"])
+def test_selected_streams_go_on_as_if_streamed_alone(network):
+    """StreamState.select keeps some streams, in a new order, mid-stream: their outputs from
+    then on are those of the same series streamed alone, and the shared cache is untouched."""
+    from sktdi.ssm import ConvS4DNetwork, S4DEnsemble, StreamState
+
+    torch.manual_seed(0)
+    if network == "s4d":
+        net = S4DNetwork(2, 3, d_model=4, d_state=4, n_layers=2)
+    elif network == "conv-s4d":
+        net = ConvS4DNetwork(2, 3, depth=3, n_filters=4)
+    else:
+        net = S4DEnsemble(2, network="s4d", n_channels=2, n_outputs=3, d_model=4, d_state=4)
+    net = net.eval().double()
+    X = torch.randn(4, 2, 12, dtype=torch.float64)
+    keep = torch.tensor([3, 1])
+    with torch.no_grad():
+        state = net.initial_state(4)
+        for k in range(5):
+            _, state = net.step(X[:, :, k], state)
+        kept = state.select(keep)
+        alone = net.initial_state(2)
+        for k in range(12):
+            out_alone, alone = net.step(X[keep, :, k], alone)
+            if k >= 5:
+                out_kept, kept = net.step(X[keep, :, k], kept)
+                torch.testing.assert_close(out_kept, out_alone, atol=1e-12, rtol=0)
+    assert isinstance(kept, StreamState) and kept.n_streams == 2 and state.n_streams == 4
+    assert kept.to("cpu").n_streams == 2
+
+
 def test_streaming_discretizes_once_per_layer(monkeypatch):
     calls = []
     original = ssm_layers.discretize
@@ -448,11 +479,11 @@ def test_streaming_discretizes_once_per_layer(monkeypatch):
     X = torch.randn(2, 2, length)
     with torch.no_grad():
         state = net.initial_state(2)
-        cached = state["discrete"]
+        cached = state.shared["discrete"]
         for k in range(length):
             out, state = net.step(X[:, :, k], state)
         assert len(calls) == n_layers  # at initial_state, not n_layers·length
-        assert state["discrete"] is cached
+        assert state.shared["discrete"] is cached
         torch.testing.assert_close(out, net(X), atol=1e-5, rtol=1e-5)
 
 

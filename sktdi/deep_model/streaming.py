@@ -156,7 +156,7 @@ class PredictionStream:
         if self._stepper is not None:
             self._stepper.keep(rows)
         else:
-            self._state = _select_streams(self._state, index)
+            self._state = self._state.select(index)
         if self._output is not None:
             self._output = self._output[index]
         self.n_streams = len(rows)
@@ -186,19 +186,3 @@ class PredictionStream:
             f"PredictionStream({self._kind}, n_streams={self.n_streams}, "
             f"n_steps_={self.n_steps_})"
         )
-
-
-def _select_streams(state, index: torch.Tensor):
-    """A network's streaming state (nested dicts and lists of (S, ...) tensors) for the
-    streams ``index`` only. The cached discretizations ("discrete") are the parameters', the
-    same for every stream, and pass through, as do counts."""
-    if isinstance(state, dict):
-        return {
-            key: value if key == "discrete" else _select_streams(value, index)
-            for key, value in state.items()
-        }
-    if isinstance(state, (list, tuple)):
-        return type(state)(_select_streams(value, index) for value in state)
-    if isinstance(state, torch.Tensor):
-        return state[index]
-    return state  # a count, or None

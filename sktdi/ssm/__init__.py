@@ -13,7 +13,7 @@ from .layers import (
 )
 from .hybrid import ConvS4DNetwork
 from .ensemble import NETWORKS, S4DEnsemble
-from .network import POOLINGS, S4DNetwork
+from .network import POOLINGS, S4DNetwork, StreamState
 
 __all__ = [
     "NETWORKS",
@@ -29,6 +29,7 @@ __all__ = [
     "S4DBlock",
     "S4DNetwork",
     "S4DEnsemble",
+    "StreamState",
     "POOLINGS",
     "ChannelDropout",
     "SSM_PARAMETER_NAMES",

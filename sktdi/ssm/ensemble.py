@@ -9,7 +9,7 @@ from torch import Tensor, nn
 
 from .hybrid import ConvS4DNetwork
 from .layers import S4D
-from .network import S4DNetwork
+from .network import S4DNetwork, StreamState
 
 # the networks an estimator can build, by name: "conv-s4d", causal multi-scale convolutions
 # for shape with an S4D layer in every block for the long range; "s4d", a pointwise encoder
@@ -79,15 +79,26 @@ class S4DEnsemble(nn.Module):
             return outputs
         return self._combined(outputs)
 
-    def initial_state(self, batch_size: int) -> list:
-        """Every member's state for :meth:`step`."""
-        return [member.initial_state(batch_size) for member in self.members]
+    def initial_state(self, batch_size: int) -> StreamState:
+        """Every member's state for :meth:`step`, as one :class:`StreamState`."""
+        members = [member.initial_state(batch_size) for member in self.members]
+        return StreamState(
+            streams={"members": [m.streams for m in members]},
+            shared={"members": [m.shared for m in members]},
+        )
 
-    def step(self, x_k: Tensor, state: list) -> tuple[Tensor, list]:
+    def step(self, x_k: Tensor, state: StreamState) -> tuple[Tensor, StreamState]:
         """Feed one time step x_k (B, C); get the ensemble's output for the prefix (eval)."""
-        stepped = [member.step(x_k, s) for member, s in zip(self.members, state)]
+        states = zip(state.streams["members"], state.shared["members"])
+        stepped = [
+            member.step(x_k, StreamState(streams, shared))
+            for member, (streams, shared) in zip(self.members, states)
+        ]
         outputs = torch.stack([out for out, _ in stepped], dim=1)  # (B, M, O)
-        return self._combined(outputs), [s for _, s in stepped]
+        return self._combined(outputs), StreamState(
+            streams={"members": [s.streams for _, s in stepped]},
+            shared={"members": [s.shared for _, s in stepped]},
+        )
 
     def _combined(self, outputs: Tensor) -> Tensor:
         """The members' outputs (B, M, ...) -> the ensemble's (B, ...)."""

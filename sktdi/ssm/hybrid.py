@@ -21,6 +21,7 @@ from .conv_ops import conv1d_same_length, max_pool3_same_length
 from .layers import S4D, ChannelDropout
 from .network import (
     POOLINGS,
+    StreamState,
     check_streamable,
     initial_pool_state,
     outputs_over_time,
@@ -125,7 +126,8 @@ class MultiScaleBlock(nn.Module):
         return F.relu(self.norm(torch.cat(branches, dim=1)))  # (B, n_out, L)
 
     def initial_state(self, batch_size: int) -> dict:
-        """Zero history for :meth:`step` (the zeros and -inf that ``forward`` pads with)."""
+        """Zero history for :meth:`step` (the zeros and -inf that ``forward`` pads with): the
+        block's per-stream part of the network's :class:`StreamState`."""
         check_streamable(self.bidirectional)
         weight = self.bottleneck.weight  # (F, C_in, 1)
         factory = {"dtype": weight.dtype, "device": weight.device}
@@ -133,11 +135,16 @@ class MultiScaleBlock(nn.Module):
             "z": torch.zeros(batch_size, weight.shape[0], self.history, **factory),  # (B, F, K-1)
             "x": torch.full((batch_size, weight.shape[1], MAX_POOL - 1), float("-inf"), **factory),
             "ssm": None if self.ssm is None else self.ssm.initial_state(batch_size),
-            "discrete": None if self.ssm is None else self.ssm.step_parameters(),
         }
 
-    def step(self, x_k: Tensor, state: dict) -> tuple[Tensor, dict]:
-        """x_k: (B, C_in) -> (B, n_out), new state. Eval mode (BatchNorm's running stats)."""
+    def step_parameters(self) -> tuple[Tensor, Tensor] | None:
+        """The S4D branch's discretization for :meth:`step` (None without one): computed once
+        per stream, shared by every stream."""
+        return None if self.ssm is None else self.ssm.step_parameters()
+
+    def step(self, x_k: Tensor, state: dict, discrete=None) -> tuple[Tensor, dict]:
+        """x_k: (B, C_in) -> (B, n_out), new state. Eval mode (BatchNorm's running stats).
+        ``discrete``: :meth:`step_parameters`, cached for the stream (None: computed here)."""
         z_k = F.linear(x_k, self.bottleneck.weight[..., 0])  # (B, F)
         z = torch.cat([state["z"], z_k.unsqueeze(-1)], dim=-1)  # (B, F, K)
         # each convolution reads its own last k steps of the bottleneck's history
@@ -147,7 +154,7 @@ class MultiScaleBlock(nn.Module):
         ]  # each (B, F)
         ssm_state = state["ssm"]
         if self.ssm is not None:
-            y_k, ssm_state = self.ssm.step(z_k, ssm_state, state["discrete"])  # (B, F)
+            y_k, ssm_state = self.ssm.step(z_k, ssm_state, discrete)  # (B, F)
             branches.insert(0, y_k)
         window = torch.cat([state["x"], x_k.unsqueeze(-1)], dim=-1)  # (B, C_in, MAX_POOL)
         branches.append(F.linear(window.amax(dim=-1), self.pool_proj.weight[..., 0]))  # (B, F)
@@ -289,29 +296,36 @@ class ConvS4DNetwork(nn.Module):
         check_streamable(self.bidirectional)
         return outputs_over_time(self, X, lengths)
 
-    def initial_state(self, batch_size: int) -> dict:
+    def initial_state(self, batch_size: int) -> StreamState:
         """State for :meth:`step`: each block's history and S4D state, the pooling sums.
 
         The S4D layers' discretization is computed here, once for the stream: after the
         parameters change, call ``initial_state`` again.
         """
         check_streamable(self.bidirectional)
-        return {
-            "blocks": [block.initial_state(batch_size) for block in self.blocks],
-            **initial_pool_state(batch_size, self.blocks[-1].n_out, self.head.weight),
-        }
+        return StreamState(
+            streams={
+                "blocks": [block.initial_state(batch_size) for block in self.blocks],
+                "pool": initial_pool_state(batch_size, self.blocks[-1].n_out, self.head.weight),
+            },
+            shared={"discrete": [block.step_parameters() for block in self.blocks], "steps": 0},
+        )
 
-    def step(self, x_k: Tensor, state: dict) -> tuple[Tensor, dict]:
+    def step(self, x_k: Tensor, state: StreamState) -> tuple[Tensor, StreamState]:
         """Feed one time step x_k (B, C); get the output for the prefix so far (eval mode)."""
         x, residual = x_k, x_k  # (B, C)
         blocks = []
-        for d, (block, block_state) in enumerate(zip(self.blocks, state["blocks"])):
-            x, block_state = block.step(x, block_state)  # (B, 4F)
+        layers = zip(self.blocks, state.streams["blocks"], state.shared["discrete"])
+        for d, (block, block_state, discrete) in enumerate(layers):
+            x, block_state = block.step(x, block_state, discrete)  # (B, 4F)
             blocks.append(block_state)
             if self._closes_group(d):
                 shortcut = self.shortcuts[d // 3]
                 skip = shortcut[1](F.linear(residual, shortcut[0].weight[..., 0]))  # (B, 4F)
                 x = residual = F.relu(x + skip)  # (B, 4F)
-        pooled, pool_state = pool_step(self.pooling, state, x)  # (B, 4F) or (B, 8F)
-        return self.head(pooled), {"blocks": blocks, **pool_state}
+        steps = state.shared["steps"] + 1
+        pooled, pool = pool_step(self.pooling, state.streams["pool"], x, steps)  # (B, 4F|8F)
+        return self.head(pooled), StreamState(
+            {"blocks": blocks, "pool": pool}, {**state.shared, "steps": steps}
+        )
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field, replace
+
 import torch
 from torch import Tensor, nn
 
@@ -26,23 +28,74 @@ def combine_pooled(pooling: str, mean: Tensor, peak: Tensor, last: Tensor) -> Te
     return {"mean": mean, "max": peak, "last": last}[pooling]  # (B, H)
 
 
+def _map_tensors(tree, fn):
+    """``tree`` (nested dicts, lists and tuples) with ``fn`` applied to every tensor in it."""
+    if isinstance(tree, dict):
+        return {key: _map_tensors(value, fn) for key, value in tree.items()}
+    if isinstance(tree, (list, tuple)):
+        return type(tree)(_map_tensors(value, fn) for value in tree)
+    return fn(tree) if isinstance(tree, Tensor) else tree
+
+
+@dataclass(frozen=True)
+class StreamState:
+    """A network's streaming state: what :meth:`initial_state` makes and every ``step`` takes
+    and returns.
+
+    ``streams`` holds what each stream carries, tensors with the streams first (S4D states,
+    the convolutions' last inputs, the pooling's running sum and max), in nested dicts and
+    lists; ``shared`` what every stream shares (the S4D layers' discretization, computed once
+    from the parameters; the number of steps taken).
+
+    Examples
+    --------
+    >>> import torch
+    >>> from sktdi.ssm import ConvS4DNetwork
+    >>> net = ConvS4DNetwork(n_channels=1, n_outputs=2, depth=1, n_filters=4).eval()
+    >>> with torch.no_grad():
+    ...     state = net.initial_state(batch_size=3)
+    ...     out, state = net.step(torch.randn(3, 1), state)
+    ...     kept = state.select(torch.tensor([2, 0]))  # streams 2 and 0, in that order
+    >>> state.n_streams, kept.n_streams, kept.shared["steps"]
+    (3, 2, 1)
+    """
+
+    streams: dict
+    shared: dict = field(default_factory=dict)
+
+    def select(self, index: Tensor) -> StreamState:
+        """The state of the streams ``index`` (indices or a boolean mask) only, in that
+        order; what they share is kept as it is."""
+        return replace(self, streams=_map_tensors(self.streams, lambda t: t[index]))
+
+    def to(self, device) -> StreamState:
+        """Every tensor of the state on ``device``."""
+        move = lambda t: t.to(device)  # noqa: E731
+        return StreamState(_map_tensors(self.streams, move), _map_tensors(self.shared, move))
+
+    @property
+    def n_streams(self) -> int:
+        found = []
+        _map_tensors(self.streams, found.append)
+        return found[0].shape[0]
+
+
 def initial_pool_state(batch_size: int, width: int, like: Tensor) -> dict:
-    """The running pooling's state before a stream's first step (sum 0, max -inf, count 0),
-    on ``like``'s device and dtype: what both networks' ``initial_state`` hold."""
+    """The running pooling's per-stream state before a stream's first step (sum 0, max
+    -inf), on ``like``'s device and dtype: what both networks' ``initial_state`` hold."""
     factory = {"dtype": like.dtype, "device": like.device}
     return {
         "sum": torch.zeros(batch_size, width, **factory),  # (B, H)
         "max": torch.full((batch_size, width), float("-inf"), **factory),  # (B, H)
-        "count": 0,
     }
 
 
-def pool_step(pooling: str, state: dict, x: Tensor) -> tuple[Tensor, dict]:
-    """One step of the running pooling: x (B, H), the features of the new step -> the pooled
-    vector of the prefix so far, (B, H) or (B, 2H), and the pooling's new state."""
-    total, peak, count = state["sum"] + x, torch.maximum(state["max"], x), state["count"] + 1
-    pooled = combine_pooled(pooling, total / count, peak, x)  # (B, H) or (B, 2H)
-    return pooled, {"sum": total, "max": peak, "count": count}
+def pool_step(pooling: str, pool: dict, x: Tensor, steps: int) -> tuple[Tensor, dict]:
+    """One step of the running pooling: x (B, H), the features of the new step, ``steps``
+    the prefix's length with it -> the pooled vector of the prefix so far, (B, H) or (B, 2H),
+    and the pooling's new state."""
+    total, peak = pool["sum"] + x, torch.maximum(pool["max"], x)  # (B, H)
+    return combine_pooled(pooling, total / steps, peak, x), {"sum": total, "max": peak}
 
 
 def pool_steps(x: Tensor, pooling: str, lengths: Tensor | None = None) -> Tensor:
@@ -214,7 +267,7 @@ class S4DNetwork(nn.Module):
     def _check_causal(self) -> None:
         check_streamable(self.bidirectional)
 
-    def initial_state(self, batch_size: int) -> dict:
+    def initial_state(self, batch_size: int) -> StreamState:
         """State for :meth:`step`: each layer's SSM state, its discretization, the pooling sum.
 
         The discretization (Ā, C·B̄) of every layer is computed here, once for the whole
@@ -224,13 +277,15 @@ class S4DNetwork(nn.Module):
         """
         self._check_causal()
         ref = self.blocks[0].mix.weight  # (2H, H)
-        return {
-            "ssm": [layer.initial_state(batch_size) for layer in self.ssm_layers],
-            "discrete": [layer.step_parameters() for layer in self.ssm_layers],
-            **initial_pool_state(batch_size, ref.shape[1], ref),
-        }
+        return StreamState(
+            streams={
+                "ssm": [layer.initial_state(batch_size) for layer in self.ssm_layers],
+                "pool": initial_pool_state(batch_size, ref.shape[1], ref),
+            },
+            shared={"discrete": [layer.step_parameters() for layer in self.ssm_layers], "steps": 0},
+        )
 
-    def step(self, x_k: Tensor, state: dict) -> tuple[Tensor, dict]:
+    def step(self, x_k: Tensor, state: StreamState) -> tuple[Tensor, StreamState]:
         """Streaming inference: feed one time step x_k (B, C); get the output for the prefix.
 
         After feeding all L steps of a series, the output equals ``forward`` on the whole series
@@ -253,11 +308,15 @@ class S4DNetwork(nn.Module):
         """
         x = self.encoder(x_k)  # (B, H)
         new_ssm = []
-        for block, layer_state, discrete in zip(self.blocks, state["ssm"], state["discrete"]):
+        layers = zip(self.blocks, state.streams["ssm"], state.shared["discrete"])
+        for block, layer_state, discrete in layers:
             x, layer_state = block.step(x, layer_state, discrete)  # (B, H)
             new_ssm.append(layer_state)
-        pooled, pool_state = pool_step(self.pooling, state, x)  # (B, H) or (B, 2H)
-        return self.head(pooled), {"ssm": new_ssm, "discrete": state["discrete"], **pool_state}
+        steps = state.shared["steps"] + 1
+        pooled, pool = pool_step(self.pooling, state.streams["pool"], x, steps)  # (B, H|2H)
+        return self.head(pooled), StreamState(
+            {"ssm": new_ssm, "pool": pool}, {**state.shared, "steps": steps}
+        )
 
 
 def check_streamable(bidirectional: bool) -> None:
