@@ -8,6 +8,7 @@ the first cell runs: a bad one ends the command with one line naming it and exit
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import socket
 import sys
@@ -343,6 +344,14 @@ def run_benchmark_command(args: argparse.Namespace, parser: argparse.ArgumentPar
     )
     out = Path(args.out)
     path = out / "results.csv"
+    from .benchmark.settings import run_settings
+
+    settings = run_settings(
+        args.datasets, args.ratios, args.resamples, estimators, params, cv=args.cv,
+        min_per_class=args.min_per_class,
+    )
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "settings.json").write_text(json.dumps(settings, indent=1) + "\n")
     # cells finished with other settings are recomputed (run_benchmark says so, once)
     n_computed = len(resume_plan(cells, path)[0])
     start = time.perf_counter()
@@ -355,6 +364,9 @@ def run_benchmark_command(args: argparse.Namespace, parser: argparse.ArgumentPar
         progress=not args.quiet,
     )
     wall = time.perf_counter() - start
+    run = {"wall_seconds": round(wall, 1), "cells": len(cells), "cells_computed": n_computed,
+           "n_jobs": args.n_jobs, "cpu_count": os.cpu_count()}
+    (out / "run.json").write_text(json.dumps(run, indent=1) + "\n")
     from .benchmark.runner import _keys
 
     wanted = {c.key() for c in cells}

@@ -393,5 +393,6 @@ def test_help_says_what_the_default_run_runs_not_how_long(capsys):
         main(["benchmark", "--help"])
     text = " ".join(capsys.readouterr().out.split())
     assert "minutes" not in text and "cores." not in text
-    assert "GunPoint, ItalyPowerDemand, ArrowHead x 5 ratios x 3 resamples" in text
-    assert "tdi, s4d-lin, minirocket, 1nn-euclidean" in text and "up to 180 cells" in text
+    assert "GunPoint, ItalyPowerDemand, ArrowHead x 2 ratios x 3 resamples" in text
+    assert "tdi, s4d-lin, tdi+ridge, tdi+ridge+minirocket, minirocket, 1nn-euclidean" in text
+    assert "up to 108 cells" in text

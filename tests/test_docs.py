@@ -215,3 +215,25 @@ def test_parameter_docstrings_say_what_and_when_briefly(name):
         text = " ".join(parameter.desc)
         assert len(parameter.desc) <= 5, (parameter.name, len(parameter.desc))
         assert not re.search(r"(?i)\bround \d|\bissue \d+", text), (parameter.name, text)
+
+
+def test_the_committed_default_run_is_what_the_code_runs_by_default():
+    """docs/default_benchmark.md shows the run `sktdi benchmark` makes today: the grid and
+    every estimator's parameters the committed run recorded (its settings.json) are those the
+    code builds with no arguments. A changed default fails here until the run is redone."""
+    import json
+
+    from sktdi.benchmark import available
+    from sktdi.benchmark.estimators import DEFAULT_ESTIMATORS, DEFAULT_RATIOS
+    from sktdi.benchmark.settings import run_settings
+    from sktdi.cli import DEFAULT_DATASETS, DEFAULT_RESAMPLES
+
+    committed = json.loads((ROOT / "docs" / "data" / "default_benchmark_settings.json").read_text())
+    estimators = [e for e in DEFAULT_ESTIMATORS if available(e)]
+    fresh = run_settings(DEFAULT_DATASETS, DEFAULT_RATIOS, DEFAULT_RESAMPLES, estimators, {})
+    assert committed == fresh
+    results = doc_figures._csv(ROOT / "docs" / "data" / "default_benchmark_results.csv")
+    assert set(results["estimator"]) == set(estimators)
+    assert set(results["dataset"]) == set(DEFAULT_DATASETS)
+    assert sorted(results["ratio"].unique()) == sorted(DEFAULT_RATIOS)
+    assert results["resample"].nunique() == DEFAULT_RESAMPLES

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import json
+
 from .common import DATA, _csv, region
+
+SETTINGS = DATA / "default_benchmark_settings.json"  # the run's settings.json
+RUN = DATA / "default_benchmark_run.json"  # the run's run.json: its wall time
 
 
 # --------------------------------------------------------------------------------------
@@ -25,4 +30,20 @@ def default_benchmark_size() -> str:
         f"The committed table has {len(results)} cells ({ok} `ok`): "
         f"{results['dataset'].nunique()} datasets × {results['ratio'].nunique()} ratios × "
         f"{results['resample'].nunique()} resamples × {results['estimator'].nunique()} estimators.\n"
+    )
+
+
+@region("default-benchmark-grid")
+def default_benchmark_grid() -> str:
+    settings, run = json.loads(SETTINGS.read_text()), json.loads(RUN.read_text())
+    grid = settings["grid"]
+    return (
+        f"`sktdi benchmark` with no arguments: {', '.join(grid['datasets'])}; training ratios "
+        f"{', '.join(f'{r:g}' for r in grid['ratios'])} (floor: {grid['min_per_class']} series "
+        f"per class); resamples 0–{grid['resamples'] - 1} (0: the official split); "
+        f"{', '.join(f'`{e}`' for e in settings['estimators'])}, each with its defaults "
+        f"(their full parameters: `docs/data/default_benchmark_settings.json`, the run's "
+        f"`settings.json`). On the 2-core CPU machine with `n_jobs={run['n_jobs']}`, its "
+        f"{run['cells_computed']} cells took {run['wall_seconds'] / 60:.1f} minutes from the "
+        f"first fit to the last (the run's `run.json`).\n"
     )

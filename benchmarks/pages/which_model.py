@@ -26,6 +26,7 @@ from .common import (
     _timing_ratio,
     region,
 )
+from .long_series import long_series_row
 from .transfer import confirmation_clause
 
 
@@ -133,6 +134,7 @@ def which_model() -> str:
                 f"points at two series per class ({len(fewshot)} datasets)"
             ),
         },
+        long_series_row(),
         {
             "your data": "dozens of series per class or more, and a reason for a deep model: "
             "a GPU, a model to fine-tune, or one to run step by step on a stream",

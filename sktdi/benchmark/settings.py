@@ -126,3 +126,44 @@ def describe_settings(config) -> str:
     if not settings:
         return "default settings"
     return ", ".join(f"{k}={v}" for k, v in sorted(settings.items()))
+
+
+def run_settings(
+    datasets, ratios, resamples: int, estimators, params: dict, *, cv: bool = False,
+    min_per_class: int = 1,
+) -> dict:
+    """What a run compared and how: its grid and every estimator's full parameters as built
+    (``repr`` of each ``get_params()`` value; the seed left out), as ``sktdi benchmark``
+    writes them to ``settings.json`` beside its results.
+
+    A committed run whose settings differ from those the code builds today was made by other
+    code: ``docs/data/default_benchmark_settings.json`` is checked against the defaults so
+    (``tests/test_docs.py``).
+
+    Examples
+    --------
+    >>> from sktdi.benchmark.settings import run_settings
+    >>> s = run_settings(["GunPoint"], [1.0], 1, ["1nn-euclidean"], {})
+    >>> s["grid"]["ratios"], s["estimators"]["1nn-euclidean"]["n_neighbors"]
+    ([1.0], '1')
+    """
+    from .estimators import ESTIMATORS
+
+    built = {}
+    for name in estimators:
+        try:
+            estimator = ESTIMATORS[name][0](0, used_params(name, params))
+        except Exception as exc:  # its cells fail too, and report it with a traceback
+            built[name] = {"error": f"{type(exc).__name__}: {exc}"}
+            continue
+        get_params = getattr(estimator, "get_params", lambda deep: {})
+        built[name] = {
+            key: repr(value)
+            for key, value in sorted(get_params(deep=False).items())
+            if key != "random_state"
+        }
+    grid = {
+        "datasets": list(datasets), "ratios": [float(r) for r in ratios],
+        "resamples": int(resamples), "cv": bool(cv), "min_per_class": int(min_per_class),
+    }
+    return {"grid": grid, "params": dict(params), "estimators": built}

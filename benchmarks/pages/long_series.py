@@ -1,0 +1,225 @@
+"""The generated regions of ``docs/long_series.md`` and the long-series lines of the user guide
+(``docs/which_model.md``), from ``benchmarks/long_series.py``'s results."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+from .common import DATA, _csv, _f, _md_table, _pts, region
+
+LONG_SERIES = DATA / "long_series.csv"
+LONG_SCALING = DATA / "long_series_scaling.csv"
+MODELS = {
+    "ssm": "SSMClassifier",
+    "fast-path": "SpectralRidgeClassifier",
+    "minirocket": "MiniRocket",
+    "inceptiontime": "InceptionTime",
+}
+GIB = 1024  # MiB
+
+
+def _long() -> pd.DataFrame:
+    return _csv(LONG_SERIES)
+
+
+def _accuracy() -> pd.DataFrame:
+    """Mean accuracy over seeds per (length, task) × model."""
+    return _long().pivot_table(
+        index=["length", "task"], columns="model", values="accuracy", aggfunc="mean"
+    )
+
+
+def _gaps(table: pd.DataFrame, other: str) -> pd.Series:
+    """100 × (deep − other) per (length, task) where both ran."""
+    return (100 * (table["ssm"] - table[other])).dropna()
+
+
+@region("long-series-accuracy")
+def long_series_accuracy() -> str:
+    table = _accuracy()
+    results = _long()
+    rows = []
+    for length, part in table.groupby(level="length"):
+        for (_, task), row in part.iterrows():
+            rows.append({"length": f"{length:,}", "task": task,
+                         **{label: _f(row[m]) if pd.notna(row.get(m)) else "—"
+                            for m, label in MODELS.items()}})
+        rows.append({"length": f"{length:,}", "task": "**mean**",
+                     **{label: f"**{_f(part[m].mean())}**" if part[m].notna().all() else "—"
+                        for m, label in MODELS.items()}})
+    seeds = sorted(results["seed"].unique())
+    text = _md_table(pd.DataFrame(rows), ["r", "l", "r", "r", "r", "r"])
+    return (
+        f"Test accuracy (5 classes, 4 training series per class, 10 test series per class; "
+        f"seed{'s' if len(seeds) > 1 else ''} {', '.join(str(s) for s in seeds)}, mean over "
+        f"seeds; deep models {int(results['epochs'].iloc[0])} epochs; InceptionTime up to "
+        f"{int(results.loc[results['model'] == 'inceptiontime', 'length'].max()):,} steps):\n\n"
+        + text + "\n"
+    )
+
+
+def _summary() -> dict:
+    table = _accuracy()
+    mr, it = _gaps(table, "minirocket"), _gaps(table, "inceptiontime")
+    fp = _gaps(table, "fast-path")
+    return {"mr": mr, "it": it, "fp": fp, "table": table}
+
+
+@region("long-series-summary")
+def long_series_summary() -> str:
+    s = _summary()
+    mr, it, fp = s["mr"], s["it"], s["fp"]
+    worst_mr, worst_it = mr.idxmin(), it.idxmin()
+    return (
+        f"Over the {len(mr)} task × length cells, the deep model (default `SSMClassifier`) is "
+        f"{_pts(mr.mean())} points from MiniRocket on the mean (worst: {_pts(mr.min())} on "
+        f"{worst_mr[1]} at {worst_mr[0]:,} steps; best {_pts(mr.max())}), {_pts(fp.mean())} "
+        f"from the fast path, and {_pts(it.mean())} from InceptionTime over the {len(it)} "
+        f"cells where InceptionTime ran (worst {_pts(it.min())} on {worst_it[1]} at "
+        f"{worst_it[0]:,} steps).\n"
+    )
+
+
+def _scaling() -> pd.DataFrame:
+    scaling = _csv(LONG_SCALING)
+    scaling["per_epoch"] = scaling["fit_seconds"] / scaling["epochs"]
+    return scaling
+
+
+@region("long-series-cost")
+def long_series_cost() -> str:
+    results = _long()
+    seconds = results.pivot_table(index="length", columns="model", values="fit_seconds",
+                                  aggfunc="mean")
+    memory = results.pivot_table(index="length", columns="model", values="peak_rss_mib",
+                                 aggfunc="max")
+    rows = []
+    for length in seconds.index:
+        row = {"length": f"{length:,}"}
+        for m, label in MODELS.items():
+            row[f"{label} fit s"] = f"{seconds.loc[length, m]:.0f}" if pd.notna(
+                seconds.loc[length].get(m)) else "—"
+        ratio = seconds.loc[length, "ssm"] / seconds.loc[length].get("inceptiontime", math.nan)
+        row["deep / InceptionTime"] = f"{ratio:.2f}×" if pd.notna(ratio) else "—"
+        row["deep peak memory"] = f"{memory.loc[length, 'ssm'] / GIB:.1f} GiB"
+        rows.append(row)
+    scaling = _scaling()
+    per_epoch = scaling.pivot_table(index="length", columns="model", values="per_epoch")
+    peak = scaling.pivot_table(index="length", columns="model", values="peak_rss_mib")
+    base = per_epoch.index.min()
+    srows = []
+    for length in per_epoch.index:
+        nlogn = length * math.log(length) / (base * math.log(base))
+        deep = per_epoch.loc[length].get("ssm", math.nan)
+        it = per_epoch.loc[length].get("inceptiontime", math.nan)
+        srows.append({
+            "length": f"{length:,}",
+            "deep s/epoch": f"{deep:.2f}" if pd.notna(deep) else "—",
+            "InceptionTime s/epoch": f"{it:.2f}" if pd.notna(it) else "—",
+            "deep / InceptionTime": f"{deep / it:.2f}×" if pd.notna(deep / it) else "—",
+            f"deep, × its {base:,}-step time": (
+                f"{deep / per_epoch.loc[base, 'ssm']:.1f}" if pd.notna(deep) else "—"),
+            f"L log L, × {base:,}": f"{nlogn:.1f}",
+            "deep peak memory": (f"{peak.loc[length, 'ssm'] / GIB:.2f} GiB"
+                                 if pd.notna(peak.loc[length].get("ssm")) else "—"),
+            "InceptionTime peak memory": (f"{peak.loc[length, 'inceptiontime'] / GIB:.2f} GiB"
+                                          if pd.notna(peak.loc[length].get("inceptiontime"))
+                                          else "—"),
+        })
+    n_train = int(scaling["n_train"].iloc[0])
+    epochs = int(scaling["epochs"].iloc[0])
+    return (
+        "Fit seconds of the study's cells (one thread each; mean over tasks and seeds) and the "
+        "deep model's peak resident memory (the whole process, interpreter and torch "
+        "included):\n\n"
+        + _md_table(pd.DataFrame(rows), ["r"] + ["r"] * (len(rows[0]) - 1))
+        + f"\n\nHow a fit's cost grows with the length: {epochs} epochs on {n_train} series "
+        "of the formants task at the default batch size (16; InceptionTime's own, 64), one "
+        "thread, time per epoch and the process's peak memory:\n\n"
+        + _md_table(pd.DataFrame(srows), ["r"] * len(srows[0]))
+        + "\n"
+    )
+
+
+@region("long-series-targets")
+def long_series_targets() -> str:
+    s = _summary()
+    mr, it = s["mr"], s["it"]
+    results = _long()
+    seconds = results.pivot_table(index="length", columns="model", values="fit_seconds",
+                                  aggfunc="mean")
+    both = seconds[["ssm", "inceptiontime"]].dropna()
+    ratio = (both["ssm"] / both["inceptiontime"]).max()
+    scaling = _scaling()
+    deep = scaling[scaling["model"] == "ssm"].set_index("length")["per_epoch"]
+    lo, hi = deep.index.min(), deep.index.max()
+    growth = deep[hi] / deep[lo]
+    nlogn = hi * math.log(hi) / (lo * math.log(lo))
+    memory = scaling[scaling["model"] == "ssm"].set_index("length")["peak_rss_mib"]
+
+    def status(ok: bool) -> str:
+        return "met" if ok else "**missed**"
+
+    rows = [
+        ("deep ≥ MiniRocket + 10 points on the mean of the tasks", f"{_pts(mr.mean())}",
+         status(mr.mean() >= 10)),
+        ("never behind MiniRocket on one task × length", f"worst {_pts(mr.min())}",
+         status(mr.min() >= 0)),
+        ("deep ≥ InceptionTime (same epochs) on the mean", f"{_pts(it.mean())}",
+         status(it.mean() >= 0)),
+        ("never behind InceptionTime on one", f"worst {_pts(it.min())}", status(it.min() >= 0)),
+        ("fit time ≤ 0.5× InceptionTime's", f"at most {ratio:.2f}× (lengths both ran)",
+         status(ratio <= 0.5)),
+        (f"fit time grows no faster than L log L ({lo:,} to {hi:,} steps)",
+         f"×{growth:.1f} against L log L's ×{nlogn:.1f}", status(growth <= nlogn)),
+        (f"peak memory at {hi:,} steps < 4 GiB at the default batch size",
+         f"{memory[hi] / GIB:.2f} GiB" if hi in memory else "not measured",
+         status(hi in memory and memory[hi] < 4 * GIB)),
+    ]
+    return _md_table(pd.DataFrame(rows, columns=["target", "measured", ""]), ["l", "r", "l"]) + "\n"
+
+
+def long_series_row() -> dict:
+    """The decision table's row for long series (``which_model.md``)."""
+    s = _summary()
+    table = s["table"]
+    means = table.mean()
+    lengths = table.index.get_level_values("length")
+    best = max(MODELS, key=lambda m: means.get(m, -1))
+    use = {
+        "ssm": "`SSMClassifier()`",
+        "fast-path": "`SpectralRidgeClassifier()`",
+        "minirocket": "sktime's MiniRocket",
+        "inceptiontime": "sktime's InceptionTime",
+    }[best]
+    scaling = _scaling()
+    memory = scaling[scaling["model"] == "ssm"].set_index("length")["peak_rss_mib"]
+    longest = memory.index.max()
+    return {
+        "your data": "long recordings (thousands of steps: audio, vibration, sensors) with "
+        "few series per class",
+        "use": use,
+        "what to expect": (
+            f"on synthetic audio-like tasks of {lengths.min():,} to {lengths.max():,} steps "
+            f"({{doc}}`long_series`), mean accuracy: SSMClassifier {_f(means['ssm'])}, "
+            f"the fast path {_f(means['fast-path'])}, MiniRocket {_f(means['minirocket'])}; "
+            f"{_pts(s['it'].mean())} points against InceptionTime where it ran; a fit of 20 "
+            f"series of {longest:,} steps peaks at {memory[longest] / GIB:.1f} GiB on a CPU"
+        ),
+    }
+
+
+@region("long-series-length")
+def long_series_length() -> str:
+    s = _summary()
+    lengths = s["table"].index.get_level_values("length")
+    return (
+        f"On long audio-like series ({lengths.min():,} to {lengths.max():,} steps, 4 "
+        f"series per class; {{doc}}`long_series`) the deep model is {_pts(s['mr'].mean())} "
+        f"points from MiniRocket and {_pts(s['fp'].mean())} from the fast path on the mean "
+        f"(worst task {_pts(s['mr'].min())} from MiniRocket): its S4D layers carry the long "
+        "range at a cost that grows as L log L, while MiniRocket's and the fast path's "
+        "pooled features summarize the whole series at once.\n"
+    )
