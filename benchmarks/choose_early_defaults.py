@@ -57,7 +57,8 @@ def rule_scores(probabilities: np.ndarray, y_index: np.ndarray) -> list[dict]:
 
 
 def one_fold(dataset: str, fold: int, weight: float, steps: str = "uniform") -> list[dict]:
-    from sktdi import SSMClassifier, _training
+    from sktdi import SSMClassifier
+    from sktdi.deep_model import training as _training
     from sktdi.datasets import load_dataset_split, stratified_folds
 
     _training.PREFIX_STEPS = steps  # how the prefix loss weighs the steps (this process only)

@@ -15,8 +15,9 @@ paths and the table helpers); this script finds the regions, runs them and write
     python benchmarks/doc_figures.py --check   # exit 1 and list the regions that differ
 
 After a new default benchmark run (``sktdi benchmark --out runs/default``), copy its
-``results.csv`` to ``docs/data/default_benchmark_results.csv`` and run this script: the
-benchmark page's tables, ranks, wins/ties/losses and Wilcoxon tests follow.
+``results.csv``, ``settings.json`` and ``run.json`` to ``docs/data/default_benchmark_results.csv``,
+``default_benchmark_settings.json`` and ``default_benchmark_run.json`` and run this script: the
+benchmark page's grid, tables, ranks, wins/ties/losses and Wilcoxon tests follow.
 """
 
 from __future__ import annotations

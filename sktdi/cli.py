@@ -344,14 +344,6 @@ def run_benchmark_command(args: argparse.Namespace, parser: argparse.ArgumentPar
     )
     out = Path(args.out)
     path = out / "results.csv"
-    from .benchmark.settings import run_settings
-
-    settings = run_settings(
-        args.datasets, args.ratios, args.resamples, estimators, params, cv=args.cv,
-        min_per_class=args.min_per_class,
-    )
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "settings.json").write_text(json.dumps(settings, indent=1) + "\n")
     # cells finished with other settings are recomputed (run_benchmark says so, once)
     n_computed = len(resume_plan(cells, path)[0])
     start = time.perf_counter()
@@ -364,8 +356,17 @@ def run_benchmark_command(args: argparse.Namespace, parser: argparse.ArgumentPar
         progress=not args.quiet,
     )
     wall = time.perf_counter() - start
+    # what this run compared and how long it took, beside its results (written once it ran,
+    # so that an interrupted run leaves an earlier run's record whole)
+    from .benchmark.settings import run_record
+
+    settings = run_record(
+        args.datasets, args.ratios, args.resamples, estimators, params, cv=args.cv,
+        min_per_class=args.min_per_class,
+    )
     run = {"wall_seconds": round(wall, 1), "cells": len(cells), "cells_computed": n_computed,
            "n_jobs": args.n_jobs, "cpu_count": os.cpu_count()}
+    (out / "settings.json").write_text(json.dumps(settings, indent=1) + "\n")
     (out / "run.json").write_text(json.dumps(run, indent=1) + "\n")
     from .benchmark.runner import _keys
 

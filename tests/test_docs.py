@@ -225,12 +225,12 @@ def test_the_committed_default_run_is_what_the_code_runs_by_default():
 
     from sktdi.benchmark import available
     from sktdi.benchmark.estimators import DEFAULT_ESTIMATORS, DEFAULT_RATIOS
-    from sktdi.benchmark.settings import run_settings
+    from sktdi.benchmark.settings import run_record
     from sktdi.cli import DEFAULT_DATASETS, DEFAULT_RESAMPLES
 
     committed = json.loads((ROOT / "docs" / "data" / "default_benchmark_settings.json").read_text())
     estimators = [e for e in DEFAULT_ESTIMATORS if available(e)]
-    fresh = run_settings(DEFAULT_DATASETS, DEFAULT_RATIOS, DEFAULT_RESAMPLES, estimators, {})
+    fresh = run_record(DEFAULT_DATASETS, DEFAULT_RATIOS, DEFAULT_RESAMPLES, estimators, {})
     assert committed == fresh
     results = doc_figures._csv(ROOT / "docs" / "data" / "default_benchmark_results.csv")
     assert set(results["estimator"]) == set(estimators)

@@ -134,8 +134,10 @@ def structure() -> str:
         "",
         f"Layers from the top: each part imports only parts below it. Arrows back up: "
         f"{len(arrows_up(graph))}; circles: {len(circles(graph))}; modules outside a "
-        f"subpackage other than the entry points: {len(loose)}. Drawn from the imports "
-        f"(those inside functions too) by `benchmarks/pages/architecture.py`; "
-        f"`tests/test_architecture.py` keeps all three at 0.",
+        f"subpackage other than the entry points: {len(loose)}. Drawn from the import "
+        f"statements (those inside functions too) by `benchmarks/pages/architecture.py`; "
+        f"`tests/test_architecture.py` keeps all three at 0. Names imported by string are "
+        f"not arrows: the classes loading may rebuild (`persistence`'s allow-list of "
+        f"`\"module:Class\"`), the root's names loaded on first use.",
     ]
     return "\n".join(lines) + "\n"

@@ -128,13 +128,14 @@ def describe_settings(config) -> str:
     return ", ".join(f"{k}={v}" for k, v in sorted(settings.items()))
 
 
-def run_settings(
+def run_record(
     datasets, ratios, resamples: int, estimators, params: dict, *, cv: bool = False,
     min_per_class: int = 1,
 ) -> dict:
     """What a run compared and how: its grid and every estimator's full parameters as built
-    (``repr`` of each ``get_params()`` value; the seed left out), as ``sktdi benchmark``
-    writes them to ``settings.json`` beside its results.
+    (``repr`` of each ``get_params()`` value, an option group left at None as its defaults;
+    the seed left out), as ``sktdi benchmark`` writes them to ``settings.json`` beside its
+    results.
 
     A committed run whose settings differ from those the code builds today was made by other
     code: ``docs/data/default_benchmark_settings.json`` is checked against the defaults so
@@ -142,8 +143,8 @@ def run_settings(
 
     Examples
     --------
-    >>> from sktdi.benchmark.settings import run_settings
-    >>> s = run_settings(["GunPoint"], [1.0], 1, ["1nn-euclidean"], {})
+    >>> from sktdi.benchmark.settings import run_record
+    >>> s = run_record(["GunPoint"], [1.0], 1, ["1nn-euclidean"], {})
     >>> s["grid"]["ratios"], s["estimators"]["1nn-euclidean"]["n_neighbors"]
     ([1.0], '1')
     """
@@ -157,8 +158,9 @@ def run_settings(
             built[name] = {"error": f"{type(exc).__name__}: {exc}"}
             continue
         get_params = getattr(estimator, "get_params", lambda deep: {})
+        groups = getattr(estimator, "_option_groups", {})  # None: the group's defaults
         built[name] = {
-            key: repr(value)
+            key: repr(groups[key]() if value is None and key in groups else value)
             for key, value in sorted(get_params(deep=False).items())
             if key != "random_state"
         }

@@ -37,7 +37,7 @@ def _map_tensors(tree, fn):
     return fn(tree) if isinstance(tree, Tensor) else tree
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # tensors: no elementwise ==
 class StreamState:
     """A network's streaming state: what :meth:`initial_state` makes and every ``step`` takes
     and returns.
@@ -75,8 +75,11 @@ class StreamState:
 
     @property
     def n_streams(self) -> int:
+        """The number of streams: the first dimension of the per-stream tensors."""
         found = []
         _map_tensors(self.streams, found.append)
+        if not found:
+            raise ValueError("this StreamState holds no per-stream tensor to count streams by")
         return found[0].shape[0]
 
 

@@ -43,6 +43,7 @@ class _ModuleAliases(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
     def __init__(self, aliases: dict[str, str]):
         self.aliases = aliases
+        self._specs = {}  # old name -> the target's own spec, put back after the import
 
     def find_spec(self, fullname, path=None, target=None):
         if fullname in self.aliases:
@@ -50,10 +51,15 @@ class _ModuleAliases(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         return None
 
     def create_module(self, spec):
-        return importlib.import_module(self.aliases[spec.name])
+        module = importlib.import_module(self.aliases[spec.name])
+        self._specs[spec.name] = module.__spec__
+        return module
 
     def exec_module(self, module):
-        pass  # the target module ran when it was imported
+        # the target ran when it was imported; the import system has just set the alias's
+        # spec on it, which would make its relative imports (and a reload) resolve from the
+        # old name's package: it keeps its own
+        module.__spec__ = self._specs[module.__spec__.name]
 
 
 def alias_modules(aliases: dict[str, str]) -> None:
@@ -63,8 +69,8 @@ def alias_modules(aliases: dict[str, str]) -> None:
     Examples
     --------
     >>> import sktdi.ridge, sktdi.fast_path.ridge
-    >>> sktdi.ridge is sktdi.fast_path.ridge
-    True
+    >>> sktdi.ridge is sktdi.fast_path.ridge, sktdi.ridge.__spec__.name
+    (True, 'sktdi.fast_path.ridge')
     """
     if not any(isinstance(f, _ModuleAliases) and f.aliases == aliases for f in sys.meta_path):
-        sys.meta_path.append(_ModuleAliases(aliases))
+        sys.meta_path.insert(0, _ModuleAliases(aliases))  # before a stale file of the old name
