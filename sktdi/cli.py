@@ -65,10 +65,12 @@ def _benchmark_parser(sub) -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--ratios", nargs="+", type=float, default=list(DEFAULT_RATIOS), metavar="R",
-        help="shares of the training set to train on, each in (0, 1]",
+        help="shares of the training set to train on, each in (0, 1] (default: "
+        f"{' '.join(f'{r:g}' for r in DEFAULT_RATIOS)})",
     )
     p.add_argument(
-        "--resamples", type=int, default=DEFAULT_RESAMPLES, help="resample 0 is the official split"
+        "--resamples", type=int, default=DEFAULT_RESAMPLES,
+        help=f"resample 0 is the official split (default: {DEFAULT_RESAMPLES})",
     )
     p.add_argument(
         "--cv", type=int, metavar="K",
@@ -80,7 +82,11 @@ def _benchmark_parser(sub) -> argparse.ArgumentParser:
         "packages are installed",
     )
     p.add_argument("--min-per-class", type=int, default=1, help="training-ratio floor per class")
-    p.add_argument("--max-epochs", type=int, help="override the SSM models' max_epochs")
+    p.add_argument(
+        "--max-epochs", type=int,
+        help="override the epochs of the SSM models and of the deep peers (InceptionTime, "
+        "ResNet), which otherwise train for SSMClassifier's default",
+    )
     p.add_argument(
         "--out", default="sktdi-benchmark",
         help="output folder (results are resumed: a cell is reused only when it was computed "
@@ -364,8 +370,12 @@ def run_benchmark_command(args: argparse.Namespace, parser: argparse.ArgumentPar
         args.datasets, args.ratios, args.resamples, estimators, params, cv=args.cv,
         min_per_class=args.min_per_class,
     )
-    run = {"wall_seconds": round(wall, 1), "cells": len(cells), "cells_computed": n_computed,
-           "n_jobs": args.n_jobs, "cpu_count": os.cpu_count()}
+    run = {
+        "command": "sktdi " + " ".join(sys.argv[1:]) if sys.argv[1:] else "sktdi benchmark",
+        "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "wall_seconds": round(wall, 1),
+        "cells": len(cells), "cells_computed": n_computed, "n_jobs": args.n_jobs,
+        "cpu_count": os.cpu_count(), "versions": _versions(),
+    }
     (out / "settings.json").write_text(json.dumps(settings, indent=1) + "\n")
     (out / "run.json").write_text(json.dumps(run, indent=1) + "\n")
     from .benchmark.runner import _keys
@@ -423,6 +433,19 @@ def run_benchmark_command(args: argparse.Namespace, parser: argparse.ArgumentPar
             stale.unlink()
             print(f"removed {stale}, an earlier run's figure: this run does not draw it")
     return 0
+
+
+def _versions() -> dict:
+    """The versions of what computed a run: sktdi and the libraries its results depend on."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    found = {"sktdi": __version__}
+    for name in ("torch", "numpy", "scikit-learn", "skorch", "numba", "sktime"):
+        try:
+            found[name] = version(name)
+        except PackageNotFoundError:
+            pass
+    return found
 
 
 def _coverage_line(n_summarized: int, n_rows: int, path: Path) -> str:

@@ -121,8 +121,10 @@ ESTIMATORS: dict[str, tuple[Callable, str, str | None]] = {
         "ssm",
         None,
     ),
-    "tdi+ridge": (_spectral_ridge(), "panel", None),
-    "s4d-lin+ridge": (_spectral_ridge(init="s4d-lin"), "panel", None),
+    # "numba": the filter bank's compiled scan, warmed up once per process as MiniRocket is
+    # (numba is a dependency of sktdi, so these arms are always available)
+    "tdi+ridge": (_spectral_ridge(), "panel", "numba"),
+    "s4d-lin+ridge": (_spectral_ridge(init="s4d-lin"), "panel", "numba"),
     "tdi+ridge+minirocket": (_spectral_ridge(rocket="minirocket"), "panel", "numba"),
     "s4d-lin+ridge+minirocket": (
         _spectral_ridge(init="s4d-lin", rocket="minirocket"),

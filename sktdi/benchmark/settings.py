@@ -133,8 +133,10 @@ def run_record(
     min_per_class: int = 1,
 ) -> dict:
     """What a run compared and how: its grid and every estimator's full parameters as built
-    (``repr`` of each ``get_params()`` value, an option group left at None as its defaults;
-    the seed left out), as ``sktdi benchmark`` writes them to ``settings.json`` beside its
+    (each ``get_params()`` value as JSON: numbers, strings, booleans and None as they are, an
+    option group as its fields, an option group left at None as its defaults' fields, other
+    objects as their ``repr``; the seed left out, as the cells' seeds come from the
+    resample), as ``sktdi benchmark`` writes them to ``settings.json`` beside its
     results.
 
     A committed run whose settings differ from those the code builds today was made by other
@@ -146,7 +148,7 @@ def run_record(
     >>> from sktdi.benchmark.settings import run_record
     >>> s = run_record(["GunPoint"], [1.0], 1, ["1nn-euclidean"], {})
     >>> s["grid"]["ratios"], s["estimators"]["1nn-euclidean"]["n_neighbors"]
-    ([1.0], '1')
+    ([1.0], 1)
     """
     from .estimators import ESTIMATORS
 
@@ -160,7 +162,7 @@ def run_record(
         get_params = getattr(estimator, "get_params", lambda deep: {})
         groups = getattr(estimator, "_option_groups", {})  # None: the group's defaults
         built[name] = {
-            key: repr(groups[key]() if value is None and key in groups else value)
+            key: _json_value(groups[key]() if value is None and key in groups else value)
             for key, value in sorted(get_params(deep=False).items())
             if key != "random_state"
         }
@@ -169,3 +171,17 @@ def run_record(
         "resamples": int(resamples), "cv": bool(cv), "min_per_class": int(min_per_class),
     }
     return {"grid": grid, "params": dict(params), "estimators": built}
+
+
+def _json_value(value):
+    """A parameter value as JSON: itself when JSON has it, an object with parameters (an
+    option group) as the dict of its fields, else its ``repr``."""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if hasattr(value, "get_params"):
+        return {k: _json_value(v) for k, v in sorted(value.get_params(deep=False).items())}
+    if isinstance(value, (list, tuple)) and all(
+        v is None or isinstance(v, (bool, int, float, str)) for v in value
+    ):
+        return list(value)
+    return repr(value)

@@ -63,15 +63,29 @@ class StreamState:
     streams: dict
     shared: dict = field(default_factory=dict)
 
-    def select(self, index: Tensor) -> StreamState:
-        """The state of the streams ``index`` (indices or a boolean mask) only, in that
-        order; what they share is kept as it is."""
+    def select(self, index) -> StreamState:
+        """The state of the streams ``index`` (indices, one index, or a boolean mask) only,
+        in that order; what they share is kept as it is. One index keeps its stream as a
+        state of one stream."""
+        if isinstance(index, int) or (isinstance(index, Tensor) and index.ndim == 0):
+            index = [int(index)]  # t[0] would drop the streams' dimension
         return replace(self, streams=_map_tensors(self.streams, lambda t: t[index]))
 
     def to(self, device) -> StreamState:
         """Every tensor of the state on ``device``."""
         move = lambda t: t.to(device)  # noqa: E731
         return StreamState(_map_tensors(self.streams, move), _map_tensors(self.shared, move))
+
+    def __repr__(self) -> str:
+        found = []
+        _map_tensors(self.streams, found.append)
+        shown = found[0] if found else None
+        where = f", {shown.dtype}, {shown.device}" if shown is not None else ""
+        steps = self.shared.get("steps")
+        return (
+            f"StreamState(n_streams={shown.shape[0] if shown is not None else 0}, "
+            f"steps={steps}, {len(found)} per-stream tensors{where})"
+        )
 
     @property
     def n_streams(self) -> int:
