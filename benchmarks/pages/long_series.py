@@ -49,12 +49,16 @@ def long_series_accuracy() -> str:
         rows.append({"length": f"{length:,}", "task": "**mean**",
                      **{label: f"**{_f(part[m].mean())}**" if part[m].notna().all() else "—"
                         for m, label in MODELS.items()}})
-    seeds = sorted(results["seed"].unique())
+    seeds = results.groupby("length")["seed"].unique()
+    drawn = "; ".join(
+        f"{length:,} steps: seed{'s' if len(s) > 1 else ''} {', '.join(map(str, sorted(s)))}"
+        for length, s in seeds.items()
+    )
     text = _md_table(pd.DataFrame(rows), ["r", "l", "r", "r", "r", "r"])
     return (
         f"Test accuracy (5 classes, 4 training series per class, 10 test series per class; "
-        f"seed{'s' if len(seeds) > 1 else ''} {', '.join(str(s) for s in seeds)}, mean over "
-        f"seeds; deep models {int(results['epochs'].iloc[0])} epochs; InceptionTime up to "
+        f"{drawn}, mean over seeds; deep models {int(results['epochs'].iloc[0])} epochs; "
+        f"InceptionTime up to "
         f"{int(results.loc[results['model'] == 'inceptiontime', 'length'].max()):,} steps):\n\n"
         + text + "\n"
     )
@@ -219,7 +223,7 @@ def long_series_length() -> str:
         f"On long audio-like series ({lengths.min():,} to {lengths.max():,} steps, 4 "
         f"series per class; {{doc}}`long_series`) the deep model is {_pts(s['mr'].mean())} "
         f"points from MiniRocket and {_pts(s['fp'].mean())} from the fast path on the mean "
-        f"(worst task {_pts(s['mr'].min())} from MiniRocket): its S4D layers carry the long "
-        "range at a cost that grows as L log L, while MiniRocket's and the fast path's "
+        f"(worst task and length {_pts(s['mr'].min())} from MiniRocket): its S4D layers carry "
+        "the long range at a cost that grows as L log L, while MiniRocket's and the fast path's "
         "pooled features summarize the whole series at once.\n"
     )
