@@ -31,6 +31,12 @@ def _accuracy() -> pd.DataFrame:
     )
 
 
+def _fit_seconds() -> pd.DataFrame:
+    """Mean fit seconds over tasks and seeds per length × model."""
+    return _long().pivot_table(index="length", columns="model", values="fit_seconds",
+                               aggfunc="mean")
+
+
 def _gaps(table: pd.DataFrame, other: str) -> pd.Series:
     """100 × (deep − other) per (length, task) where both ran."""
     return (100 * (table["ssm"] - table[other])).dropna()
@@ -92,11 +98,16 @@ def _scaling() -> pd.DataFrame:
     return scaling
 
 
+def _deep_scaling(column: str) -> pd.Series:
+    """The deep model's ``column`` of the scaling run, by length."""
+    scaling = _scaling()
+    return scaling[scaling["model"] == "ssm"].set_index("length")[column]
+
+
 @region("long-series-cost")
 def long_series_cost() -> str:
     results = _long()
-    seconds = results.pivot_table(index="length", columns="model", values="fit_seconds",
-                                  aggfunc="mean")
+    seconds = _fit_seconds()
     memory = results.pivot_table(index="length", columns="model", values="peak_rss_mib",
                                  aggfunc="max")
     rows = []
@@ -151,17 +162,14 @@ def long_series_cost() -> str:
 def long_series_targets() -> str:
     s = _summary()
     mr, it = s["mr"], s["it"]
-    results = _long()
-    seconds = results.pivot_table(index="length", columns="model", values="fit_seconds",
-                                  aggfunc="mean")
+    seconds = _fit_seconds()
     both = seconds[["ssm", "inceptiontime"]].dropna()
     ratio = (both["ssm"] / both["inceptiontime"]).max()
-    scaling = _scaling()
-    deep = scaling[scaling["model"] == "ssm"].set_index("length")["per_epoch"]
+    deep = _deep_scaling("per_epoch")
     lo, hi = deep.index.min(), deep.index.max()
     growth = deep[hi] / deep[lo]
     nlogn = hi * math.log(hi) / (lo * math.log(lo))
-    memory = scaling[scaling["model"] == "ssm"].set_index("length")["peak_rss_mib"]
+    memory = _deep_scaling("peak_rss_mib")
 
     def status(ok: bool) -> str:
         return "met" if ok else "**missed**"
@@ -198,8 +206,7 @@ def long_series_row() -> dict:
         "minirocket": "sktime's MiniRocket",
         "inceptiontime": "sktime's InceptionTime",
     }[best]
-    scaling = _scaling()
-    memory = scaling[scaling["model"] == "ssm"].set_index("length")["peak_rss_mib"]
+    memory = _deep_scaling("peak_rss_mib")
     longest = memory.index.max()
     return {
         "your data": "long recordings (thousands of steps: audio, vibration, sensors) with "

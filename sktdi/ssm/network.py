@@ -37,6 +37,13 @@ def _map_tensors(tree, fn):
     return fn(tree) if isinstance(tree, Tensor) else tree
 
 
+def _tensors(tree) -> list[Tensor]:
+    """Every tensor in ``tree``, in the order :func:`_map_tensors` visits them."""
+    found = []
+    _map_tensors(tree, found.append)
+    return found
+
+
 @dataclass(frozen=True, eq=False)  # tensors: no elementwise ==
 class StreamState:
     """A network's streaming state: what :meth:`initial_state` makes and every ``step`` takes
@@ -77,8 +84,7 @@ class StreamState:
         return StreamState(_map_tensors(self.streams, move), _map_tensors(self.shared, move))
 
     def __repr__(self) -> str:
-        found = []
-        _map_tensors(self.streams, found.append)
+        found = _tensors(self.streams)
         shown = found[0] if found else None
         where = f", {shown.dtype}, {shown.device}" if shown is not None else ""
         steps = self.shared.get("steps")
@@ -90,8 +96,7 @@ class StreamState:
     @property
     def n_streams(self) -> int:
         """The number of streams: the first dimension of the per-stream tensors."""
-        found = []
-        _map_tensors(self.streams, found.append)
+        found = _tensors(self.streams)
         if not found:
             raise ValueError("this StreamState holds no per-stream tensor to count streams by")
         return found[0].shape[0]
