@@ -212,6 +212,30 @@ def _frame(cells):
     )
 
 
+def test_accuracy_figure_keeps_a_long_legend_inside_one_panel(tmp_path):
+    """One dataset and the default run's six estimators: the legend wraps onto rows that fit
+    the figure's width, below the title and above the panel; one resample says so."""
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+
+    from sktdi.benchmark import plot_accuracy_vs_ratio
+
+    names = ["tdi", "s4d-lin", "tdi+ridge", "tdi+ridge+minirocket", "minirocket", "1nn"]
+    cells = [("D", ratio, 0, 20, {name: 0.5 + 0.05 * i for i, name in enumerate(names)})
+             for ratio in (0.1, 0.5)]
+    fig = plot_accuracy_vs_ratio(_frame(cells), tmp_path / "one.png")
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    renderer = FigureCanvasAgg(fig).get_renderer()
+    box = fig.legends[0].get_window_extent(renderer)
+    figure_box = fig.bbox
+    assert box.x0 >= figure_box.x0 and box.x1 <= figure_box.x1  # nothing cut at the sides
+    panel = fig.axes[0].get_window_extent(renderer)
+    title = fig.get_suptitle() and fig._suptitle.get_window_extent(renderer)
+    assert box.y0 >= panel.y1 and box.y1 <= title.y0 + 1
+    assert any("over 1 resample (" in text.get_text() for text in fig.texts)
+
+
 def test_formatted_summary_is_a_readable_report():
     import re
 

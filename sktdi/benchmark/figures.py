@@ -96,14 +96,20 @@ def _finish(fig, axes, *, title: str, caption: str, legend: bool):
 
     width_chars = int(fig.get_figwidth() * 14)
     lines = textwrap.wrap(caption, width_chars)
+    handles, labels = axes.ravel()[0].get_legend_handles_labels() if legend else ([], [])
+    # as many legend entries a row as the figure's width holds (an entry at 9 pt: about
+    # 0.5 in of marker and padding and 0.075 in a character), the rest on further rows
+    entry_inch = 0.5 + 0.075 * max((len(label) for label in labels), default=0)
+    n_cols = max(1, min(len(labels), int(fig.get_figwidth() // entry_inch)))
+    legend_rows = -(-len(labels) // n_cols)
     # room for every caption line (8 pt, about 0.135 in each); a longer caption (settings, the
     # notes on intervals) makes the figure taller instead of covering the axis labels
-    top_inch, bottom_inch = (0.62 if legend else 0.4), max(0.5, 0.2 + 0.135 * len(lines))
-    fig.set_figheight(fig.get_figheight() + bottom_inch - 0.5)
+    top_inch = 0.4 + 0.22 * legend_rows if labels else 0.4
+    bottom_inch = max(0.5, 0.2 + 0.135 * len(lines))
+    fig.set_figheight(fig.get_figheight() + bottom_inch - 0.5 + max(0.0, top_inch - 0.62))
     height = fig.get_figheight()
-    if legend:
-        handles, labels = axes.ravel()[0].get_legend_handles_labels()
-        fig.legend(handles, labels, loc="upper center", ncol=max(1, len(labels)),
+    if labels:
+        fig.legend(handles, labels, loc="upper center", ncol=n_cols,
                    bbox_to_anchor=(0.5, 1 - 0.38 / height), frameon=False, fontsize=9)
     fig.suptitle(title, y=1 - 0.08 / height, fontsize=11, va="top")
     fig.text(0.5, 0.1 / height, "\n".join(lines), ha="center",
@@ -213,8 +219,9 @@ def plot_accuracy_vs_ratio(
     n = stats["n"] if len(stats) else [0]
     counts = f"{min(n)}" if min(n) == max(n) else f"{min(n)}–{max(n)}"
     caption = _settings_note(results, estimators) + (
-        f"Points: mean test {metric} over {counts} resamples (train/test splits); bars: ± 1 sample "
-        "standard deviation (ddof=1) over those resamples. Under each ratio: training series per "
+        f"Points: mean test {metric} over {counts} resample{'' if counts == '1' else 's'} "
+        "(train/test splits); bars: ± 1 sample standard deviation (ddof=1) over those "
+        "resamples (none for one). Under each ratio: training series per "
         "class (n_train / n_classes). Estimators are offset slightly left/right of each ratio so "
         "that equal values stay visible."
     )
