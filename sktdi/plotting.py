@@ -46,13 +46,24 @@ def estimator_label(name: str) -> str:
 
 
 #: the estimators with a fixed colour ("C0", "C1", ...), in this order
-_COLORS = ["tdi", "s4d-lin", "minirocket", "1nn-euclidean", "s4d-inv", "auto", "tdi-control",
-           "tdi+ridge", "1nn-dtw", "s4d-lin+ridge", "tdi+ridge+minirocket",
+# one colour per known estimator, the default `sktdi benchmark` run's six first (no two of a
+# figure's lines share one: matplotlib's cycle has ten colours, tab20's light half follows)
+_COLORS = ["tdi", "s4d-lin", "minirocket", "1nn-euclidean", "tdi+ridge", "tdi+ridge+minirocket",
+           "s4d-inv", "auto", "tdi-control", "1nn-dtw", "s4d-lin+ridge",
            "s4d-lin+ridge+minirocket", "minirocket-ridge"]
 
 
-def _color_index(estimator: str) -> int:
-    return _COLORS.index(estimator) if estimator in _COLORS else hash(estimator) % 10
+def _estimator_color(estimator: str) -> str:
+    """The colour of an estimator's line: the same in every figure and every process."""
+    import zlib
+
+    index = _COLORS.index(estimator) if estimator in _COLORS else 10 + zlib.crc32(
+        estimator.encode()) % 10  # a stable hash: Python's str hash changes per process
+    if index < 10:
+        return f"C{index}"
+    from matplotlib import colormaps
+
+    return colormaps["tab20"].colors[2 * (index - 10) + 1]  # the light shade of a pair
 
 
 def estimator_order(names, first=("tdi", "s4d-lin")) -> list[str]:
@@ -272,7 +283,7 @@ def plot_learning_curves(
         mean, std = grouped[metric].mean(), grouped[metric].std(ddof=1).fillna(0.0)
         where = mean.index if x == "budget" else grouped["train_seconds"].mean()
         label = (labels or {}).get(name, estimator_label(name))
-        color = f"C{_color_index(name)}" if name in _COLORS else None
+        color = _estimator_color(name) if name in _COLORS else None
         ax.errorbar(
             where, mean, yerr=std, marker="o", ms=4, lw=1.3, capsize=2, elinewidth=0.9,
             label=label, color=color,

@@ -220,7 +220,7 @@ def test_accuracy_figure_keeps_a_long_legend_inside_one_panel(tmp_path):
 
     from sktdi.benchmark import plot_accuracy_vs_ratio
 
-    names = ["tdi", "s4d-lin", "tdi+ridge", "tdi+ridge+minirocket", "minirocket", "1nn"]
+    names = ["tdi", "s4d-lin", "tdi+ridge", "tdi+ridge+minirocket", "minirocket", "1nn-euclidean"]
     cells = [("D", ratio, 0, 20, {name: 0.5 + 0.05 * i for i, name in enumerate(names)})
              for ratio in (0.1, 0.5)]
     fig = plot_accuracy_vs_ratio(_frame(cells), tmp_path / "one.png")
@@ -234,6 +234,8 @@ def test_accuracy_figure_keeps_a_long_legend_inside_one_panel(tmp_path):
     title = fig.get_suptitle() and fig._suptitle.get_window_extent(renderer)
     assert box.y0 >= panel.y1 and box.y1 <= title.y0 + 1
     assert any("over 1 resample (" in text.get_text() for text in fig.texts)
+    colors = {str(container.lines[0].get_color()) for container in fig.axes[0].containers}
+    assert len(colors) == len(names)  # no two lines share a colour
 
 
 def test_formatted_summary_is_a_readable_report():

@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..plotting import _color_index, estimator_label, estimator_order
+from ..plotting import _estimator_color, estimator_label, estimator_order
 from .summary import (
     paired,
     paired_difference_table,
@@ -97,24 +97,33 @@ def _finish(fig, axes, *, title: str, caption: str, legend: bool):
     width_chars = int(fig.get_figwidth() * 14)
     lines = textwrap.wrap(caption, width_chars)
     handles, labels = axes.ravel()[0].get_legend_handles_labels() if legend else ([], [])
-    # as many legend entries a row as the figure's width holds (an entry at 9 pt: about
-    # 0.5 in of marker and padding and 0.075 in a character), the rest on further rows
-    entry_inch = 0.5 + 0.075 * max((len(label) for label in labels), default=0)
-    n_cols = max(1, min(len(labels), int(fig.get_figwidth() // entry_inch)))
-    legend_rows = -(-len(labels) // n_cols)
+    legend_inch = _legend_height(fig, handles, labels) if labels else 0.0
     # room for every caption line (8 pt, about 0.135 in each); a longer caption (settings, the
     # notes on intervals) makes the figure taller instead of covering the axis labels
-    top_inch = 0.4 + 0.22 * legend_rows if labels else 0.4
+    top_inch = max(0.62, 0.45 + legend_inch) if labels else 0.4
     bottom_inch = max(0.5, 0.2 + 0.135 * len(lines))
     fig.set_figheight(fig.get_figheight() + bottom_inch - 0.5 + max(0.0, top_inch - 0.62))
     height = fig.get_figheight()
     if labels:
-        fig.legend(handles, labels, loc="upper center", ncol=n_cols,
-                   bbox_to_anchor=(0.5, 1 - 0.38 / height), frameon=False, fontsize=9)
+        fig.legends[-1].set_bbox_to_anchor((0.5, 1 - 0.38 / height), transform=fig.transFigure)
     fig.suptitle(title, y=1 - 0.08 / height, fontsize=11, va="top")
     fig.text(0.5, 0.1 / height, "\n".join(lines), ha="center",
              va="bottom", fontsize=8, color="0.25")
     fig.tight_layout(rect=(0, bottom_inch / height, 1, 1 - top_inch / height))
+
+
+def _legend_height(fig, handles, labels) -> float:
+    """Put the figure's legend on top with as many entries a row as its width holds (the
+    rest on further rows; measured, not guessed: labels differ in length); its height in
+    inches."""
+    for n_cols in range(len(labels), 0, -1):
+        legend = fig.legend(handles, labels, loc="upper center", ncol=n_cols, frameon=False,
+                            fontsize=9)
+        box = legend.get_window_extent()  # drawn by the figure's own renderer
+        if box.width <= 0.96 * fig.bbox.width or n_cols == 1:
+            return box.height / fig.dpi
+        legend.remove()
+    return 0.0
 
 
 def _datasets(results):
@@ -136,7 +145,7 @@ def _accuracy_panel(ax, results, dataset: str, *, metric: str, estimators, dodge
         ax.errorbar(
             curve.index * shift, curve["mean"], yerr=curve["std"], marker="o", ms=4, lw=1.3,
             capsize=2, elinewidth=0.9, label=estimator_label(estimator),
-            color=f"C{_color_index(estimator)}",
+            color=_estimator_color(estimator),
         )
     ratios = sorted(stats.index.get_level_values("ratio").unique())
     _log_ratio_axis(ax, results, dataset, ratios)
