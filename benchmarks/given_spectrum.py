@@ -36,7 +36,10 @@ PLANTED_FREQS = (0.3, 0.37, 0.45)  # sktdi.datasets.planted_frequency_task's def
 ARMS = ("s4d-lin", "tdi", "tdi-transfer", "tdi-known")
 # the same arms with the TDI of issues 5-34 (every mode of an aligned channel moves)
 TILED = {"coverage": "tiled", "spread": 0.25}
-ALL_ARMS = ARMS + tuple(f"{arm}-tiled" for arm in ARMS[1:])
+# the same arms moving only the base's aliased modes
+ALIAS = {"coverage": "alias", "spread": 0.5}
+FORMS = {"-tiled": TILED, "-alias": ALIAS}
+ALL_ARMS = ARMS + tuple(f"{arm}{suffix}" for suffix in FORMS for arm in ARMS[1:])
 
 
 def split_indices(y, per_class: int, resample: int, donors: int = 50):
@@ -63,8 +66,9 @@ def run_cell(dataset: str, per_class: int, arm: str, resample: int) -> dict:
     X_train, y_train, X_test, y_test = load_dataset_split(dataset)
     train, donor = split_indices(y_train, per_class, resample)
     params = {"init": "s4d-lin"} if arm == "s4d-lin" else {"init": "tdi"}
-    form = TILED if arm.endswith("-tiled") else {}
-    base_arm = arm.removesuffix("-tiled")
+    suffix = next((suffix for suffix in FORMS if arm.endswith(suffix)), "")
+    form = FORMS.get(suffix, {})
+    base_arm = arm.removesuffix(suffix) if suffix else arm
     if base_arm == "tdi-transfer":
         params["tdi"] = TDIOptions(
             spectrum=task_spectrum(X_train[donor], y_train[donor], task="classification"),

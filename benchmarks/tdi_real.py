@@ -74,6 +74,11 @@ ARMS = {
     "beside75": {"init": "tdi", "tdi__coverage": "base", "tdi__spread": 0.75},
     "beside75-control": {"init": "tdi-control", "tdi__coverage": "base", "tdi__spread": 0.75},
     "gain": {"init": "tdi", "tdi__coverage": "gain"},
+    # only the base's aliased modes move to the peaks (at most half of a channel's)
+    "alias": {"init": "tdi", "tdi__coverage": "alias", "tdi__spread": 0.5},
+    "alias-control": {"init": "tdi-control", "tdi__coverage": "alias", "tdi__spread": 0.5},
+    "alias-norel": {"init": "tdi", "tdi__coverage": "alias", "tdi__spread": 0.5,
+                    "tdi__reliability": False},
     "beside-all": {"init": "tdi", "tdi__coverage": "base", "tdi__spread": 0.5,
                    "tdi__layers": "all"},
 }

@@ -374,7 +374,7 @@ def run_benchmark_command(args: argparse.Namespace, parser: argparse.ArgumentPar
         "command": "sktdi " + " ".join(sys.argv[1:]) if sys.argv[1:] else "sktdi benchmark",
         "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "wall_seconds": round(wall, 1),
         "cells": len(cells), "cells_computed": n_computed, "n_jobs": args.n_jobs,
-        "cpu_count": os.cpu_count(), "versions": _versions(),
+        "cpu_count": os.cpu_count(), "cpu": _cpu(), "versions": _versions(),
     }
     (out / "settings.json").write_text(json.dumps(settings, indent=1) + "\n")
     (out / "run.json").write_text(json.dumps(run, indent=1) + "\n")
@@ -446,6 +446,26 @@ def _versions() -> dict:
         except PackageNotFoundError:
             pass
     return found
+
+
+def _cpu() -> dict:
+    """The processor a run's numbers came from: its model and the instruction set torch's CPU
+    kernels dispatch to. A deep model trained with the same seed on another processor is
+    another draw (torch and numba sum in another order there; docs/tdi_real.md)."""
+    import platform
+
+    import torch
+
+    model = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as info:
+            model = next(
+                (line.split(":", 1)[1].strip() for line in info if line.startswith("model name")),
+                model,
+            )
+    except OSError:  # not Linux
+        pass
+    return {"model": model, "torch_capability": torch.backends.cpu.get_cpu_capability()}
 
 
 def _coverage_line(n_summarized: int, n_rows: int, path: Path) -> str:

@@ -959,8 +959,9 @@ def test_a_file_from_before_a_parameter_existed_takes_its_old_value(tmp_path):
 
 def test_a_group_saved_as_none_means_the_defaults_it_was_fitted_with(tmp_path):
     """Before: a file written while TDI's defaults were coverage="tiled", spread=0.25 (issue
-    35 made them "base", 0.5), saved with tdi=None, loaded as today's defaults: a refit of the
-    loaded model was another model. Now the file says which defaults its None means."""
+    35 made them "base", 0.5; then "auto"), saved with tdi=None, loaded as today's defaults: a
+    refit of the loaded model was another model. Now the file says which defaults its None
+    means."""
     X, y = planted(n_per_class=10, length=64)
     bank = SpectralAlignmentTransformer(n_filters=4, random_state=0).fit(X, y)
     path = tmp_path / "now.sktdi"
@@ -974,6 +975,14 @@ def test_a_group_saved_as_none_means_the_defaults_it_was_fitted_with(tmp_path):
     assert loaded.tdi == TDIOptions(coverage="tiled", spread=0.25)
     np.testing.assert_array_equal(loaded.transform(X), bank.transform(X))  # the same model
     round_trip(loaded, tmp_path)  # and it saves: the fit's parameters were mapped alike
+
+    def until_auto(meta):
+        meta["option_defaults"] = 2  # coverage="base" for every model, before "auto"
+
+    loaded = sktdi.load(rewrite(path, tmp_path / "until_auto.sktdi", metadata=until_auto))
+    assert loaded.tdi == TDIOptions(coverage="base")
+    np.testing.assert_array_equal(loaded.transform(X), bank.transform(X))
+    round_trip(loaded, tmp_path)
 
     def newer(meta):
         meta["option_defaults"] = 99

@@ -255,6 +255,30 @@ def test_unequal_length_errors_name_only_arguments_that_exist(call):
         assert "rocket=None" in message
 
 
+def test_the_banks_default_tdi_moves_only_the_aliased_modes():
+    """coverage="auto" on the never-trained bank, classification, statistic estimated: only the
+    S4D-Lin bank's aliased poles (|Im A|·dt > π) move; every other pole is the S4D-Lin bank's
+    own. A given spectrum, regression and the deep models keep coverage="base"."""
+    from sktdi import SSMClassifier
+    from sktdi.tdi import aliased_modes
+
+    X, y = planted(n_per_class=20, freq=0.3)
+    tdi = SpectralRidgeClassifier(n_filters=32, random_state=0).fit(X, y).transformer_
+    lin = SpectralRidgeClassifier(n_filters=32, init="s4d-lin", random_state=0).fit(X, y)
+    assert tdi.tdi_report_.coverage == "alias" and tdi.init_report_["applied"] == "tdi"
+    before, after = lin.transformer_.layer_.modes(), tdi.layer_.modes()
+    moved = (after.A != before.A).numpy()
+    aliased = aliased_modes(before.A, before.dt).numpy()
+    assert moved.any() and not (moved & ~aliased).any()  # nothing but aliased poles moved
+    given = TDIOptions(spectrum=TaskSpectrum.from_frequencies([0.3]))
+    assert SpectralRidgeClassifier(n_filters=32, tdi=given, random_state=0).fit(
+        X, y).transformer_.tdi_report_.coverage == "base"
+    assert SpectralRidgeRegressor(n_filters=32, random_state=0).fit(
+        X, (y == y[0]) * 1.0).transformer_.tdi_report_.coverage == "base"
+    network = dict(network="s4d", d_model=8, n_layers=1, max_epochs=0, random_state=0)
+    assert SSMClassifier(**network).fit(X, y).tdi_reports_[0].coverage == "base"
+
+
 # ---- a given task spectrum ---------------------------------------------------------------
 @pytest.mark.parametrize("make", [SpectralRidgeClassifier, SpectralRidgeRegressor])
 def test_given_spectrum_is_the_one_the_bank_is_aligned_to(make):

@@ -356,6 +356,88 @@ def test_base_coverage_keeps_the_base_modes_on_the_spread_share():
         peak_init_modes(spectrum, base, coverage="everywhere")
 
 
+def _energy_over_length(A, B, dt, length):
+    """Σ_{l<L} 2|B̄|²|Ā|^{2l} per mode, summed term by term (zoh): an independent check of
+    the energy TDI shares out. (H, N)."""
+    A, B = A.numpy(), B.numpy()
+    dt = dt.numpy()[:, None]
+    A_bar = np.exp(A * dt)
+    B_bar = (A_bar - 1) / A * B
+    powers = np.abs(A_bar)[..., None] ** (2 * np.arange(length))  # (H, N, L)
+    return 2 * np.abs(B_bar) ** 2 * powers.sum(-1)
+
+
+def test_alias_coverage_moves_only_the_aliased_modes():
+    """coverage="alias": a mode moves to the peak only if the base's pole aliases
+    (|Im A|·dt > π), at most (1 - spread)·N of a channel's, its highest; every other pole, and
+    every channel with no aliased mode, is the base's exactly. The moved modes hold 1 - spread
+    of their channel's energy over the series' length."""
+    from sktdi.tdi import aliased_modes
+
+    X, y = planted_classification([0.3], length=128)
+    spectrum = fisher_log_power(X, y)
+    base = init_modes(BASE_INIT, 12, 64, dt_min=1e-3, dt_max=0.2,
+                      generator=torch.Generator().manual_seed(4))
+    A0, B0 = base.A.to(torch.complex128), base.B.to(torch.complex128)
+    aliased = (A0.imag.abs() * base.dt.double().unsqueeze(-1) > np.pi).numpy()  # (H, N)
+    assert aliased.any() and not aliased.all(axis=1).any() and not aliased.any(axis=1).all()
+    np.testing.assert_array_equal(aliased_modes(A0, base.dt.double()).numpy(), aliased)
+    modes, report = peak_init_modes(spectrum, base, coverage="alias", spread=0.5, match_gain=False)
+    moved = (modes.A != A0).numpy()
+    most = 16  # (1 - spread) of the 32 modes
+    expected = aliased & (np.cumsum(aliased[:, ::-1], axis=1)[:, ::-1] <= most)
+    np.testing.assert_array_equal(moved, expected)
+    freqs = (modes.A.imag * modes.dt.unsqueeze(-1) / (2 * np.pi)).numpy()[moved]
+    assert np.abs(freqs - 0.3).max() < 0.05  # on the peak, and no longer aliasing
+    still = ~aliased.any(axis=1)
+    assert torch.equal(modes.B[still], B0[still])  # untouched channels, bit for bit
+    changed = moved.any(axis=1)
+    energy = _energy_over_length(modes.A, modes.B, modes.dt.double(), spectrum.length)
+    share = (energy * moved).sum(1)[changed] / energy.sum(1)[changed]
+    np.testing.assert_allclose(share, 0.5, rtol=1e-6)
+    kept = ~moved & changed[:, None]
+    ratio = (modes.B.abs() / B0.abs()).numpy()
+    for h in np.flatnonzero(changed):  # kept modes keep their proportions on a channel
+        np.testing.assert_allclose(ratio[h][kept[h]], ratio[h][kept[h]][0], rtol=1e-10)
+    assert report.coverage == "alias" and "aliased" in report.describe()
+
+
+def test_alias_coverage_with_no_aliased_mode_stands_down_bit_for_bit():
+    """A network whose steps never alias, and which covers the planted tone, gives
+    coverage="alias" nothing to move: the estimator says TDI stood down and its first layer
+    is S4D-Lin's, bit for bit."""
+    from sktdi import SSMClassifier
+
+    X, y = planted_classification([0.3], n_per_class=10, length=96)
+    # 4 modes at f = n·dt/2, n ≤ 3: up to 0.45 and none past the band (n·dt < 1)
+    kwargs = dict(network="s4d", d_model=8, n_layers=1, d_state=8, dt_min=0.15, dt_max=0.3,
+                  max_epochs=0, random_state=0)
+    tdi = SSMClassifier(init="tdi", tdi=TDIOptions(coverage="alias", reliability=False),
+                        **kwargs).fit(X, y)
+    lin = SSMClassifier(init="s4d-lin", **kwargs).fit(X, y)
+    assert tdi.init_report_["applied"] == "s4d-lin"
+    assert "no aliased mode" in tdi.init_report_["summary"]
+    for a, b in zip(tdi._networks()[0].ssm_layers[0].parameters(),
+                    lin._networks()[0].ssm_layers[0].parameters()):
+        assert torch.equal(a, b)
+
+
+def test_alias_coverage_where_the_base_is_blind_places_half_the_modes_on_the_peak():
+    """Steps that stop short of the planted tone (dt ≤ 0.01: every mode below f = 0.16) leave
+    the base blind there and nothing aliases: moving only the base's waste would change
+    nothing, so the layer gets coverage="base" and the report says why."""
+    X, y = planted_classification([0.3], length=128)
+    spectrum = fisher_log_power(X, y)
+    base = init_modes(BASE_INIT, 8, 32, dt_min=1e-3, dt_max=1e-2,
+                      generator=torch.Generator().manual_seed(0))
+    alias, report = peak_init_modes(spectrum, base, coverage="alias", spread=0.5)
+    beside, _ = peak_init_modes(spectrum, base, coverage="base", spread=0.5)
+    torch.testing.assert_close(alias.A, beside.A)
+    torch.testing.assert_close(alias.B, beside.B)
+    assert report.coverage == "base" and report.n_aligned_modes == 8
+    assert any("blind at f = 0.30" in note for note in report.notes), report.notes
+
+
 def test_base_decay_moves_only_the_frequencies():
     """decay="base": every mode keeps the base's decay Re(A)·dt; the aligned frequencies are
     those of the default decay="band" (same generator)."""

@@ -415,6 +415,7 @@ class SpectralAlignmentTransformer(HasOptionGroups, SaveMixin, TransformerMixin,
             options=options,
             random_state=seeds[1],
             lengths=lengths if needs_y else None,
+            trained=False,  # the bank is never trained: coverage="auto" moves the least
         )
         self.task_spectrum_ = plan.spectrum
         self.init_report_ = plan.report(reports)

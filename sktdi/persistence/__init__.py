@@ -79,8 +79,9 @@ from .declared import check_declared, declaration_of, unfitted, value_problem
 FORMAT_NAME = "sktdi-estimator"
 FORMAT_VERSION = 1  # raise on any change that an older sktdi could not read
 # which defaults an option group saved as None stands for: 1, TDIOptions' until issue 35
-# (coverage "tiled", spread 0.25; files without the key); 2, today's (coverage "base")
-OPTION_DEFAULTS = 2
+# (coverage "tiled", spread 0.25; files without the key); 2, until coverage "auto" (coverage
+# "base" for every model); 3, today's (TDIOptions._defaults_of_era holds the earlier ones)
+OPTION_DEFAULTS = 3
 
 METADATA_MEMBER = "metadata.json"
 ARRAYS_MEMBER = "arrays.safetensors"
@@ -1227,7 +1228,7 @@ def current_params(cls: type, params: dict, option_defaults: int = OPTION_DEFAUL
     or None where each is the group's default; removed ones (``_parameters_removed``), whose
     effect the fitted state carries, are dropped. A group saved as None by a file of earlier
     defaults (``option_defaults`` below :data:`OPTION_DEFAULTS`) becomes the group with the
-    defaults it was fitted with (its ``_earlier_defaults``).
+    defaults it was fitted with (its ``_defaults_of_era``).
 
     Examples
     --------
@@ -1255,7 +1256,7 @@ def current_params(cls: type, params: dict, option_defaults: int = OPTION_DEFAUL
         defaults = options().get_params(deep=False)
         # a field the file's parameters lacked took that era's default (only the ridge models
         # had fewer tdi_* parameters than fields), not today's
-        fields = {**getattr(options, "_earlier_defaults", {}), **fields}
+        fields = {**_defaults_of_era(options, 1), **fields}
         changed = {
             field: value for field, value in fields.items()
             if not _same_value(value, defaults[field])
@@ -1263,12 +1264,18 @@ def current_params(cls: type, params: dict, option_defaults: int = OPTION_DEFAUL
         params[group] = options(**changed) if changed else None
     if option_defaults < OPTION_DEFAULTS:
         for group, options in getattr(cls, "_option_groups", {}).items():
-            before = getattr(options, "_earlier_defaults", {})
+            before = _defaults_of_era(options, option_defaults)
             if group in params and params[group] is None and before:
                 params[group] = options(**before)
     for name in cls._parameters_removed:
         params.pop(name, None)
     return params
+
+
+def _defaults_of_era(options: type, era: int) -> dict:
+    """The fields of option group ``options`` whose defaults a file of ``era`` (its
+    ``option_defaults``) was fitted with and today's differ from ({} for today's era)."""
+    return dict(getattr(options, "_defaults_of_era", {}).get(era, {}))
 
 
 # ---- parameters changed since fit ---------------------------------------------------------

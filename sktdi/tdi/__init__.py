@@ -12,6 +12,7 @@ from .align import (
     allocate_modes,
     find_spectral_peaks,
     kernel_energy,
+    aliased_modes,
     mode_frequencies,
     peak_init_modes,
     refine_modes,
@@ -27,7 +28,7 @@ from .initialize import (
     plan_initialization,
     read_init,
 )
-from .options import TDIOptions
+from .options import TDIOptions, resolve_coverage
 from .reliability import split_half_reliability
 from .spectra import TaskSpectrum, cross_spectrum, fisher_log_power, task_spectrum
 
@@ -42,6 +43,7 @@ __all__ = [
     "allocate_modes",
     "peak_init_modes",
     "kernel_energy",
+    "aliased_modes",
     "mode_frequencies",
     "alignment_target",
     "spectral_alignment_loss",
@@ -56,6 +58,7 @@ __all__ = [
     "InitRequest",
     "read_init",
     "TDIOptions",
+    "resolve_coverage",
     "TDI_INITS",
     "BASE_INIT",
 ]

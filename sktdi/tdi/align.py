@@ -117,7 +117,14 @@ class TDIReport:
         def sit(k: int) -> str:
             return "sits" if k == 1 else "sit"
 
-        if self.coverage == "gain":
+        if self.coverage == "alias":
+            text = (
+                f"the base's aliased modes ({aligned} of {n} on average) sit on {peaks}; every "
+                "other mode keeps its pole as built"
+                if aligned
+                else f"all {n} modes keep their poles as built (no aliased mode to move)"
+            )
+        elif self.coverage == "gain":
             text = (
                 f"all {n} modes keep the base's poles, and their gains follow {peaks}"
                 if self.peaks
@@ -303,7 +310,7 @@ def kernel_energy(modes: ModeParams, discretization: str = "zoh") -> torch.Tenso
 
 
 # how TDI keeps the model from being blind where the statistic is flat (``TDIOptions.coverage``)
-COVERAGES = ("tiled", "base", "gain")
+COVERAGES = ("tiled", "base", "gain", "alias")
 # where an aligned mode's decay comes from (``TDIOptions.decay``)
 DECAYS = ("band", "base")
 
@@ -472,6 +479,18 @@ def peak_init_modes(
             discretization=discretization,
             match_gain=match_gain,
         )
+    if coverage == "alias":
+        return _alias_init_modes(
+            spectrum,
+            base,
+            spread=spread,
+            max_peaks=max_peaks,
+            min_prominence=min_prominence,
+            discretization=discretization,
+            match_gain=match_gain,
+            decay=decay,
+            generator=generator,
+        )
     d_model, n_modes = base.A.shape
     C = base.C.to(torch.complex128)  # (H, N)
     dt = base.dt.to(torch.float64)  # (H,)
@@ -537,6 +556,174 @@ def peak_init_modes(
         notes=notes,
         # what the modes are: with no clear peak, "base" coverage tiled the band too
         coverage=coverage if had_peaks else "tiled",
+    )
+    return modes, report
+
+
+def aliased_modes(A: torch.Tensor, dt: torch.Tensor) -> torch.Tensor:
+    """Which modes alias: ``|Im(A)|·dt > π``, a resonance past the band folded back into it
+    (:func:`mode_frequencies`), with the short memory of its channel's large step. (H, N) bool.
+
+    Examples
+    --------
+    >>> from sktdi.ssm import init_modes
+    >>> from sktdi.tdi import aliased_modes
+    >>> import torch
+    >>> modes = init_modes("s4d-lin", d_model=2, d_state=8)  # A = -1/2 + iπn, n = 0..3
+    >>> aliased_modes(modes.A, torch.tensor([0.5, 0.1])).tolist()
+    [[False, False, False, True], [False, False, False, False]]
+    """
+    return A.imag.abs() * dt.unsqueeze(-1) > math.pi  # (H, N)
+
+
+# a layer is blind at a peak when its power response Σ_h |H_h|² there (the mean over the peak's
+# band) is under this share of its mean over the band: on every real dataset of
+# docs/tdi_real.md, S4D-Lin's is at least 0.42 at the statistic's peaks; on a bank whose
+# steps stop short of a planted tone (dt ≤ 0.1, f = 0.3), 0.16
+BLIND_POWER = 0.25
+
+
+def _blind_peaks(
+    peaks: list[SpectralPeak], base: ModeParams, spectrum: TaskSpectrum, discretization: str
+) -> list[tuple[float, float]]:
+    """(frequency, relative power) of each peak where the base's layer is blind
+    (:data:`BLIND_POWER`)."""
+    if not peaks:
+        return []
+    _, A_bar, B_bar = discretize(
+        base.A.to(torch.complex128), base.B.to(torch.complex128), base.dt.to(torch.float64),
+        discretization,
+    )  # (H, N) each
+    freqs = np.asarray(spectrum.freqs, dtype=np.float64)  # (F,)
+    CB_bar = base.C.to(torch.complex128) * B_bar  # (H, N)
+    response = transfer_function(
+        A_bar, CB_bar, torch.zeros(A_bar.shape[0], dtype=torch.float64), torch.as_tensor(freqs)
+    )  # (H, F)
+    power = response.abs().pow(2).sum(dim=0).numpy()  # (F,)
+    power = power / power.mean()
+    blind = []
+    for peak in peaks:
+        band = (freqs >= peak.left_freq) & (freqs <= peak.right_freq)
+        at = power[band].mean() if band.any() else float(np.interp(peak.freq, freqs, power))
+        if at < BLIND_POWER:
+            blind.append((peak.freq, float(at)))
+    return blind
+
+
+def _alias_init_modes(
+    spectrum: TaskSpectrum,
+    base: ModeParams,
+    *,
+    spread: float,
+    max_peaks: int,
+    min_prominence: float,
+    discretization: str,
+    match_gain: bool,
+    decay: str,
+    generator: torch.Generator,
+) -> tuple[ModeParams, TDIReport]:
+    """``coverage="alias"``: only the base's aliased modes (:func:`aliased_modes`; at most
+    ``round((1 - spread)·N)`` per channel, the highest ones) move to the statistic's peaks;
+    every other mode keeps its pole as built.
+
+    An aliased mode resonates at its frequency folded back into the band, with the short
+    memory of a large step: a random narrow-band filter, which is what the placebo puts on
+    the peaks. Moving those modes, and only those, keeps everything else the base gives — its
+    low frequencies and long memories on every channel. A channel with no aliased mode is
+    left as built; so is every channel when the statistic has no peak. Where the base is
+    blind to a peak (:data:`BLIND_POWER`), moving its waste is not enough: the layer gets
+    ``coverage="base"`` instead, and the report's notes say so.
+
+    On a channel that moves ``m`` modes they hold a share ``1 - spread`` of its kernel energy
+    (measured over the sequence's length) and its kept modes, scaled as a group, the rest, as
+    with ``coverage="base"``; ``match_gain`` then matches the layer's energy to the base's.
+    """
+    peaks = find_spectral_peaks(spectrum, max_peaks=max_peaks, min_prominence=min_prominence)
+    blind = _blind_peaks(peaks, base, spectrum, discretization)
+    if blind:
+        # moving only what the base wastes would leave it blind there: place half of each
+        # channel's modes on the peaks as coverage="base" does
+        modes, report = peak_init_modes(
+            spectrum, base, spread=spread, max_peaks=max_peaks, min_prominence=min_prominence,
+            discretization=discretization, match_gain=match_gain, coverage="base",
+            decay=decay, generator=generator,
+        )
+        where = ", ".join(f"f = {freq:.3f} ({power:.2f})" for freq, power in blind)
+        report.notes.append(
+            f"coverage='alias' fell back to 'base': the base is blind at {where}, its power "
+            f"there under {BLIND_POWER} of its mean"
+        )
+        return modes, report
+    A = base.A.to(torch.complex128).clone()  # (H, N)
+    B = base.B.to(torch.complex128).clone()  # (H, N)
+    C = base.C.to(torch.complex128)  # (H, N)
+    dt = base.dt.to(torch.float64)  # (H,)
+    n_modes = A.shape[1]
+    most = n_modes - int(round(spread * n_modes))
+    aliased = aliased_modes(A, dt)  # (H, N)
+    # the highest aliased modes of each channel, at most `most` of them
+    rank_from_top = torch.flip(torch.cumsum(torch.flip(aliased.long(), [1]), 1), [1])  # (H, N)
+    moved = aliased & (rank_from_top <= most) if peaks else torch.zeros_like(aliased)  # (H, N)
+    counts_per_channel = moved.sum(dim=1)  # (H,)
+    length = spectrum.length
+    total = {}
+    for m in sorted(set(counts_per_channel.tolist()) - {0}):
+        rows = torch.nonzero(counts_per_channel == m).flatten()  # channels that move m modes
+        counts = allocate_modes([p.mass for p in peaks], m)
+        for p, c in zip(peaks, counts):
+            total[p.freq] = total.get(p.freq, 0) + c * len(rows)
+        omega, w = _discrete_targets(peaks, counts, 0, len(rows), length, generator)  # (h, m)
+        if decay == "base":
+            w = (-A.real[rows][moved[rows]].view(len(rows), m) * dt[rows, None]).clamp(
+                max=math.pi / 2
+            )  # (h, m)
+        where = moved[rows]  # (h, N)
+        block_A = A[rows]  # (h, N)
+        block_A[where] = (torch.complex(-w, omega) / dt[rows, None]).reshape(-1)
+        A[rows] = block_A
+    notes = []
+    changed = counts_per_channel > 0  # (H,)
+    if changed.any():
+        # energies over the sequence's length, E|C|² = 1: the moved modes share 1 - spread of
+        # each changed channel's energy equally, the kept modes keep their proportions
+        unit = _mode_energy(A, torch.ones_like(B), dt, discretization, length)  # (H, N)
+        kept_energy = (_mode_energy(A, B, dt, discretization, length) * ~moved).sum(1)  # (H,)
+        share = torch.where(
+            moved,
+            (1 - spread) / counts_per_channel.clamp_min(1).unsqueeze(-1),
+            torch.zeros((), dtype=torch.float64),
+        )  # (H, N)
+        B_moved = torch.sqrt(share / unit.clamp_min(1e-300)).to(torch.complex128)  # (H, N)
+        keep_scale = torch.sqrt(spread / kept_energy.clamp_min(1e-300)).unsqueeze(-1)  # (H, 1)
+        B_new = torch.where(moved, B_moved, B * keep_scale)  # (H, N)
+        B = torch.where(changed.unsqueeze(-1), B_new, B)  # (H, N)
+        notes.append(
+            f"{int(moved.sum())} aliased mode(s) on {int(changed.sum())} of {len(changed)} "
+            "channels moved to the peaks; every other mode keeps its pole as built"
+        )
+    elif peaks:
+        notes.append("the base has no aliased mode to move: every mode is kept as built")
+    else:
+        notes.append("the statistic has no prominent, significant peak: every mode is kept")
+    modes = ModeParams(A=A, B=B, C=C, dt=dt)
+    if match_gain and changed.any():
+        modes = _match_gain(modes, base, discretization)
+    # the report speaks of a changed channel: its mean number of moved modes, per peak too
+    n_changed = max(int(changed.sum()), 1)
+    per_channel = round(int(moved.sum()) / n_changed)
+    peaks = [
+        SpectralPeak(**{**asdict(p), "n_modes": round(total.get(p.freq, 0) / n_changed)})
+        for p in peaks
+    ]
+    report = TDIReport(
+        kind=spectrum.kind,
+        peaks=peaks,
+        modes_per_channel=n_modes,
+        n_aligned_modes=per_channel,
+        n_spread_modes=n_modes - per_channel,
+        gain_reference="base modes" if match_gain else None,
+        notes=notes,
+        coverage="alias",
     )
     return modes, report
 
@@ -701,6 +888,9 @@ def align_modes(
             f"{n_aligned} of {d_model} channels aligned (channel share "
             f"{channel_share:.2f}); the others keep the base initialization"
         )
+    if report.coverage == "alias":
+        # only the channels that had aliased modes to move changed: count those
+        n_aligned = int((modes.A != base.A.to(modes.A.dtype)).any(dim=1).sum())
     report.n_aligned_channels = n_aligned
     report.n_channels = d_model
     return modes, report

@@ -29,7 +29,7 @@ from ..utils.inputs import _caller_stacklevel
 from ..utils.sampling import subsample_indices
 from ..utils.validation import as_sequences, check_lengths
 from .align import TDIReport, align_layer, find_spectral_peaks
-from .options import TDIOptions
+from .options import TDIOptions, resolve_coverage
 from .reliability import _split_half_reliability
 from .spectra import TaskSpectrum, _task_spectrum, _task_target
 
@@ -211,7 +211,9 @@ class InitPlan:
         if self.chosen in TDI_INITS and not moved:
             applied = BASE_INIT  # what a TDI init's layers are built with
             reason = decision["reason"]
-            if self.channel_share > 0:  # the plan's share rounds to no channel of a layer
+            if self.channel_share > 0 and any(r.coverage == "alias" for r in reports):
+                reason = "the base has no aliased mode to move on the channels TDI could align"
+            elif self.channel_share > 0:  # the plan's share rounds to no channel of a layer
                 reason = f"a channel share of {self.channel_share:.1%} rounds to no channel"
             if f"{applied} kept on all" not in reason:
                 reason += f", {applied} kept on all"
@@ -245,6 +247,11 @@ class InitPlan:
             if self.reliability is not None and n_aligned < total
             else ""
         )
+        if reports[0].coverage == "alias" and n_aligned < total:
+            why = ", those with aliased modes" + (
+                f" among the share the statistic's split-half reliability "
+                f"({self.reliability:.2f}) allows" if self.reliability is not None else ""
+            )
         statistic = f"the {reports[0].kind} statistic"
         if self.chosen == "tdi-control":  # the placebo: say so, its peaks are not the task's
             statistic += " with its peaks moved to random frequencies (the placebo)"
@@ -413,9 +420,13 @@ def initialize_layers(
     options: TDIOptions,
     random_state=None,
     lengths: np.ndarray | None = None,
+    trained: bool = True,
 ) -> tuple[InitPlan, list[TDIReport]]:
     """Plan TDI on validated data and align ``layers`` (built with the request's ``base``,
     :func:`read_init`) in place.
+
+    ``trained``: whether training follows (a network) or not (a filter bank): what
+    ``options.coverage="auto"`` resolves by (:func:`~sktdi.tdi.resolve_coverage`).
 
     ``init``: the estimator's :class:`InitRequest` (:func:`read_init`), or the ``init`` value.
 
@@ -456,7 +467,9 @@ def initialize_layers(
             max_peaks=options.max_peaks,
             refine_steps=options.refine_steps,
             channel_share=plan.channel_share,
-            coverage=options.coverage,
+            coverage=resolve_coverage(
+                options.coverage, trained=trained, given=options.spectrum is not None, task=task
+            ),
             decay=options.decay,
             generator=generator,
         )

@@ -43,11 +43,11 @@ class TDIOptions(OptionGroup):
     channel_share : float in [0, 1], default=1.0
         The largest share of each aligned layer's channels TDI aligns; the others keep the
         base initialization (S4D-Lin). ``reliability`` shrinks it further.
-    coverage : {"base", "tiled", "gain"}, default="base"
-        What the ``spread`` modes are: the base initialization's own, kept as built, with the
-        aligned modes beside them ("base"; :doc:`/tdi_real`); new modes tiling the band
-        ("tiled", the earlier default: every mode moves); or no pole moves and only the
-        gains follow the statistic ("gain").
+    coverage : {"auto", "base", "alias", "tiled", "gain"}, default="auto"
+        Which modes move to the peaks: half of each aligned channel's beside the base's own
+        ("base"); only the base's aliased modes ("alias": the least any form moves); every
+        mode ("tiled", the earlier default); none, gains only ("gain"). "auto": "alias" for the
+        filter bank's classification, "base" otherwise (:func:`resolve_coverage`).
     decay : {"band", "base"}, default="band"
         The aligned modes' decays: from their peak's band ("band") or the base modes'
         ("base": only frequencies move).
@@ -70,9 +70,11 @@ class TDIOptions(OptionGroup):
     2
     """
 
-    # the defaults a file written before issue 35 was fitted with where it did not say (its
-    # flat tdi_* parameters, or tdi=None; sktdi.persistence.current_params): every mode moved
-    _earlier_defaults = {"spread": 0.25, "coverage": "tiled"}
+    # the fields whose defaults have changed, as a file of each earlier era was fitted with
+    # where it did not say (its flat tdi_* parameters, or tdi=None; the file's
+    # ``option_defaults``, sktdi.persistence.current_params): 1, before issue 35, every mode
+    # moved; 2, until coverage="auto", every model moved half of its modes beside the base's
+    _defaults_of_era = {1: {"spread": 0.25, "coverage": "tiled"}, 2: {"coverage": "base"}}
 
     _parameter_constraints: dict = {
         "spectrum": [None, TaskSpectrum],
@@ -85,7 +87,7 @@ class TDIOptions(OptionGroup):
         "spread": [Interval(Real, 0, 1, closed="both")],
         "max_peaks": [Interval(Integral, 1, None, closed="left")],
         "channel_share": [Interval(Real, 0, 1, closed="both")],
-        "coverage": [StrOptions(set(COVERAGES))],
+        "coverage": [StrOptions({"auto", *COVERAGES})],
         "decay": [StrOptions(set(DECAYS))],
         "refine_steps": [Interval(Integral, 0, None, closed="left")],
         "layers": [StrOptions({"first", "all"})],
@@ -101,7 +103,7 @@ class TDIOptions(OptionGroup):
         spread=0.5,
         max_peaks=8,
         channel_share=1.0,
-        coverage="base",
+        coverage="auto",
         decay="band",
         refine_steps=0,
         layers="first",
@@ -116,6 +118,38 @@ class TDIOptions(OptionGroup):
         self.decay = decay
         self.refine_steps = refine_steps
         self.layers = layers
+
+
+def resolve_coverage(
+    coverage: str, *, trained: bool, given: bool = False, task: str = "classification"
+) -> str:
+    """The form ``coverage`` names: itself, or for "auto" the form measured best
+    (``docs/tdi_real.md``: chosen on its choice datasets, confirmed on the others).
+
+    - "base" for a layer that is ``trained`` after TDI (the deep models): training corrects
+      what TDI moves, and half of an aligned channel's modes on the peaks learned fastest;
+    - "base" for a statistic the user ``given`` (``TDIOptions.spectrum``): trusted, committed to;
+    - "alias" for a classification statistic estimated for a layer never trained (the filter
+      bank): nothing corrects a displaced mode there, so only the modes the base wastes move
+      (and where the base is blind to a peak, the form falls back to "base":
+      :func:`~sktdi.tdi.align_modes`);
+    - "base" for regression's cross-spectrum: "alias" was measured on classification only.
+
+    Examples
+    --------
+    >>> from sktdi.tdi import resolve_coverage
+    >>> resolve_coverage("auto", trained=True), resolve_coverage("auto", trained=False)
+    ('base', 'alias')
+    >>> resolve_coverage("auto", trained=False, given=True)
+    'base'
+    >>> resolve_coverage("auto", trained=False, task="regression")
+    'base'
+    >>> resolve_coverage("tiled", trained=False)
+    'tiled'
+    """
+    if coverage != "auto":
+        return coverage
+    return "alias" if not (trained or given) and task == "classification" else "base"
 
 
 # an earlier sktdi's flat parameters, each now a field (``tdi_spread`` -> ``tdi__spread``): the
