@@ -65,3 +65,26 @@ python tdi_real.py --mode test --datasets ACSF1 --preset default --per-class 4 \
 python given_spectrum.py --datasets planted --per-class 2 8 --resamples 3 \
     --arms tdi-known-tiled tdi-transfer-tiled --n-jobs 1 \
     --out ../docs/data/given_spectrum_beside.csv
+
+# --- the alias form (coverage="alias": only the base's aliased modes move), each run with its
+# own S4D-Lin: a committed cell rerun in another run is another draw (tdi-real-rerun)
+# the deep model, choice datasets (training splits), S4D-Lin and "beside" rerun beside it
+python tdi_real.py --mode train --datasets digits-784 --preset s4d-1 --per-class 60 \
+    --budgets 5 10 --resamples 2 --n-jobs 2 --arms s4d-lin beside alias alias-control \
+    --out ../docs/data/tdi_real_alias.csv
+python tdi_real.py --mode train --datasets digits JapaneseVowels --preset default \
+    --per-class 4 --budgets 5 20 100 --resamples 3 --n-jobs 2 \
+    --arms s4d-lin beside alias alias-control --out ../docs/data/tdi_real_alias.csv
+# where the base is blind: the planted task, both forms, band given or estimated
+python given_spectrum.py --datasets planted --per-class 2 8 --resamples 3 --n-jobs 2 \
+    --arms s4d-lin tdi tdi-known tdi-alias tdi-known-alias \
+    --out ../docs/data/given_spectrum_alias.csv
+# the filter bank: every form on the choice datasets' training splits, then the chosen one on
+# the confirmation datasets' test splits; "tdi" is the shipped default (coverage="auto")
+python tdi_real.py --mode train --datasets digits digits-784 GunPoint JapaneseVowels \
+    --preset bank --per-class 4 16 --resamples 3 --n-jobs 2 \
+    --arms s4d-lin beside beside-control alias alias-control beside75 gain tiled tdi \
+    --out ../docs/data/tdi_real_fast.csv
+python tdi_real.py --mode test --datasets $CONFIRMATION --preset bank --per-class 16 100000 \
+    --resamples 3 --n-jobs 2 --arms s4d-lin beside alias alias-control tdi \
+    --out ../docs/data/tdi_real_fast_confirm.csv
