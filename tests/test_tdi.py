@@ -354,6 +354,8 @@ def test_base_coverage_keeps_the_base_modes_on_the_spread_share():
     assert torch.equal(modes.dt, base.dt.double())
     with pytest.raises(ValueError, match="coverage"):
         peak_init_modes(spectrum, base, coverage="everywhere")
+    with pytest.raises(ValueError, match="resolve_coverage"):
+        peak_init_modes(spectrum, base, coverage="auto")
 
 
 def _energy_over_length(A, B, dt, length):
@@ -400,6 +402,34 @@ def test_alias_coverage_moves_only_the_aliased_modes():
     for h in np.flatnonzero(changed):  # kept modes keep their proportions on a channel
         np.testing.assert_allclose(ratio[h][kept[h]], ratio[h][kept[h]][0], rtol=1e-10)
     assert report.coverage == "alias" and "aliased" in report.describe()
+
+
+def test_alias_coverage_with_a_channel_share_changes_only_what_it_reports():
+    """Before: with a channel share the alias form's notes counted the modes of every channel
+    with aliasing, and drawn channels that had none kept their poles but got the layer's gain
+    scale. Now a channel whose poles did not move is the base's bit for bit, the layer keeps
+    the base's kernel energy, and the report counts what moved."""
+    from sktdi.tdi import align_modes, kernel_energy
+
+    X, y = planted_classification([0.3], length=128)
+    spectrum = fisher_log_power(X, y)
+    base = init_modes(BASE_INIT, 32, 16, dt_min=1e-2, dt_max=1.0,
+                      generator=torch.Generator().manual_seed(2))
+    modes, report = align_modes(spectrum, base, coverage="alias", channel_share=0.5)
+    A0, B0 = base.A.to(modes.A.dtype), base.B.to(modes.B.dtype)
+    moved = modes.A != A0  # (H, N)
+    changed = moved.any(dim=1)
+    assert 0 < int(changed.sum()) < 16  # some of the 16 drawn channels had no aliased mode
+    assert torch.equal(modes.B[~changed], B0[~changed])
+    np.testing.assert_allclose(
+        kernel_energy(modes).mean().item(), kernel_energy(base).mean().item(), rtol=1e-8
+    )
+    assert report.n_aligned_channels == int(changed.sum())
+    assert report.notes[0].startswith(
+        f"{int(moved.sum())} aliased mode(s) on {int(changed.sum())} of 32 channels moved"
+    )
+    assert any("drew 16 of 32 channels" in note for note in report.notes)
+    assert sum(p.n_modes for p in report.peaks) >= 1 and all(p.n_modes > 0 for p in report.peaks)
 
 
 def test_alias_coverage_with_no_aliased_mode_stands_down_bit_for_bit():

@@ -66,7 +66,7 @@ class TDIReport:
     >>> from sktdi.tdi import align_layer, fisher_log_power
     >>> report = align_layer(S4D(16, 32), fisher_log_power(X, y))
     >>> print(str(report).splitlines()[0])
-    TDI from a fisher-log-power statistic: 3 peak(s); per channel 12 aligned + 4 spread of 16 modes
+    TDI from a fisher-log-power statistic (tiled): 3 peak(s); per channel 12 aligned + 4 spread of 16 modes
     """
 
     kind: str
@@ -119,8 +119,8 @@ class TDIReport:
 
         if self.coverage == "alias":
             text = (
-                f"the base's aliased modes ({aligned} of {n} on average) sit on {peaks}; every "
-                "other mode keeps its pole as built"
+                f"its aliased modes (about {aligned} of {n}) sit on {peaks}; every other mode "
+                "keeps its pole as built"
                 if aligned
                 else f"all {n} modes keep their poles as built (no aliased mode to move)"
             )
@@ -150,10 +150,19 @@ class TDIReport:
         return text + "."
 
     def __str__(self) -> str:
+        if self.coverage == "alias":
+            per_channel = (
+                f"per changed channel {self.n_aligned_modes} moved + {self.n_spread_modes} kept "
+                f"of {self.modes_per_channel} modes (means)"
+            )
+        else:
+            per_channel = (
+                f"per channel {self.n_aligned_modes} aligned + {self.n_spread_modes} spread of "
+                f"{self.modes_per_channel} modes"
+            )
         lines = [
-            f"TDI from a {self.kind} statistic: {len(self.peaks)} peak(s); per channel "
-            f"{self.n_aligned_modes} aligned + {self.n_spread_modes} spread of "
-            f"{self.modes_per_channel} modes",
+            f"TDI from a {self.kind} statistic ({self.coverage}): {len(self.peaks)} peak(s); "
+            + per_channel,
         ]
         for p in self.peaks:
             lines.append(
@@ -463,6 +472,11 @@ def peak_init_modes(
     """
     if not 0 <= spread <= 1:
         raise ValueError(f"spread must be in [0, 1], got {spread}")
+    if coverage == "auto":
+        raise ValueError(
+            "coverage='auto' names a form by the model it is for: resolve it first "
+            "(sktdi.tdi.resolve_coverage), or pass one of " + ", ".join(map(repr, COVERAGES))
+        )
     if coverage not in COVERAGES:
         raise ValueError(f"coverage must be one of {COVERAGES}, got {coverage!r}")
     if decay not in DECAYS:
@@ -666,12 +680,9 @@ def _alias_init_modes(
     moved = aliased & (rank_from_top <= most) if peaks else torch.zeros_like(aliased)  # (H, N)
     counts_per_channel = moved.sum(dim=1)  # (H,)
     length = spectrum.length
-    total = {}
     for m in sorted(set(counts_per_channel.tolist()) - {0}):
         rows = torch.nonzero(counts_per_channel == m).flatten()  # channels that move m modes
         counts = allocate_modes([p.mass for p in peaks], m)
-        for p, c in zip(peaks, counts):
-            total[p.freq] = total.get(p.freq, 0) + c * len(rows)
         omega, w = _discrete_targets(peaks, counts, 0, len(rows), length, generator)  # (h, m)
         if decay == "base":
             w = (-A.real[rows][moved[rows]].view(len(rows), m) * dt[rows, None]).clamp(
@@ -681,7 +692,6 @@ def _alias_init_modes(
         block_A = A[rows]  # (h, N)
         block_A[where] = (torch.complex(-w, omega) / dt[rows, None]).reshape(-1)
         A[rows] = block_A
-    notes = []
     changed = counts_per_channel > 0  # (H,)
     if changed.any():
         # energies over the sequence's length, E|C|² = 1: the moved modes share 1 - spread of
@@ -697,35 +707,76 @@ def _alias_init_modes(
         keep_scale = torch.sqrt(spread / kept_energy.clamp_min(1e-300)).unsqueeze(-1)  # (H, 1)
         B_new = torch.where(moved, B_moved, B * keep_scale)  # (H, N)
         B = torch.where(changed.unsqueeze(-1), B_new, B)  # (H, N)
-        notes.append(
-            f"{int(moved.sum())} aliased mode(s) on {int(changed.sum())} of {len(changed)} "
-            "channels moved to the peaks; every other mode keeps its pole as built"
-        )
-    elif peaks:
-        notes.append("the base has no aliased mode to move: every mode is kept as built")
-    else:
-        notes.append("the statistic has no prominent, significant peak: every mode is kept")
     modes = ModeParams(A=A, B=B, C=C, dt=dt)
-    if match_gain and changed.any():
-        modes = _match_gain(modes, base, discretization)
-    # the report speaks of a changed channel: its mean number of moved modes, per peak too
-    n_changed = max(int(changed.sum()), 1)
-    per_channel = round(int(moved.sum()) / n_changed)
-    peaks = [
-        SpectralPeak(**{**asdict(p), "n_modes": round(total.get(p.freq, 0) / n_changed)})
-        for p in peaks
+    if match_gain:
+        modes = _match_gain_where_changed(modes, base, discretization)
+    return modes, _alias_report(spectrum, peaks, modes, base, match_gain)
+
+
+def _match_gain_where_changed(
+    modes: ModeParams, base: ModeParams, discretization: str
+) -> ModeParams:
+    """``modes`` with B scaled on the channels whose poles moved, so that the layer's kernel
+    energy is ``base``'s and every other channel stays exactly the base's."""
+    changed = (modes.A != base.A.to(modes.A.dtype)).any(dim=1)  # (H,)
+    if not changed.any():
+        return modes
+    reference = ModeParams(
+        A=base.A.to(torch.complex128), B=base.B.to(torch.complex128), C=modes.C, dt=modes.dt
+    )
+    scale = torch.sqrt(
+        kernel_energy(reference, discretization)[changed].sum()
+        / kernel_energy(modes, discretization)[changed].sum()
+    )  # scalar
+    B = torch.where(changed.unsqueeze(-1), modes.B * scale, modes.B)  # (H, N)
+    return ModeParams(A=modes.A, B=B, C=modes.C, dt=modes.dt)
+
+
+def _alias_report(
+    spectrum: TaskSpectrum,
+    peaks: list[SpectralPeak],
+    modes: ModeParams,
+    base: ModeParams,
+    match_gain: bool,
+    notes: tuple[str, ...] = (),
+) -> TDIReport:
+    """What ``coverage="alias"`` did, counted on the modes as they are (after any channel
+    share): per changed channel, the mean number of moved modes and each peak's share of them
+    (only the peaks that got a mode are listed)."""
+    moved = modes.A != base.A.to(modes.A.dtype)  # (H, N)
+    counts = moved.sum(dim=1)  # (H,)
+    changed = counts > 0  # (H,)
+    n_changed, n_modes = int(changed.sum()), moved.shape[1]
+    total = np.zeros(len(peaks))
+    for m in counts[changed].tolist():  # each channel's m moved modes, split as allocated
+        total += allocate_modes([p.mass for p in peaks], m)
+    per_channel = int(round(float(counts[changed].float().mean()))) if n_changed else 0
+    used = [
+        SpectralPeak(**{**asdict(p), "n_modes": max(1, int(round(t / n_changed)))})
+        for p, t in zip(peaks, total)
+        if t > 0
     ]
-    report = TDIReport(
+    notes = list(notes)
+    if n_changed:
+        notes.insert(0, (
+            f"{int(moved.sum())} aliased mode(s) on {n_changed} of {len(counts)} channels moved "
+            "to the peaks; every other mode keeps its pole as built, and every other channel "
+            "is the base's exactly"
+        ))
+    elif peaks:
+        notes.insert(0, "no aliased mode to move: every mode is kept as built")
+    else:
+        notes.insert(0, "the statistic has no prominent, significant peak: every mode is kept")
+    return TDIReport(
         kind=spectrum.kind,
-        peaks=peaks,
+        peaks=used,
         modes_per_channel=n_modes,
         n_aligned_modes=per_channel,
         n_spread_modes=n_modes - per_channel,
-        gain_reference="base modes" if match_gain else None,
+        gain_reference="base modes" if match_gain and n_changed else None,
         notes=notes,
         coverage="alias",
     )
-    return modes, report
 
 
 def alignment_target(spectrum: TaskSpectrum, spread: float = 0.25) -> np.ndarray:
@@ -889,8 +940,23 @@ def align_modes(
             f"{channel_share:.2f}); the others keep the base initialization"
         )
     if report.coverage == "alias":
-        # only the channels that had aliased modes to move changed: count those
+        # only the drawn channels that had aliased modes changed: the layer's energy is matched
+        # over those again, and the report counts what moved on them
+        drawn = n_aligned
+        if match_gain:
+            modes = _match_gain_where_changed(modes, base, discretization)
+        extra = tuple(note for note in report.notes[1:] if "channel share" not in note)
+        report = _alias_report(
+            spectrum, [p for p in find_spectral_peaks(
+                spectrum, max_peaks=max_peaks, min_prominence=min_prominence)], modes, base,
+            match_gain, extra,
+        )
         n_aligned = int((modes.A != base.A.to(modes.A.dtype)).any(dim=1).sum())
+        if drawn < d_model:
+            report.notes.append(
+                f"the channel share ({channel_share:.2f}) drew {drawn} of {d_model} channels; "
+                f"{n_aligned} of them had aliased modes and changed"
+            )
     report.n_aligned_channels = n_aligned
     report.n_channels = d_model
     return modes, report

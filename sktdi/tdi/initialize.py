@@ -248,14 +248,26 @@ class InitPlan:
             else ""
         )
         if reports[0].coverage == "alias" and n_aligned < total:
-            why = ", those with aliased modes" + (
-                f" among the share the statistic's split-half reliability "
-                f"({self.reliability:.2f}) allows" if self.reliability is not None else ""
+            # the share drew channels; only those with aliased modes changed
+            drawn = round(self.channel_share * total)
+            why = (
+                f": the statistic's split-half reliability ({self.reliability:.2f}) allowed "
+                f"{drawn}, and {n_aligned} of those had aliased modes to move"
+                if self.reliability is not None and drawn < total
+                else ": those with aliased modes to move"
             )
         statistic = f"the {reports[0].kind} statistic"
         if self.chosen == "tdi-control":  # the placebo: say so, its peaks are not the task's
             statistic += " with its peaks moved to random frequencies (the placebo)"
         rest = f"; the other channels are {BASE_INIT}'s" if n_aligned < total else ""
+        fell_back = any(
+            note.startswith("coverage='alias' fell back") for r in reports for note in r.notes
+        )
+        if fell_back:  # the bank was blind at a peak: say why half of the modes moved
+            rest += (
+                "; the base was blind at a peak of the statistic, so half of each aligned "
+                "channel's modes moved there instead of only the aliased ones"
+            )
         return (
             f"{which} aligned {of} of {layers} with {statistic}{why}{rest}. On each aligned "
             f"channel, {reports[0].describe()}"
