@@ -169,29 +169,41 @@ def _given_gaps(path: Path, arm: str) -> pd.Series:
     return (100 * (wide[arm] - wide["s4d-lin"])).groupby(level="per_class").mean()
 
 
+def _given_table(path: Path, statistics, forms) -> str:
+    """The planted task's rows: per TDI statistic (arm, label) and series per class, S4D-Lin's
+    accuracy and each form's gap to it, ``forms`` (column, arm suffix) in order; a form the
+    run did not hold is left blank. The rows are the sizes of the form with no suffix."""
+    results = _csv(path)
+    lin = results[results["arm"] == "s4d-lin"].groupby("per_class")["accuracy"].mean()
+    present = set(results["arm"])
+    rows = []
+    for arm, label in statistics:
+        gaps = {
+            column: _given_gaps(path, arm + suffix) if arm + suffix in present
+            else pd.Series(dtype=float)
+            for column, suffix in forms
+        }
+        sizes = gaps[next(column for column, suffix in forms if suffix == "")].index
+        for per_class in sizes:
+            row = {"TDI's statistic": label, "series per class": int(per_class),
+                   "S4D-Lin": _f(lin[per_class])}
+            for column, _ in forms:
+                gap = gaps[column]
+                row[column] = _pts(gap[per_class]) if per_class in gap else ""
+            rows.append(row)
+    return _md_table(pd.DataFrame(rows), ["l", "r", "r"] + ["r"] * len(forms))
+
+
 @region("tdi-real-given")
 def tdi_real_given() -> str:
     """The planted task, where the base is blind: TDI's gain over S4D-Lin with the band
     given, transferred or estimated, the old form (tiled) and the new (beside), one run."""
-    results = _csv(GIVEN_BESIDE)
-    lin = results[results["arm"] == "s4d-lin"].groupby("per_class")["accuracy"].mean()
-    rows = []
-    for arm, label in (("tdi-known", "band given"), ("tdi-transfer", "spectrum of related data"),
-                       ("tdi", "estimated from the training series")):
-        now = _given_gaps(GIVEN_BESIDE, arm)
-        tiled = (
-            _given_gaps(GIVEN_BESIDE, f"{arm}-tiled")
-            if f"{arm}-tiled" in set(results["arm"]) else pd.Series(dtype=float)
-        )
-        for per_class in now.index:
-            rows.append({
-                "TDI's statistic": label,
-                "series per class": int(per_class),
-                "S4D-Lin": _f(lin[per_class]),
-                "TDI before (tiled) − S4D-Lin": _pts(tiled[per_class]) if per_class in tiled else "",
-                "TDI now (beside the base) − S4D-Lin": _pts(now[per_class]),
-            })
-    return _md_table(pd.DataFrame(rows), ["l", "r", "r", "r", "r"])
+    return _given_table(
+        GIVEN_BESIDE,
+        [("tdi-known", "band given"), ("tdi-transfer", "spectrum of related data"),
+         ("tdi", "estimated from the training series")],
+        [("TDI before (tiled) − S4D-Lin", "-tiled"), ("TDI now (beside the base) − S4D-Lin", "")],
+    )
 
 
 @region("tdi-real-alias")
@@ -203,20 +215,11 @@ def tdi_real_alias() -> str:
 @region("tdi-real-alias-given")
 def tdi_real_alias_given() -> str:
     """The planted task, where the base is blind: the two forms against S4D-Lin, one run."""
-    results = _csv(GIVEN_ALIAS)
-    lin = results[results["arm"] == "s4d-lin"].groupby("per_class")["accuracy"].mean()
-    rows = []
-    for arm, label in (("tdi-known", "band given"), ("tdi", "estimated from the training series")):
-        beside, alias = _given_gaps(GIVEN_ALIAS, arm), _given_gaps(GIVEN_ALIAS, f"{arm}-alias")
-        for per_class in beside.index:
-            rows.append({
-                "TDI's statistic": label,
-                "series per class": int(per_class),
-                "S4D-Lin": _f(lin[per_class]),
-                "beside − S4D-Lin": _pts(beside[per_class]),
-                "alias − S4D-Lin": _pts(alias[per_class]),
-            })
-    return _md_table(pd.DataFrame(rows), ["l", "r", "r", "r", "r"])
+    return _given_table(
+        GIVEN_ALIAS,
+        [("tdi-known", "band given"), ("tdi", "estimated from the training series")],
+        [("beside − S4D-Lin", ""), ("alias − S4D-Lin", "-alias")],
+    )
 
 
 FAST_FORMS = ["beside", "beside-control", "alias", "alias-control", "beside75", "gain", "tiled"]

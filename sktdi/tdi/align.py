@@ -358,16 +358,31 @@ def mode_frequencies(
     return torch.angle(A_bar).abs() / (2 * math.pi)  # (H, N)
 
 
-def _match_gain(modes: ModeParams, base: ModeParams, discretization: str) -> ModeParams:
+def _match_gain(
+    modes: ModeParams, base: ModeParams, discretization: str, *, only_changed: bool = False
+) -> ModeParams:
     """``modes`` with every B scaled so the layer's mean kernel energy is ``base``'s (same C
-    and dt): TDI redistributes the energy over frequency, it adds none."""
+    and dt): TDI redistributes the energy over frequency, it adds none. ``only_changed``:
+    scale only the channels whose poles moved (over their energy), so that every other
+    channel stays exactly the base's."""
     reference = ModeParams(
         A=base.A.to(torch.complex128), B=base.B.to(torch.complex128), C=modes.C, dt=modes.dt
     )
+    if not only_changed:
+        scale = torch.sqrt(
+            kernel_energy(reference, discretization).mean()
+            / kernel_energy(modes, discretization).mean()
+        )  # scalar
+        return ModeParams(A=modes.A, B=modes.B * scale, C=modes.C, dt=modes.dt)
+    changed = (modes.A != base.A.to(modes.A.dtype)).any(dim=1)  # (H,)
+    if not changed.any():
+        return modes
     scale = torch.sqrt(
-        kernel_energy(reference, discretization).mean() / kernel_energy(modes, discretization).mean()
+        kernel_energy(reference, discretization)[changed].sum()
+        / kernel_energy(modes, discretization)[changed].sum()
     )  # scalar
-    return ModeParams(A=modes.A, B=modes.B * scale, C=modes.C, dt=modes.dt)
+    B = torch.where(changed.unsqueeze(-1), modes.B * scale, modes.B)  # (H, N)
+    return ModeParams(A=modes.A, B=B, C=modes.C, dt=modes.dt)
 
 
 def _gain_init_modes(
@@ -595,6 +610,9 @@ def aliased_modes(A: torch.Tensor, dt: torch.Tensor) -> torch.Tensor:
 # docs/tdi_real.md, S4D-Lin's is at least 0.42 at the statistic's peaks; on a bank whose
 # steps stop short of a planted tone (dt ≤ 0.1, f = 0.3), 0.16
 BLIND_POWER = 0.25
+# how a report's notes say that coverage="alias" placed the modes as "base" does (the summary
+# of sktdi.tdi.initialize reads it)
+ALIAS_FELL_BACK = "coverage='alias' fell back to 'base'"
 
 
 def _blind_peaks(
@@ -664,8 +682,8 @@ def _alias_init_modes(
         )
         where = ", ".join(f"f = {freq:.3f} ({power:.2f})" for freq, power in blind)
         report.notes.append(
-            f"coverage='alias' fell back to 'base': the base is blind at {where}, its power "
-            f"there under {BLIND_POWER} of its mean"
+            f"{ALIAS_FELL_BACK}: the base is blind at {where}, its power there under "
+            f"{BLIND_POWER} of its mean"
         )
         return modes, report
     A = base.A.to(torch.complex128).clone()  # (H, N)
@@ -709,27 +727,8 @@ def _alias_init_modes(
         B = torch.where(changed.unsqueeze(-1), B_new, B)  # (H, N)
     modes = ModeParams(A=A, B=B, C=C, dt=dt)
     if match_gain:
-        modes = _match_gain_where_changed(modes, base, discretization)
+        modes = _match_gain(modes, base, discretization, only_changed=True)
     return modes, _alias_report(spectrum, peaks, modes, base, match_gain)
-
-
-def _match_gain_where_changed(
-    modes: ModeParams, base: ModeParams, discretization: str
-) -> ModeParams:
-    """``modes`` with B scaled on the channels whose poles moved, so that the layer's kernel
-    energy is ``base``'s and every other channel stays exactly the base's."""
-    changed = (modes.A != base.A.to(modes.A.dtype)).any(dim=1)  # (H,)
-    if not changed.any():
-        return modes
-    reference = ModeParams(
-        A=base.A.to(torch.complex128), B=base.B.to(torch.complex128), C=modes.C, dt=modes.dt
-    )
-    scale = torch.sqrt(
-        kernel_energy(reference, discretization)[changed].sum()
-        / kernel_energy(modes, discretization)[changed].sum()
-    )  # scalar
-    B = torch.where(changed.unsqueeze(-1), modes.B * scale, modes.B)  # (H, N)
-    return ModeParams(A=modes.A, B=B, C=modes.C, dt=modes.dt)
 
 
 def _alias_report(
@@ -738,11 +737,10 @@ def _alias_report(
     modes: ModeParams,
     base: ModeParams,
     match_gain: bool,
-    notes: tuple[str, ...] = (),
 ) -> TDIReport:
     """What ``coverage="alias"`` did, counted on the modes as they are (after any channel
-    share): per changed channel, the mean number of moved modes and each peak's share of them
-    (only the peaks that got a mode are listed)."""
+    share): the changed channels, per changed channel the mean number of moved modes, and
+    each peak's share of them (only the peaks that got a mode are listed)."""
     moved = modes.A != base.A.to(modes.A.dtype)  # (H, N)
     counts = moved.sum(dim=1)  # (H,)
     changed = counts > 0  # (H,)
@@ -756,17 +754,16 @@ def _alias_report(
         for p, t in zip(peaks, total)
         if t > 0
     ]
-    notes = list(notes)
     if n_changed:
-        notes.insert(0, (
+        note = (
             f"{int(moved.sum())} aliased mode(s) on {n_changed} of {len(counts)} channels moved "
             "to the peaks; every other mode keeps its pole as built, and every other channel "
             "is the base's exactly"
-        ))
+        )
     elif peaks:
-        notes.insert(0, "no aliased mode to move: every mode is kept as built")
+        note = "no aliased mode to move: every mode is kept as built"
     else:
-        notes.insert(0, "the statistic has no prominent, significant peak: every mode is kept")
+        note = "the statistic has no prominent, significant peak: every mode is kept"
     return TDIReport(
         kind=spectrum.kind,
         peaks=used,
@@ -774,7 +771,8 @@ def _alias_report(
         n_aligned_modes=per_channel,
         n_spread_modes=n_modes - per_channel,
         gain_reference="base modes" if match_gain and n_changed else None,
-        notes=notes,
+        n_aligned_channels=n_changed,
+        notes=[note],
         coverage="alias",
     )
 
@@ -935,28 +933,26 @@ def align_modes(
             C=modes.C,
             dt=modes.dt,
         )
-        report.notes.append(
-            f"{n_aligned} of {d_model} channels aligned (channel share "
-            f"{channel_share:.2f}); the others keep the base initialization"
-        )
-    if report.coverage == "alias":
-        # only the drawn channels that had aliased modes changed: the layer's energy is matched
-        # over those again, and the report counts what moved on them
-        drawn = n_aligned
-        if match_gain:
-            modes = _match_gain_where_changed(modes, base, discretization)
-        extra = tuple(note for note in report.notes[1:] if "channel share" not in note)
-        report = _alias_report(
-            spectrum, [p for p in find_spectral_peaks(
-                spectrum, max_peaks=max_peaks, min_prominence=min_prominence)], modes, base,
-            match_gain, extra,
-        )
-        n_aligned = int((modes.A != base.A.to(modes.A.dtype)).any(dim=1).sum())
-        if drawn < d_model:
+        if report.coverage == "alias":
+            # only the drawn channels that had aliased modes changed: the report counts what
+            # moved on them (and the layer's energy is matched over them, below)
+            peaks = find_spectral_peaks(
+                spectrum, max_peaks=max_peaks, min_prominence=min_prominence
+            )  # all of them, as the alias form allocated its modes over them
+            report = _alias_report(spectrum, peaks, modes, base, match_gain)
             report.notes.append(
-                f"the channel share ({channel_share:.2f}) drew {drawn} of {d_model} channels; "
-                f"{n_aligned} of them had aliased modes and changed"
+                f"the channel share ({channel_share:.2f}) drew {n_aligned} of {d_model} "
+                f"channels; {report.n_aligned_channels} of them had aliased modes and changed"
             )
+        else:
+            report.notes.append(
+                f"{n_aligned} of {d_model} channels aligned (channel share "
+                f"{channel_share:.2f}); the others keep the base initialization"
+            )
+    if report.coverage == "alias":
+        if match_gain:  # over the channels that changed after the share
+            modes = _match_gain(modes, base, discretization, only_changed=True)
+        n_aligned = report.n_aligned_channels  # the channels with aliased modes to move
     report.n_aligned_channels = n_aligned
     report.n_channels = d_model
     return modes, report

@@ -28,7 +28,7 @@ from sklearn.utils import check_random_state
 from ..utils.inputs import _caller_stacklevel
 from ..utils.sampling import subsample_indices
 from ..utils.validation import as_sequences, check_lengths
-from .align import TDIReport, align_layer, find_spectral_peaks
+from .align import ALIAS_FELL_BACK, TDIReport, align_layer, find_spectral_peaks
 from .options import TDIOptions, resolve_coverage
 from .reliability import _split_half_reliability
 from .spectra import TaskSpectrum, _task_spectrum, _task_target
@@ -260,9 +260,7 @@ class InitPlan:
         if self.chosen == "tdi-control":  # the placebo: say so, its peaks are not the task's
             statistic += " with its peaks moved to random frequencies (the placebo)"
         rest = f"; the other channels are {BASE_INIT}'s" if n_aligned < total else ""
-        fell_back = any(
-            note.startswith("coverage='alias' fell back") for r in reports for note in r.notes
-        )
+        fell_back = any(note.startswith(ALIAS_FELL_BACK) for r in reports for note in r.notes)
         if fell_back:  # the bank was blind at a peak: say why half of the modes moved
             rest += (
                 "; the base was blind at a peak of the statistic, so half of each aligned "
