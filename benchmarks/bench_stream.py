@@ -6,7 +6,10 @@ short synthetic task; then, per model,
 
 - one stream fed one sample at a time, and 1000 streams fed chunks of 100 samples:
   samples per second over ``--steps`` samples per stream (the compiled step of
-  ``sktdi.deep_model.stream_kernels``), and one stream through the network's own torch ``step``;
+  ``sktdi.deep_model.stream_kernels`` for single samples, its convolution mode for chunks,
+  and the chunks again through the step, ``"mode": "step"``), and one stream through the
+  network's own torch ``step``; the same with ``inference_dtype="float32"`` (model
+  ``"<network> float32"``);
 - resident memory after each quarter of the single stream's steps (constant in the
   stream's length if the state does not grow);
 - the alternatives a convolutional model has: a prediction on every prefix of one series of
@@ -27,6 +30,7 @@ short synthetic task; then, per model,
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import platform
 import time
@@ -62,6 +66,20 @@ def stream_rate(model, n_streams: int, chunk: int, steps: int, rng) -> dict:
         "samples_per_s": n_streams * steps / seconds,
         "rss_mib_each_quarter": memory,
     }
+
+
+@contextlib.contextmanager
+def _chunks_through(mode: str):
+    """Chunks through the convolution mode (as shipped) or, for the comparison, the step."""
+    from sktdi.deep_model import stream_kernels
+
+    shipped = stream_kernels.MIN_CHUNK
+    if mode == "step":
+        stream_kernels.MIN_CHUNK = 10**12
+    try:
+        yield
+    finally:
+        stream_kernels.MIN_CHUNK = shipped
 
 
 def convolution_bound(model, rng, n_series: int = 1000, steps: int = 200) -> dict:
@@ -136,11 +154,20 @@ def main() -> None:
     rows = []
     for network in ("conv-s4d", "s4d"):
         model = SSMClassifier(network=network, max_epochs=1, random_state=0).fit(X, y)
-        for n_streams, chunk in ((1, 1), (1000, 100)):
-            steps = args.steps if n_streams == 1 else 200
-            row = {"model": network, **stream_rate(model, n_streams, chunk, steps, rng)}
-            rows.append(row)
-            print(row, flush=True)
+        single = SSMClassifier(
+            network=network, max_epochs=1, random_state=0, inference_dtype="float32"
+        ).fit(X, y)
+        for name, fitted, mode in ((network, model, "convolution"), (network, model, "step"),
+                                   (f"{network} float32", single, "convolution")):
+            for n_streams, chunk in ((1, 1), (1000, 100)):
+                if mode == "step" and chunk == 1:
+                    continue  # a single sample always runs the step
+                steps = args.steps if n_streams == 1 else 200
+                with _chunks_through(mode):
+                    rate = stream_rate(fitted, n_streams, chunk, steps, rng)
+                row = {"model": name, **({"mode": mode} if chunk > 1 else {}), **rate}
+                rows.append(row)
+                print(row, flush=True)
         rows.append({"model": network, "torch_step_samples_per_s": torch_step_rate(
             model, args.steps // 4, rng)})
         print(rows[-1], flush=True)

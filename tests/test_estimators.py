@@ -881,6 +881,26 @@ def test_torch_threads_restores_after_an_error_and_across_threads():
         torch.set_num_threads(previous)
 
 
+def test_blas_threads_limits_numpys_blas_and_restores_it():
+    """A stream's chunk runs numpy's products under blas_threads(n_threads)."""
+    threadpoolctl = pytest.importorskip("threadpoolctl")
+
+    from sktdi.utils.threads import blas_threads
+
+    def counts():
+        return [i["num_threads"] for i in threadpoolctl.threadpool_info()
+                if i["user_api"] == "blas"]
+
+    before = counts()
+    with blas_threads(1):
+        assert counts() and set(counts()) == {1}
+    with pytest.raises(RuntimeError), blas_threads(1):
+        raise RuntimeError
+    assert counts() == before
+    with blas_threads(None):
+        assert counts() == before
+
+
 def _fit_in_worker():
     """A small fit; the thread counts torch had inside it."""
     seen, undo = _threads_seen_in_forward()

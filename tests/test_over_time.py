@@ -339,3 +339,35 @@ def test_a_stream_runs_the_compiled_step_and_agrees_with_torchs(data, network, i
     chunk = live.outputs_after_each(X[[2, 0], :, 20:40]).numpy()  # (2, 20, K)
     np.testing.assert_allclose(chunk, torch.stack(torch_steps[20:], dim=1).numpy(), atol=atol)
 
+
+
+@pytest.mark.parametrize(
+    "network",
+    [{"n_layers": 4, "pooling": "mean-max"}, {"network": "s4d", "n_layers": 2, "d_state": 8}],
+    ids=["conv-s4d", "s4d"],
+)
+def test_a_chunk_runs_the_convolution_mode_with_the_state_carried(data, network, monkeypatch):
+    """A chunk runs layer after layer over its samples (the convolution mode), in time tiles,
+    over streams taken a few at a time; the state it leaves is the step's: mixed feeds of
+    single samples, short and long chunks agree with the step alone and with the estimator."""
+    from sktdi.deep_model import stream_kernels
+
+    X, y = data
+    clf = SSMClassifier(**SMALL, **network, d_model=16).fit(X, y)
+    X = np.concatenate([X, X[:, :, ::-1]], axis=-1)[:5]  # (5, C, 80): past the fit's length
+    monkeypatch.setattr(stream_kernels, "TILE", 16)  # a chunk of 35 runs as 16 + 16 + 3
+    monkeypatch.setattr(stream_kernels, "ROWS", 40)  # 2 streams at a time for tiles of 16
+    monkeypatch.setattr(stream_kernels, "MIN_CHUNK", 10**9)
+    stepped = clf.stream(5).outputs_after_each(X).numpy()  # (5, 80, K): every sample a step
+    monkeypatch.setattr(stream_kernels, "MIN_CHUNK", 4)
+    live = clf.stream(5)
+    chunks = [
+        live.outputs_after_each(X[:, :, start:end]).numpy()
+        for start, end in [(0, 1), (1, 36), (36, 38), (38, 42), (42, 79)]
+    ]
+    np.testing.assert_allclose(np.concatenate(chunks, axis=1), stepped[:, :79], atol=1e-10)
+    live.update(X[:, :, 79:])
+    proba = clf.predict_proba_over_time(X, lengths=np.full(5, 80))[:, -1]  # (5, K)
+    np.testing.assert_allclose(live.predict_proba(), proba, atol=1e-10)
+    live = clf.stream(5).update(X[:, :, :50]).update(X[:, :, 50:])  # update keeps the last
+    np.testing.assert_allclose(live.predict_proba(), proba, atol=1e-10)

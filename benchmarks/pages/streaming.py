@@ -87,45 +87,56 @@ def stream_speed() -> str:
     """bench_stream.py: a stream's samples per second against the alternatives."""
     runs = pd.DataFrame(json.loads(STREAM_BENCH.read_text())["runs"])
     rows = []
+    mode = runs["mode"] if "mode" in runs else pd.Series("convolution", index=runs.index)
     for network, label in (("conv-s4d", 'default (`network="conv-s4d"`)'),
-                           ("s4d", '`network="s4d"`')):
+                           ("s4d", '`network="s4d"`'),
+                           ("conv-s4d float32", 'default, `inference_dtype="float32"`'),
+                           ("s4d float32", '`network="s4d"`, `inference_dtype="float32"`')):
         mine = runs[runs["model"] == network]
+        if not len(mine):
+            continue
         one = mine[(mine["n_streams"] == 1) & (mine["chunk"] == 1)]["samples_per_s"].iloc[0]
-        many = mine[mine["n_streams"] == 1000]["samples_per_s"].iloc[0]
-        prefix = mine["every_prefix_samples_per_s"].dropna().iloc[0]
-        bound = mine["over_time_samples_per_s"].dropna().iloc[0]
-        torch_step = (
-            mine["torch_step_samples_per_s"].dropna() if "torch_step_samples_per_s" in mine
-            else pd.Series(dtype=float)
-        )
+        many = mine[(mine["n_streams"] == 1000) & (mode[mine.index] != "step")]
+        stepped = mine[(mine["n_streams"] == 1000) & (mode[mine.index] == "step")]
+
+        def measured(column):
+            values = mine[column].dropna() if column in mine else pd.Series(dtype=float)
+            return f"{values.iloc[0]:,.0f}" if len(values) else "—"
+
         rows.append({
             "network": label,
             "one stream, sample by sample": f"{one:,.0f}",
-            "the same through torch's step": (
-                f"{torch_step.iloc[0]:,.0f}" if len(torch_step) else "—"
+            "the same through torch's step": measured("torch_step_samples_per_s"),
+            "1000 streams, chunks of 100": f"{many['samples_per_s'].iloc[0]:,.0f}",
+            "the same through the step": (
+                f"{stepped['samples_per_s'].iloc[0]:,.0f}" if len(stepped) else "—"
             ),
-            "1000 streams, chunks of 100": f"{many:,.0f}",
-            "one pass over whole series": f"{bound:,.0f}",
-            "re-run on every prefix": f"{prefix:,.0f}",
+            "one pass over whole series": measured("over_time_samples_per_s"),
+            "re-run on every prefix": measured("every_prefix_samples_per_s"),
         })
     rocket = runs[runs["model"] == "minirocket"]["every_prefix_samples_per_s"].iloc[0]
     rows.append({"network": "MiniRocket", "one stream, sample by sample": "—",
                  "the same through torch's step": "—",
-                 "1000 streams, chunks of 100": "—", "one pass over whole series": "—",
+                 "1000 streams, chunks of 100": "—", "the same through the step": "—",
+                 "one pass over whole series": "—",
                  "re-run on every prefix": f"{rocket:,.0f}"})
-    table = _md_table(pd.DataFrame(rows), ["l", "r", "r", "r", "r", "r"])
+    table = _md_table(pd.DataFrame(rows), ["l", "r", "r", "r", "r", "r", "r"])
     default = runs[runs["model"] == "conv-s4d"]
     weights = int(default["weights_per_sample"].dropna().iloc[0])
     long = runs[runs["model"] == "s4d-small"]
     memory = long["rss_mib_each_tenth"].iloc[0]
     return (
         "Samples per second on one CPU thread (`benchmarks/bench_stream.py`). A stream runs "
-        "the compiled step; \"through torch's step\" is the network's own `step`, one call "
-        "per sample, as streams ran before it. \"One pass over "
-        "whole series\" is `predict_proba_over_time` on 1000 series of 200 steps: every "
-        "step's prediction from the convolution mode, the most a stream fed in chunks could "
-        "reach. \"Re-run on every prefix\" is what a model without a recurrent mode must do "
-        "for a prediction after every sample of a 200-step series.\n\n" + table + "\n\n"
+        "the compiled step on single samples and the convolution mode, with its state "
+        "carried, on chunks; \"the same through the step\" feeds the chunks sample by sample "
+        "through the compiled step, as chunks ran before. \"Through torch's step\" is the "
+        "network's own `step`, one call per sample. \"One pass over whole series\" is "
+        "`predict_proba_over_time` on 1000 series of 200 steps: every step's prediction "
+        "from torch's convolution mode. \"Re-run on every prefix\" is what a model without a "
+        "recurrent mode must do for a prediction after every sample of a 200-step series. "
+        "The default precision is float64 (a series' prediction does not depend on the "
+        "others in its batch); float32 rounds in the last bits and halves the bytes each "
+        "product moves.\n\n" + table + "\n\n"
         f"The default network multiplies about {weights:,} weights per sample, which bounds "
         "its throughput on one thread whatever the mode. A stream's memory does not grow: "
         f"over {int(long['steps_per_stream'].iloc[0]):,} samples of one stream, resident memory "

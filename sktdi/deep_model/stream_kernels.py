@@ -9,6 +9,11 @@ the S4D layers discretized) and each sample runs through all of it in one call.
 ``benchmarks/bench_stream.py`` measures both; ``tests/test_predict_streaming.py`` checks the
 kernel against the network's convolution mode.
 
+A chunk of several samples runs in the convolution mode instead, layer after layer, with the
+state carried across chunks (:func:`_ssm_chunk`): each weight then multiplies every sample of
+the chunk in one BLAS product, where the step touches all of them once per sample. Streams are
+taken a few at a time so that a block's intermediate arrays stay in the cache.
+
 Layouts: weights as the torch modules hold them, stacked over blocks and zero-padded to the
 widest block input (``C_max``: the network's input channels or ``4F``); state per stream.
 """
@@ -20,8 +25,15 @@ from math import erf as math_erf
 import numpy as np
 import torch
 from numba import njit
+from numpy.lib.stride_tricks import sliding_window_view
+from scipy.special import erf, expit
 
 POOLING_CODES = {"mean": 0, "max": 1, "mean-max": 2, "last": 3}
+# a chunk of MIN_CHUNK samples or more runs in the convolution mode, in time tiles of at most
+# TILE samples, over streams taken ROWS // tile samples at a time (bench_stream.py measures)
+MIN_CHUNK = 16
+TILE = 128
+ROWS = 4096
 
 
 class _Stepper:
@@ -43,6 +55,83 @@ class _Stepper:
         """Follow only the streams ``rows`` (indices), in that order."""
         for name in self.STATE:
             setattr(self, name, np.ascontiguousarray(getattr(self, name)[rows]))
+
+    def feed(self, x: np.ndarray, every_step: bool) -> np.ndarray:
+        """x: (S, C, k) scaled samples -> the outputs after the last sample (S, O), or after
+        each of them (S, k, O) when ``every_step``. A chunk of at least ``MIN_CHUNK`` samples
+        runs in the convolution mode, in time tiles of at most ``TILE`` samples (the SSM's
+        Toeplitz products grow as the tile's square); fewer run the compiled step."""
+        x = np.ascontiguousarray(x, dtype=self.dtype)
+        S, _, k = x.shape
+        if k < MIN_CHUNK:  # the compiled step
+            out = np.empty((S, k if every_step else 1, self.head.shape[0]), self.dtype)
+            self._steps(x, out, every_step)
+            self.count += k
+            return out if every_step else out[:, 0]
+        tiles = []
+        for start in range(0, k, TILE):
+            part = x[:, :, start : start + TILE]  # (S, C, k')
+            if every_step or start + TILE >= k:  # update keeps only the last output
+                tiles.append(self._chunk(part, every_step))  # (S, k' or 1, O)
+            else:
+                self._chunk(part, every_step=False)
+            self.count += part.shape[-1]
+        out = np.concatenate(tiles, axis=1)  # (S, k or 1, O)
+        return out if every_step else out[:, 0]
+
+    def _chunk(self, x: np.ndarray, every_step: bool) -> np.ndarray:
+        """x: (S, C, k) -> (S, k or 1, O): the convolution mode over streams taken a few
+        at a time (about ``ROWS`` samples each), the state updated."""
+        S, _, k = x.shape
+        out = np.empty((S, k if every_step else 1, self.head.shape[0]), self.dtype)
+        kernels = self._chunk_kernels(k)
+        per = max(1, ROWS // k)
+        for start in range(0, S, per):
+            rows = slice(start, min(start + per, S))
+            # channels first: a layer's weights times (channels, streams · samples)
+            feature = np.ascontiguousarray(x[rows].transpose(1, 0, 2))  # (C, B, k)
+            feature = self._blocks_chunk(feature, rows, kernels)  # (P, B, k)
+            out[rows] = self._pool_head_chunk(feature, rows, every_step)
+        return out
+
+    def _chunk_kernels(self, k: int) -> list:
+        """Each S4D layer's :func:`ssm_chunk_kernels` for a tile of k samples, kept for the
+        two tile lengths a feed uses."""
+        cache = self.__dict__.setdefault("_kernels", {})
+        if k not in cache:
+            if len(cache) >= 2:
+                cache.clear()
+            cache[k] = [
+                ssm_chunk_kernels(A_bar, CB_bar, k, self.dtype)
+                for A_bar, CB_bar in zip(self.A_bar, self.CB_bar)
+            ]
+        return cache[k]
+
+    def _pool_head_chunk(self, feature: np.ndarray, rows: slice, every_step: bool):
+        """The running pooling over a chunk's features (P, B, k) and the head's outputs after
+        each sample (B, k, O), or after the last (B, 1, O); total and peak updated."""
+        P, B, k = feature.shape
+        total, peak = self.total[rows].T, self.peak[rows].T  # (P, B) each, views
+        if every_step:
+            sums = total[:, :, None] + np.cumsum(feature, axis=2)  # (P, B, k)
+            peaks = np.maximum(peak[:, :, None], np.maximum.accumulate(feature, axis=2))
+        else:  # the last sample's only
+            sums = (total + feature.sum(axis=2))[:, :, None]  # (P, B, 1)
+            peaks = np.maximum(peak, feature.max(axis=2))[:, :, None]
+            feature = feature[:, :, -1:]
+        total[:] = sums[:, :, -1]
+        peak[:] = peaks[:, :, -1]
+        n = self.count + np.arange(k - sums.shape[2] + 1, k + 1, dtype=self.dtype)  # (k',)
+        if self.pooling == POOLING_CODES["mean"]:
+            pooled = sums / n
+        elif self.pooling == POOLING_CODES["max"]:
+            pooled = peaks
+        elif self.pooling == POOLING_CODES["mean-max"]:
+            pooled = np.concatenate([sums / n, peaks], axis=0)  # (2P, B, k')
+        else:
+            pooled = feature
+        outputs = self.head @ pooled.reshape(len(pooled), -1)  # (O, B·k')
+        return outputs.reshape(-1, B, pooled.shape[2]).transpose(1, 2, 0) + self.head_bias
 
 
 class ConvS4DStepper(_Stepper):
@@ -114,6 +203,14 @@ class ConvS4DStepper(_Stepper):
         S = n_streams
         # the state: each block's bottleneck history and max-pool window, the S4D states,
         # the pooling's running sum and max, the count of samples
+        # the convolution mode's: each convolution as an (F, taps·F) matrix over the last
+        # `taps` rows of a tap-major window, [o, j·F + i] = weight[o, i, j]
+        self.conv_taps = [
+            np.ascontiguousarray(
+                self.conv[:, c * F : (c + 1) * F, :, k_max - kw :].transpose(0, 1, 3, 2)
+            ).reshape(D, F, kw * F)
+            for c, kw in enumerate(self.widths)
+        ]  # (D, F, kw·F) each
         self.conv = self.conv.reshape(D, -1, F * k_max)
         self.history = np.zeros((S, D, F, k_max - 1), f)
         self.window = np.full((S, D, c_max, 2), -np.inf, f)
@@ -122,13 +219,8 @@ class ConvS4DStepper(_Stepper):
         self.peak = np.full((S, width), -np.inf, f)
         self.count = 0
 
-    def feed(self, x: np.ndarray, every_step: bool) -> np.ndarray:
-        """x: (S, C, k) scaled samples -> the outputs after the last sample (S, O), or after
-        each of them (S, k, O) when ``every_step``."""
-        x = np.ascontiguousarray(x, dtype=self.dtype)
-        S, _, k = x.shape
-        n_out = self.head.shape[0]
-        out = np.empty((S, k if every_step else 1, n_out), self.dtype)
+    def _steps(self, x: np.ndarray, out: np.ndarray, every_step: bool) -> None:
+        """The compiled step over x (S, C, k), the outputs into ``out``."""
         _steps(
             x, out, every_step, self.count, len(self.widths), self.has_ssm, self.pooling,
             self.n_groups, self.bottleneck, self.conv, self.A_bar, self.CB_bar, self.skip,
@@ -136,8 +228,95 @@ class ConvS4DStepper(_Stepper):
             self.shortcut_shift, self.head, self.head_bias, self.history, self.window,
             self.ssm_state, self.total, self.peak,
         )
-        self.count += k
-        return out if every_step else out[:, 0]
+
+    def _blocks_chunk(self, feature: np.ndarray, rows: slice, kernels: list) -> np.ndarray:
+        """Every block over a chunk of the streams ``rows``: (C, B, k) -> (4F, B, k); the
+        bottleneck histories, max-pool windows and S4D states carried in and updated."""
+        _, B, k = feature.shape
+        n_hist = self.history.shape[-1]  # k_max - 1
+        F = self.bottleneck.shape[1]
+        residual, c_in = feature, self.n_in  # the input of the current group of three
+        for d in range(self.bottleneck.shape[0]):
+            z = self.bottleneck[d, :, :c_in] @ feature.reshape(c_in, B * k)  # (F, B·k)
+            z = z.reshape(F, B, k)
+            branches = np.empty((self.width, B, k), self.dtype)  # each branch's F rows
+            row = 0
+            if self.has_ssm:
+                state = self.ssm_state[rows, d]  # (B, F, N), a view: updated in place
+                _ssm_chunk(z, state, self.skip[d], kernels[d], out=branches[:F])
+                row = F
+            history = self.history[rows, d]  # (B, F, k_max - 1), a view
+            recent = np.concatenate([history.transpose(1, 0, 2), z], axis=2)  # (F, B, k_max-1+k)
+            windows = sliding_window_view(recent, n_hist + 1, axis=2)  # (F, B, k, k_max)
+            windows = np.ascontiguousarray(windows.transpose(3, 0, 1, 2))  # (k_max, F, B, k)
+            windows = windows.reshape(-1, B * k)  # (k_max·F, B·k): [j·F + i, b·k + t]
+            for taps in self.conv_taps:  # each over its own last taps of the window
+                own = windows[len(windows) - taps.shape[2] :]  # (kw·F, B·k)
+                np.matmul(taps[d], own, out=branches[row : row + F].reshape(F, B * k))
+                row += F
+            window = self.window[rows, d, :c_in]  # (B, c_in, 2), a view
+            padded = np.concatenate([window.transpose(1, 0, 2), feature], axis=2)  # (c_in, B, 2+k)
+            pool_max = np.maximum(np.maximum(padded[..., :-2], padded[..., 1:-1]), padded[..., 2:])
+            pool_proj = self.pool_proj[d, :, :c_in]  # (F, c_in)
+            np.matmul(pool_proj, pool_max.reshape(c_in, B * k),
+                      out=branches[row : row + F].reshape(F, B * k))
+            if n_hist:
+                history[:] = recent[:, :, -n_hist:].transpose(1, 0, 2)
+            window[:] = padded[:, :, -2:].transpose(1, 0, 2)
+            # BatchNorm (eval) and ReLU, in place: the next block's input
+            branches *= self.scale[d][:, None, None]
+            branches += self.shift[d][:, None, None]
+            feature = np.maximum(branches, 0.0, out=branches)  # (4F, B, k)
+            c_in = self.width
+            if d % 3 == 2 and d // 3 < self.n_groups:
+                g = d // 3
+                weight = self.shortcut[g, :, : len(residual)]  # (4F, C_g)
+                shortcut = (weight @ residual.reshape(len(residual), B * k)).reshape(-1, B, k)
+                shortcut *= self.shortcut_scale[g][:, None, None]
+                shortcut += self.shortcut_shift[g][:, None, None]
+                feature += shortcut
+                feature = residual = np.maximum(feature, 0.0, out=feature)
+        return feature
+
+
+def ssm_chunk_kernels(A_bar: np.ndarray, CB_bar: np.ndarray, k: int, dtype) -> tuple:
+    """The convolution mode of one S4D layer over a tile of k samples with a carried state,
+    as real matrices for batched products: from the recurrence x_t = Ā x_{t-1} + C·B̄ u_t,
+    y_t = 2 Re Σ_n x_t,
+
+    - y_t = Σ_{j≤t} K_{t-j} u_j + 2 Re Σ_n Ā^{t+1} x_{-1}, with K_i = 2 Re Σ_n Ā^i C·B̄;
+    - x_{k-1} = Ā^k x_{-1} + Σ_j Ā^{k-1-j} C·B̄ u_j.
+
+    A_bar, CB_bar: complex (H, N). Returns (toeplitz (H, k, k), from_state (H, 2N, k),
+    to_state (H, k, 2N), decay (H, N) complex), the complex ones split as [real, imaginary].
+    """
+    t = np.arange(k + 1)  # (k+1,)
+    powers = np.exp(np.log(A_bar)[:, :, None] * t)  # (H, N, k+1): Ā^t
+    K = 2.0 * (powers[:, :, :k] * CB_bar[:, :, None]).real.sum(axis=1)  # (H, k)
+    lag = t[None, :k] - t[:k, None]  # (k, k): [j, t] = t - j
+    toeplitz = np.where(lag >= 0, K[:, np.maximum(lag, 0)], 0.0)  # (H, k, k): [h, j, t]
+    ahead = powers[:, :, 1:]  # (H, N, k): Ā^{t+1}
+    from_state = 2.0 * np.concatenate([ahead.real, -ahead.imag], axis=1)  # (H, 2N, k)
+    into = powers[:, :, k - 1 :: -1] * CB_bar[:, :, None]  # (H, N, k): Ā^{k-1-j} C·B̄
+    to_state = np.concatenate([into.real, into.imag], axis=1).transpose(0, 2, 1)  # (H, k, 2N)
+    real = [np.ascontiguousarray(m, dtype=dtype) for m in (toeplitz, from_state, to_state)]
+    return (*real, powers[:, :, k])
+
+
+def _ssm_chunk(u: np.ndarray, state: np.ndarray, skip: np.ndarray, kernels: tuple, out=None):
+    """One S4D layer over a tile: u (H, B, k) real and contiguous, state (B, H, N) complex
+    (updated in place) -> y (H, B, k), into ``out`` if given; ``kernels`` from
+    :func:`ssm_chunk_kernels`. (numpy's matmul calls BLAS on contiguous operands only.)"""
+    toeplitz, from_state, to_state, decay = kernels
+    N = state.shape[-1]
+    carried = np.concatenate([state.real, state.imag], axis=-1).transpose(1, 0, 2)  # (H, B, 2N)
+    carried = np.ascontiguousarray(carried, dtype=u.dtype)
+    y = np.matmul(u, toeplitz, out=out)  # (H, B, k)
+    y += np.matmul(carried, from_state)
+    y += skip[:, None, None] * u
+    added = np.matmul(u, to_state).transpose(1, 0, 2)  # (B, H, 2N)
+    state[:] = decay * state + (added[..., :N] + 1j * added[..., N:])
+    return y
 
 
 # reassociation lets the dot products vectorize; no flag that assumes away the -inf of the
@@ -294,19 +473,39 @@ class S4DStepper(_Stepper):
         self.peak = np.full((S, H), -np.inf, self.dtype)
         self.count = 0
 
-    def feed(self, x: np.ndarray, every_step: bool) -> np.ndarray:
-        """As :meth:`ConvS4DStepper.feed`."""
-        x = np.ascontiguousarray(x, dtype=self.dtype)
-        S, _, k = x.shape
-        out = np.empty((S, k if every_step else 1, self.head.shape[0]), self.dtype)
+    def _steps(self, x: np.ndarray, out: np.ndarray, every_step: bool) -> None:
+        """The compiled step over x (S, C, k), the outputs into ``out``."""
         _s4d_steps(
             x, out, every_step, self.count, self.pooling, self.prenorm, self.eps, self.encoder,
             self.encoder_bias, self.A_bar, self.CB_bar, self.skip, self.mix, self.mix_bias,
             self.norm, self.norm_bias, self.head, self.head_bias, self.ssm_state, self.total,
             self.peak,
         )
-        self.count += k
-        return out if every_step else out[:, 0]
+
+    def _blocks_chunk(self, feature: np.ndarray, rows: slice, kernels: list) -> np.ndarray:
+        """The encoder and every block over a chunk of the streams ``rows``: (C, B, k) ->
+        (H, B, k); the S4D states carried in and updated."""
+        C, B, k = feature.shape
+        H = self.encoder.shape[0]
+        feature = (self.encoder @ feature.reshape(C, B * k)).reshape(H, B, k)
+        feature += self.encoder_bias[:, None, None]
+        for layer in range(len(self.mix)):
+            z = self._layer_norm(feature, layer) if self.prenorm else feature  # (H, B, k)
+            state = self.ssm_state[rows, layer]  # (B, H, N), a view: updated in place
+            y = _ssm_chunk(z, state, self.skip[layer], kernels[layer])  # (H, B, k)
+            gelu = 0.5 * y * (1.0 + erf(y * np.sqrt(0.5)))  # exact, torch's default
+            mixed = (self.mix[layer] @ gelu.reshape(H, B * k)).reshape(2 * H, B, k)
+            mixed += self.mix_bias[layer][:, None, None]
+            feature = feature + mixed[:H] * expit(mixed[H:])  # GLU, the residual sum
+            if not self.prenorm:
+                feature = self._layer_norm(feature, layer)
+        return feature
+
+    def _layer_norm(self, x: np.ndarray, layer: int) -> np.ndarray:
+        """LayerNorm over the channels of x (H, B, k)."""
+        centred = x - x.mean(axis=0)
+        inv = 1.0 / np.sqrt((centred**2).mean(axis=0) + self.eps)
+        return centred * inv * self.norm[layer][:, None, None] + self.norm_bias[layer][:, None, None]
 
 
 def compiled_stepper(module, n_streams: int):

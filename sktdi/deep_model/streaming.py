@@ -6,7 +6,8 @@ sums. A :class:`PredictionStream` holds that state for ``n_streams`` series and 
 with every sample, at a constant cost and memory per sample, however long the streams run.
 After t samples its predictions equal the estimator's on the series' first t steps. On a
 CPU both networks run a compiled step (:mod:`sktdi.deep_model.stream_kernels`: every block in one
-numba call per sample); ensembles and GPUs step through torch.
+numba call per sample), and a chunk of samples the convolution mode with the state carried
+across chunks; ensembles and GPUs step through torch.
 
 A stream is a snapshot of the estimator as it was when the stream was made: an eval-mode copy
 of its network, on the network's device, with the input scaling and the classes of that fit.
@@ -22,7 +23,8 @@ from numbers import Integral
 import numpy as np
 import torch
 
-from ..utils.threads import resolve_n_threads, torch_threads
+from ..utils.threads import blas_threads, resolve_n_threads, torch_threads
+from . import stream_kernels
 from .stream_kernels import compiled_stepper
 
 
@@ -111,8 +113,15 @@ class PredictionStream:
         if not np.isfinite(x).all():
             raise ValueError("update got NaN or infinite values; a stream needs finite samples")
         mean, scale = self._input_mean[:, None], self._input_scale[:, None]  # (C, 1)
+        threads = resolve_n_threads(self._n_threads)
         if self._stepper is not None:
-            outputs = torch.from_numpy(self._stepper.feed((x - mean) / scale, every_step))
+            scaled = (x - mean) / scale  # (S, C, k)
+            if x.shape[-1] < stream_kernels.MIN_CHUNK:  # the compiled step: one thread
+                outputs = self._stepper.feed(scaled, every_step)
+            else:  # the convolution mode: numpy's BLAS products
+                with blas_threads(threads):
+                    outputs = self._stepper.feed(scaled, every_step)
+            outputs = torch.from_numpy(outputs)
             self._output = outputs[:, -1] if every_step else outputs  # (S, O)
             self.n_steps_ += x.shape[-1]
             return outputs if every_step else None  # (S, k, O)
@@ -120,7 +129,6 @@ class PredictionStream:
             (x - mean) / scale, dtype=self._dtype, device=self._device
         )  # (S, C, k), where the network and its state are
         outputs = []
-        threads = resolve_n_threads(self._n_threads)
         with torch.no_grad(), torch_threads(threads):
             for k in range(x.shape[-1]):
                 self._output, self._state = self._module.step(x[..., k], self._state)

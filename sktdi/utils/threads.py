@@ -142,3 +142,24 @@ def torch_thread_count() -> int:
     import torch
 
     return torch.get_num_threads()
+
+
+@contextlib.contextmanager
+def blas_threads(n_threads: int | None):
+    """Run a block with the BLAS libraries numpy calls limited to ``n_threads`` (None:
+    unchanged), as :func:`torch_threads` does for torch."""
+    if n_threads is None:
+        yield
+        return
+    with _lock:
+        if "blas" not in _controllers:
+            # finding the loaded libraries takes a third of a millisecond; a controller made
+            # once (after numpy's import, which loads its BLAS) limits them in microseconds
+            from threadpoolctl import ThreadpoolController
+
+            _controllers["blas"] = ThreadpoolController().select(user_api="blas")
+    with _controllers["blas"].limit(limits=int(n_threads)):
+        yield
+
+
+_controllers: dict = {}
