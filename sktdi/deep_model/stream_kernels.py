@@ -256,7 +256,8 @@ class ConvS4DStepper(_Stepper):
                 row += F
             window = self.window[rows, d, :c_in]  # (B, c_in, 2), a view
             padded = np.concatenate([window.transpose(1, 0, 2), feature], axis=2)  # (c_in, B, 2+k)
-            pool_max = np.maximum(np.maximum(padded[..., :-2], padded[..., 1:-1]), padded[..., 2:])
+            pool_max = np.maximum(padded[..., :-2], padded[..., 1:-1])  # (c_in, B, k)
+            np.maximum(pool_max, padded[..., 2:], out=pool_max)
             pool_proj = self.pool_proj[d, :, :c_in]  # (F, c_in)
             np.matmul(pool_proj, pool_max.reshape(c_in, B * k),
                       out=branches[row : row + F].reshape(F, B * k))
@@ -288,17 +289,22 @@ def ssm_chunk_kernels(A_bar: np.ndarray, CB_bar: np.ndarray, k: int, dtype) -> t
     - x_{k-1} = Ā^k x_{-1} + Σ_j Ā^{k-1-j} C·B̄ u_j.
 
     A_bar, CB_bar: complex (H, N). Returns (toeplitz (H, k, k), from_state (H, 2N, k),
-    to_state (H, k, 2N), decay (H, N) complex), the complex ones split as [real, imaginary].
+    to_state (H, k, 2N), decay (H, N) complex); the 2N rows and columns interleave real and
+    imaginary parts as a complex array's memory does, so the state is read and written as
+    its own float view.
     """
     t = np.arange(k + 1)  # (k+1,)
     powers = np.exp(np.log(A_bar)[:, :, None] * t)  # (H, N, k+1): Ā^t
     K = 2.0 * (powers[:, :, :k] * CB_bar[:, :, None]).real.sum(axis=1)  # (H, k)
     lag = t[None, :k] - t[:k, None]  # (k, k): [j, t] = t - j
     toeplitz = np.where(lag >= 0, K[:, np.maximum(lag, 0)], 0.0)  # (H, k, k): [h, j, t]
+    H, N = A_bar.shape
     ahead = powers[:, :, 1:]  # (H, N, k): Ā^{t+1}
-    from_state = 2.0 * np.concatenate([ahead.real, -ahead.imag], axis=1)  # (H, 2N, k)
+    # 2 Re(P x) = 2 (Re P Re x - Im P Im x), rows [Re x_0, Im x_0, Re x_1, ...]
+    from_state = 2.0 * np.stack([ahead.real, -ahead.imag], axis=2).reshape(H, 2 * N, k)
     into = powers[:, :, k - 1 :: -1] * CB_bar[:, :, None]  # (H, N, k): Ā^{k-1-j} C·B̄
-    to_state = np.concatenate([into.real, into.imag], axis=1).transpose(0, 2, 1)  # (H, k, 2N)
+    to_state = np.stack([into.real, into.imag], axis=2).reshape(H, 2 * N, k)
+    to_state = to_state.transpose(0, 2, 1)  # (H, k, 2N)
     real = [np.ascontiguousarray(m, dtype=dtype) for m in (toeplitz, from_state, to_state)]
     return (*real, powers[:, :, k])
 
@@ -308,14 +314,13 @@ def _ssm_chunk(u: np.ndarray, state: np.ndarray, skip: np.ndarray, kernels: tupl
     (updated in place) -> y (H, B, k), into ``out`` if given; ``kernels`` from
     :func:`ssm_chunk_kernels`. (numpy's matmul calls BLAS on contiguous operands only.)"""
     toeplitz, from_state, to_state, decay = kernels
-    N = state.shape[-1]
-    carried = np.concatenate([state.real, state.imag], axis=-1).transpose(1, 0, 2)  # (H, B, 2N)
-    carried = np.ascontiguousarray(carried, dtype=u.dtype)
+    carried = np.ascontiguousarray(state.view(u.dtype).transpose(1, 0, 2))  # (H, B, 2N)
     y = np.matmul(u, toeplitz, out=out)  # (H, B, k)
     y += np.matmul(carried, from_state)
     y += skip[:, None, None] * u
     added = np.matmul(u, to_state).transpose(1, 0, 2)  # (B, H, 2N)
-    state[:] = decay * state + (added[..., :N] + 1j * added[..., N:])
+    state *= decay
+    state += np.ascontiguousarray(added).view(state.dtype)  # (B, H, N)
     return y
 
 
@@ -493,7 +498,8 @@ class S4DStepper(_Stepper):
             z = self._layer_norm(feature, layer) if self.prenorm else feature  # (H, B, k)
             state = self.ssm_state[rows, layer]  # (B, H, N), a view: updated in place
             y = _ssm_chunk(z, state, self.skip[layer], kernels[layer])  # (H, B, k)
-            gelu = 0.5 * y * (1.0 + erf(y * np.sqrt(0.5)))  # exact, torch's default
+            # exact, torch's default; a Python float keeps float32 arrays float32
+            gelu = 0.5 * y * (1.0 + erf(y * 0.5**0.5))
             mixed = (self.mix[layer] @ gelu.reshape(H, B * k)).reshape(2 * H, B, k)
             mixed += self.mix_bias[layer][:, None, None]
             feature = feature + mixed[:H] * expit(mixed[H:])  # GLU, the residual sum
