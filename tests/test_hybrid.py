@@ -144,6 +144,19 @@ def test_the_cpu_convolution_and_max_pool_give_torchs_values_and_gradients(causa
     (a,), (b,) = torch.autograd.grad(ours, tied, g), torch.autograd.grad(theirs, tied, g)
     assert torch.allclose(a, b, rtol=0, atol=1e-12)
 
+    # the max-pool and its 1×1 projection in one step, the pooled series recomputed for
+    # the backward pass: torch's max-pool then convolution
+    from sktdi.ssm.conv_ops import max_pool3_project
+
+    w = torch.randn(5, 4, 1, dtype=torch.float64, generator=gen).requires_grad_()
+    theirs = max_pool1d(pad(tied, (left, 2 - left), value=float("-inf")), 3, stride=1)
+    ours, theirs = max_pool3_project(tied, w, left), conv1d(theirs, w)
+    assert torch.allclose(ours, theirs, rtol=0, atol=1e-12)
+    g = torch.randn(ours.shape, dtype=torch.float64, generator=gen)
+    for a, b in zip(torch.autograd.grad(ours, (tied, w), g),
+                    torch.autograd.grad(theirs, (tied, w), g)):
+        assert torch.allclose(a, b, rtol=0, atol=1e-12)
+
 
 def test_the_bidirectional_network_sees_the_whole_series_and_refuses_to_stream():
     net = _trained_like(ConvS4DNetwork(2, 3, n_filters=4, bidirectional=True))

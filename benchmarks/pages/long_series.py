@@ -170,6 +170,12 @@ def long_series_targets() -> str:
     growth = deep[hi] / deep[lo]
     nlogn = hi * math.log(hi) / (lo * math.log(lo))
     memory = _deep_scaling("peak_rss_mib")
+    scaling_epochs = int(_scaling()["epochs"].iloc[0])
+    # the study's own fits run many more epochs (and predict): their peak counts too
+    study = _csv(LONG_SERIES)
+    study = study[(study["model"] == "ssm") & (study["length"] == hi)]
+    study_peak = study["peak_rss_mib"].max() if len(study) else 0.0  # MiB
+    study_epochs = int(study["epochs"].max()) if len(study) else 0
 
     def status(ok: bool) -> str:
         return "met" if ok else "**missed**"
@@ -187,8 +193,10 @@ def long_series_targets() -> str:
         (f"fit time grows no faster than L log L ({lo:,} to {hi:,} steps)",
          f"×{growth:.1f} against L log L's ×{nlogn:.1f}", status(growth <= nlogn)),
         (f"peak memory at {hi:,} steps < 4 GiB at the default batch size",
-         f"{memory[hi] / GIB:.2f} GiB" if hi in memory else "not measured",
-         status(hi in memory and memory[hi] < 4 * GIB)),
+         (f"{memory[hi] / GIB:.2f} GiB in {scaling_epochs} epochs; the study's "
+          f"{study_epochs}-epoch fits {study_peak / GIB:.1f} GiB") if hi in memory
+         else "not measured",
+         status(hi in memory and max(memory[hi], study_peak) < 4 * GIB)),
     ]
     return _md_table(pd.DataFrame(rows, columns=["target", "measured", ""]), ["l", "r", "l"]) + "\n"
 
@@ -216,8 +224,9 @@ def long_series_row() -> dict:
             f"on synthetic audio-like tasks of {lengths.min():,} to {lengths.max():,} steps "
             f"({{doc}}`long_series`), mean accuracy: SSMClassifier {_f(means['ssm'])}, "
             f"the fast path {_f(means['fast-path'])}, MiniRocket {_f(means['minirocket'])}; "
-            f"{_pts(s['it'].mean())} points against InceptionTime where it ran; a fit of 20 "
-            f"series of {longest:,} steps peaks at {memory[longest] / GIB:.1f} GiB on a CPU"
+            f"{_pts(s['it'].mean())} points against InceptionTime where it ran; a "
+            f"{int(_scaling()['epochs'].iloc[0])}-epoch fit of 20 series of {longest:,} steps "
+            f"peaks at {memory[longest] / GIB:.1f} GiB on a CPU, and longer fits hold more"
         ),
     }
 

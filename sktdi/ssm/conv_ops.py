@@ -5,7 +5,9 @@ On a CPU, torch's own backward of a 1-D convolution (oneDNN) spends about 5× it
 time: the weight gradient and the input gradient each run slower than the forward
 convolution they are made of. Both gradients *are* forward convolutions, so they are written
 here as such (the same values, summed in another order), and the block's 3-step max-pool is
-three shifted maxima instead of torch's windowed kernel, which is slow at stride 1.
+three shifted maxima instead of torch's windowed kernel, which is slow at stride 1. For
+memory, the max-pool and the 1×1 projection after it are one step whose backward pass
+recomputes the pooled series rather than keep it (:func:`max_pool3_project`).
 ``benchmarks/bench_deep_cost.py`` measures the default network's training step with these
 and with torch's kernels. On a GPU torch's own kernels are kept.
 
@@ -63,8 +65,7 @@ class _MaxPool3(torch.autograd.Function):
     @staticmethod
     def forward(ctx, x: Tensor, left: int) -> Tensor:
         """x: (B, C, L) -> (B, C, L)."""
-        first, second, third = _windows(x, left)  # each (B, C, L)
-        y = torch.maximum(torch.maximum(first, second), third)  # (B, C, L)
+        y = _max_pool3(x, left)  # (B, C, L)
         ctx.save_for_backward(x, y)
         ctx.left = left
         return y
@@ -73,18 +74,72 @@ class _MaxPool3(torch.autograd.Function):
     def backward(ctx, grad_y: Tensor) -> tuple[Tensor, None]:
         """grad_y: (B, C, L) -> grad x (B, C, L)."""
         x, y = ctx.saved_tensors
-        left, L = ctx.left, x.shape[-1]
-        first, second, _ = _windows(x, left)  # each (B, C, L)
-        take_first = first == y  # (B, C, L)
-        take_second = (second == y) & ~take_first  # (B, C, L)
-        to_first = torch.where(take_first, grad_y, 0.0)  # (B, C, L)
-        to_second = torch.where(take_second, grad_y, 0.0)  # (B, C, L)
-        # the padded series' gradient: window t starts at padded position t
-        grad = grad_y.new_zeros(*grad_y.shape[:-1], L + POOL - 1)  # (B, C, L + 2)
-        grad[..., 2:] += grad_y - to_first - to_second  # the third takes what is left
-        grad[..., 1 : L + 1] += to_second
-        grad[..., :L] += to_first
-        return grad[..., left : left + L], None  # (B, C, L)
+        return _max_pool3_grad(_max_pool3_masks(x, y, ctx.left), grad_y, ctx.left), None
+
+
+class _MaxPool3Project(torch.autograd.Function):
+    """W · max-pool3(x): the block's max-pool branch and its 1×1 projection in one step
+    that keeps only x (which the block keeps anyway) for the backward pass, not the pooled
+    series: on long series the pooled (B, C, L) of every block was a sixth of a training
+    step's memory, and the max-pool costs a few elementwise passes to redo."""
+
+    @staticmethod
+    def forward(ctx, x: Tensor, weight: Tensor, left: int) -> Tensor:
+        """x: (B, C_in, L), weight: (C_out, C_in, 1) -> (B, C_out, L)."""
+        ctx.save_for_backward(x, weight)
+        ctx.left = left
+        return F.conv1d(_max_pool3(x, left), weight)  # (B, C_out, L)
+
+    @staticmethod
+    def backward(ctx, grad_out: Tensor) -> tuple[Tensor | None, Tensor | None, None]:
+        """grad_out: (B, C_out, L) -> grad x (B, C_in, L), grad weight (C_out, C_in, 1)."""
+        x, weight = ctx.saved_tensors
+        y = _max_pool3(x, ctx.left)  # (B, C_in, L), recomputed
+        grad_x = grad_w = None
+        if ctx.needs_input_grad[1]:
+            # Σ_b Σ_t grad_out[b, o, t] y[b, i, t]
+            grad_w = torch.einsum("bot,bit->oi", grad_out, y).unsqueeze(-1)  # (C_out, C_in, 1)
+        if ctx.needs_input_grad[0]:
+            masks = _max_pool3_masks(x, y, ctx.left)
+            del y  # the largest of the backward pass's arrays, not needed past the masks
+            grad_y = F.conv1d(grad_out, weight.transpose(0, 1))  # (B, C_in, L)
+            grad_x = _max_pool3_grad(masks, grad_y, ctx.left, spend=True)
+        return grad_x, grad_w, None
+
+
+def _max_pool3(x: Tensor, left: int) -> Tensor:
+    """The max over each window of 3 steps, x: (B, C, L) -> (B, C, L)."""
+    first, second, third = _windows(x, left)  # each (B, C, L)
+    return torch.maximum(torch.maximum(first, second), third)
+
+
+def _max_pool3_masks(x: Tensor, y: Tensor, left: int) -> tuple[Tensor, Tensor]:
+    """Where each window's earliest maximum sits, from the max-pool's input x and output y
+    (each (B, C, L)): (at its first position, at its second), bool (B, C, L) each; the
+    third position takes the rest."""
+    first, second, _ = _windows(x, left)  # each (B, C, L)
+    take_first = first == y  # (B, C, L)
+    return take_first, (second == y) & ~take_first
+
+
+def _max_pool3_grad(
+    masks: tuple[Tensor, Tensor], grad_y: Tensor, left: int, spend: bool = False
+) -> Tensor:
+    """The max-pool's input gradient (B, C, L) from :func:`_max_pool3_masks` and the
+    output gradient grad_y (B, C, L); ``spend``: grad_y is the caller's own, and is used up
+    as a buffer (one (B, C, L) array fewer at the backward pass's peak)."""
+    take_first, take_second = masks
+    L = grad_y.shape[-1]
+    # the padded series' gradient: window t starts at padded position t
+    grad = grad_y.new_zeros(*grad_y.shape[:-1], L + POOL - 1)  # (B, C, L + 2)
+    taken = torch.where(take_first, grad_y, 0.0)  # (B, C, L)
+    grad[..., :L] += taken
+    rest = grad_y.sub_(taken) if spend else grad_y - taken  # (B, C, L)
+    torch.where(take_second, rest, rest.new_zeros(()), out=taken)
+    grad[..., 1 : L + 1] += taken
+    rest -= taken
+    grad[..., 2:] += rest  # the third takes what is left
+    return grad[..., left : left + L]  # (B, C, L)
 
 
 def _own_backward(x: Tensor) -> bool:
@@ -132,3 +187,21 @@ def max_pool3_same_length(x: Tensor, left: int) -> Tensor:
         padded = F.pad(x, (left, POOL - 1 - left), value=float("-inf"))  # (B, C, L + 2)
         return F.max_pool1d(padded, POOL, stride=1)  # (B, C, L)
     return _MaxPool3.apply(x, left)
+
+
+def max_pool3_project(x: Tensor, weight: Tensor, left: int) -> Tensor:
+    """``conv1d(max_pool3_same_length(x, left), weight)`` for a 1×1 weight (C_out, C_in, 1),
+    x: (B, C_in, L) -> (B, C_out, L); on a CPU its backward pass recomputes the pooled series
+    instead of keeping it.
+
+    Examples
+    --------
+    >>> import torch, torch.nn.functional as F
+    >>> x, w = torch.randn(2, 3, 10), torch.randn(4, 3, 1)
+    >>> bool(torch.allclose(max_pool3_project(x, w, 2),
+    ...                     F.conv1d(max_pool3_same_length(x, 2), w), atol=1e-6))
+    True
+    """
+    if not _own_backward(x):
+        return F.conv1d(max_pool3_same_length(x, left), weight)  # (B, C_out, L)
+    return _MaxPool3Project.apply(x, weight, left)

@@ -17,7 +17,7 @@ import torch.nn.functional as F
 from torch import Tensor, nn
 
 from .conv_ops import POOL as MAX_POOL
-from .conv_ops import conv1d_same_length, max_pool3_same_length
+from .conv_ops import conv1d_same_length, max_pool3_project, max_pool3_same_length
 from .layers import S4D, ChannelDropout
 from .network import (
     POOLINGS,
@@ -120,10 +120,11 @@ class MultiScaleBlock(nn.Module):
             # series alone is padded with -inf); the padding's own outputs are zeroed
             x = x.masked_fill(~valid, float("-inf"))  # (B, C_in, L)
             pooled = max_pool3_same_length(x, left).masked_fill(~valid, 0.0)  # (B, C_in, L)
+            branches.append(self.pool_proj(pooled))  # (B, F, L)
         else:
-            pooled = max_pool3_same_length(x, left)  # (B, C_in, L)
-        branches.append(self.pool_proj(pooled))  # (B, F, L)
-        return F.relu(self.norm(torch.cat(branches, dim=1)))  # (B, n_out, L)
+            branches.append(max_pool3_project(x, self.pool_proj.weight, left))  # (B, F, L)
+        # in place: BatchNorm's backward pass needs its input, not its output
+        return F.relu(self.norm(torch.cat(branches, dim=1)), inplace=True)  # (B, n_out, L)
 
     def initial_state(self, batch_size: int) -> dict:
         """Zero history for :meth:`step` (the zeros and -inf that ``forward`` pads with): the

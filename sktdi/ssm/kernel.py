@@ -125,8 +125,8 @@ class _FFTConvolution(torch.autograd.Function):
     circle. Differentiable once (``create_graph`` double backward is refused).
     Autograd through ``rfft(u, n)`` differentiates it as a complex-to-complex transform of
     the whole padded length, zero-filled (about a third of a layer's training step on CPU);
-    the gradients here are the same correlations written as real transforms, and reuse the
-    spectra the forward pass already computed.
+    the gradients here are the same correlations written as real transforms. The backward
+    pass transforms u again rather than keep its spectrum from the forward pass.
     """
 
     @staticmethod
@@ -135,20 +135,23 @@ class _FFTConvolution(torch.autograd.Function):
         u_f = torch.fft.rfft(u.transpose(-1, -2), n=n_fft)  # (B, H, n/2+1)
         k_f = torch.fft.rfft(k)  # (H, n/2+1)
         y = torch.fft.irfft(u_f * k_f, n=n_fft)  # (B, H, n)
-        ctx.save_for_backward(u_f, k_f)
+        # u, not its spectrum: u is the layer's input, which the network keeps anyway, and
+        # the spectrum (twice its bytes) is one transform to redo in the backward pass
+        ctx.save_for_backward(u, k_f)
         ctx.length, ctx.n_fft = length, n_fft  # n may be odd: not recoverable from k_f
         return y[..., :length].transpose(-1, -2).contiguous()  # (B, L, H)
 
     @staticmethod
     @torch.autograd.function.once_differentiable  # the saved spectra carry no graph
     def backward(ctx, grad_y: Tensor) -> tuple[Tensor | None, Tensor | None]:
-        u_f, k_f = ctx.saved_tensors  # (B, H, n/2+1), (H, n/2+1)
+        u, k_f = ctx.saved_tensors  # (B, L, H), (H, n/2+1)
         n_fft = ctx.n_fft
         g_f = torch.fft.rfft(grad_y.transpose(-1, -2), n=n_fft)  # (B, H, n/2+1)
         grad_u = grad_k = None
         if ctx.needs_input_grad[1]:
             # dL/dk[m] = Σ_b Σ_l g[l] u[l - m]: summed over the batch before the inverse
-            cross = g_f * u_f.conj()  # (B, H, n/2+1)
+            u_f = torch.fft.rfft(u.transpose(-1, -2), n=n_fft)  # (B, H, n/2+1)
+            cross = g_f * u_f.conj_physical_()  # (B, H, n/2+1)
             if cross.dim() > 2:  # any batch dimensions (none for an unbatched (L, H) input)
                 cross = cross.sum(dim=tuple(range(cross.dim() - 2)))  # (H, n/2+1)
             grad_k = torch.fft.irfft(cross, n=n_fft)  # (H, n)
