@@ -153,6 +153,9 @@ def test_a_stream_keeps_the_streams_it_is_told_to(data):
     live.keep(np.array([False, True, False, True])).update(X[[1, 3], :, 13:])
     assert live.n_streams == 2
     np.testing.assert_allclose(live.predict_proba(), clf.predict_proba(X[[1, 3]]), atol=1e-10)
+    with pytest.raises(ValueError, match=r"1-D list of stream indices .* shape \(1, 2\)"):
+        live.keep([[0, 1]])
+    assert live.n_streams == 2
     steps = clf.stream(n_streams=2).outputs_after_each(X[:2])  # (2, L, K) logits
     np.testing.assert_allclose(
         np.exp(steps.numpy()) / np.exp(steps.numpy()).sum(-1, keepdims=True),

@@ -145,6 +145,11 @@ class PredictionStream:
         series it has decided on.
         """
         streams = np.asarray(streams)
+        if streams.ndim != 1:
+            raise ValueError(
+                f"keep takes a 1-D list of stream indices or a boolean mask of length "
+                f"n_streams = {self.n_streams}; got an array of shape {streams.shape}"
+            )
         if streams.size == 0:  # keep none
             streams = streams.astype(np.intp)
         if streams.dtype == bool and streams.shape != (self.n_streams,):
