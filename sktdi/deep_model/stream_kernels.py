@@ -28,6 +28,8 @@ from numba import njit
 from numpy.lib.stride_tricks import sliding_window_view
 from scipy.special import erf, expit
 
+from ..utils.threads import blas_threads
+
 POOLING_CODES = {"mean": 0, "max": 1, "mean-max": 2, "last": 3}
 # a chunk of MIN_CHUNK samples or more runs in the convolution mode, in time tiles of at most
 # TILE samples, over streams taken ROWS // tile samples at a time (bench_stream.py measures)
@@ -56,11 +58,12 @@ class _Stepper:
         for name in self.STATE:
             setattr(self, name, np.ascontiguousarray(getattr(self, name)[rows]))
 
-    def feed(self, x: np.ndarray, every_step: bool) -> np.ndarray:
+    def feed(self, x: np.ndarray, every_step: bool, n_threads: int | None = None) -> np.ndarray:
         """x: (S, C, k) scaled samples -> the outputs after the last sample (S, O), or after
         each of them (S, k, O) when ``every_step``. A chunk of at least ``MIN_CHUNK`` samples
         runs in the convolution mode, in time tiles of at most ``TILE`` samples (the SSM's
-        Toeplitz products grow as the tile's square); fewer run the compiled step."""
+        Toeplitz products grow as the tile's square), its BLAS products on ``n_threads``;
+        fewer run the compiled step, on one thread."""
         x = np.ascontiguousarray(x, dtype=self.dtype)
         S, _, k = x.shape
         if k < MIN_CHUNK:  # the compiled step
@@ -69,13 +72,14 @@ class _Stepper:
             self.count += k
             return out if every_step else out[:, 0]
         tiles = []
-        for start in range(0, k, TILE):
-            part = x[:, :, start : start + TILE]  # (S, C, k')
-            if every_step or start + TILE >= k:  # update keeps only the last output
-                tiles.append(self._chunk(part, every_step))  # (S, k' or 1, O)
-            else:
-                self._chunk(part, every_step=False)
-            self.count += part.shape[-1]
+        with blas_threads(n_threads):
+            for start in range(0, k, TILE):
+                part = x[:, :, start : start + TILE]  # (S, C, k')
+                if every_step or start + TILE >= k:  # update keeps only the last output
+                    tiles.append(self._chunk(part, every_step))  # (S, k' or 1, O)
+                else:
+                    self._chunk(part, every_step=False)
+                self.count += part.shape[-1]
         out = np.concatenate(tiles, axis=1)  # (S, k or 1, O)
         return out if every_step else out[:, 0]
 
@@ -201,8 +205,6 @@ class ConvS4DStepper(_Stepper):
         self.pooling = POOLING_CODES[net.pooling]
         self.n_in, self.c_max, self.width = n_in, c_max, width
         S = n_streams
-        # the state: each block's bottleneck history and max-pool window, the S4D states,
-        # the pooling's running sum and max, the count of samples
         # the convolution mode's: each convolution as an (F, taps·F) matrix over the last
         # `taps` rows of a tap-major window, [o, j·F + i] = weight[o, i, j]
         self.conv_taps = [
@@ -212,6 +214,8 @@ class ConvS4DStepper(_Stepper):
             for c, kw in enumerate(self.widths)
         ]  # (D, F, kw·F) each
         self.conv = self.conv.reshape(D, -1, F * k_max)
+        # the state: each block's bottleneck history and max-pool window, the S4D states,
+        # the pooling's running sum and max, the count of samples
         self.history = np.zeros((S, D, F, k_max - 1), f)
         self.window = np.full((S, D, c_max, 2), -np.inf, f)
         self.ssm_state = np.zeros((S, D, F, N), ctype)

@@ -23,8 +23,7 @@ from numbers import Integral
 import numpy as np
 import torch
 
-from ..utils.threads import blas_threads, resolve_n_threads, torch_threads
-from . import stream_kernels
+from ..utils.threads import resolve_n_threads, torch_threads
 from .stream_kernels import compiled_stepper
 
 
@@ -115,13 +114,9 @@ class PredictionStream:
         mean, scale = self._input_mean[:, None], self._input_scale[:, None]  # (C, 1)
         threads = resolve_n_threads(self._n_threads)
         if self._stepper is not None:
-            scaled = (x - mean) / scale  # (S, C, k)
-            if x.shape[-1] < stream_kernels.MIN_CHUNK:  # the compiled step: one thread
-                outputs = self._stepper.feed(scaled, every_step)
-            else:  # the convolution mode: numpy's BLAS products
-                with blas_threads(threads):
-                    outputs = self._stepper.feed(scaled, every_step)
-            outputs = torch.from_numpy(outputs)
+            outputs = torch.from_numpy(
+                self._stepper.feed((x - mean) / scale, every_step, n_threads=threads)
+            )
             self._output = outputs[:, -1] if every_step else outputs  # (S, O)
             self.n_steps_ += x.shape[-1]
             return outputs if every_step else None  # (S, k, O)
