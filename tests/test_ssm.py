@@ -273,6 +273,32 @@ def test_kernel_gradient_is_finite_where_a_mode_decays_below_float32s_range(deca
     )
 
 
+def test_a_training_step_leaves_no_tensor_behind():
+    """Each step's kernel once stayed alive after its backward pass: the finite-gradient hook
+    held the very tensor it was registered on, a cycle (tensor, its hooks, the hook, tensor)
+    that Python's collector cannot see through, and a long fit's memory grew with every step
+    (4.4 MiB an epoch at 2,000 steps, 20 series)."""
+    import gc
+
+    torch.manual_seed(0)
+    layer = S4D(d_model=4, d_state=8)
+    u = torch.randn(2, 64, 4)  # (B, L, H)
+
+    def live_tensors() -> int:
+        gc.collect()
+        return sum(isinstance(obj, torch.Tensor) for obj in gc.get_objects())
+
+    def step() -> None:
+        layer.zero_grad()
+        layer(u).pow(2).mean().backward()
+
+    step()  # the gradients' own tensors now exist
+    before = live_tensors()
+    for _ in range(5):
+        step()
+    assert live_tensors() == before
+
+
 @pytest.mark.parametrize("init", INIT_NAMES)
 def test_no_nan_after_adam_steps(init):
     torch.manual_seed(0)

@@ -30,7 +30,12 @@ def _complex_exp(z: Tensor) -> Tensor:
     """exp(z) as a magnitude and a phase: about 4× faster than torch's complex exp on CPU."""
     magnitude = torch.exp(z.real)  # same shape as z
     if magnitude.requires_grad:
-        magnitude.register_hook(functools.partial(_finite_magnitude_gradient, magnitude))
+        # the hook holds a detached alias (same storage, no autograd state): the tensor itself
+        # would make a cycle (tensor -> its hooks -> the hook -> tensor) that Python's garbage
+        # collector cannot see through, and every training step leaked its kernel's magnitudes
+        magnitude.register_hook(
+            functools.partial(_finite_magnitude_gradient, magnitude.detach())
+        )
     return torch.polar(magnitude, z.imag)  # same shape as z
 
 
@@ -45,7 +50,7 @@ def _finite_magnitude_gradient(magnitude: Tensor, grad: Tensor) -> Tensor:
     custom backward: the graph, and the order autograd sums gradients in, stay as they were,
     so every finite gradient is the same to the last bit.
     """
-    subnormal = magnitude.detach() < torch.finfo(magnitude.dtype).tiny  # or 0
+    subnormal = magnitude < torch.finfo(magnitude.dtype).tiny  # or 0
     return torch.where(subnormal & ~torch.isfinite(grad), torch.zeros_like(grad), grad)
 
 
