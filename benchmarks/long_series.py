@@ -18,6 +18,12 @@ The scaling part (``--scaling``) fits the deep model and InceptionTime for ``--s
 epochs on 20 series of each length in 1k, 2k, 4k, 8k, 16k and records seconds per epoch and
 peak memory: how the fit's cost grows with the length, at the default batch size.
 
+The memory part (``--memory``) fits the deep model on the study's 20 series of 16,000 steps
+for ``--memory-epochs`` epochs, twice in one run (the two fits side by side, one thread each):
+as shipped, and with the heap's freed memory never returned between batches (the behaviour
+before ``sktdi.utils.memory.release_when_fragmented``), and records each epoch's seconds and
+the process's running peak resident memory: whether a long fit's memory stays flat.
+
 The tasks (a sample is one step; frequencies in cycles per step, at most 0.5):
 
 - ``"formants"`` (vowel-like): a glottal pulse train at a random pitch, with jitter, through
@@ -33,6 +39,7 @@ The tasks (a sample is one step; frequencies in cycles per step, at most 0.5):
     OMP_NUM_THREADS=1 python benchmarks/long_series.py --out docs/data/long_series.csv
     OMP_NUM_THREADS=1 python benchmarks/long_series.py --scaling \\
         --out docs/data/long_series_scaling.csv
+    python benchmarks/long_series.py --memory --out docs/data/long_series_memory.csv
 
 Seed 0 set the tasks' signal-to-noise ratios (``SNR_DB``; MiniRocket and the deep model on
 its draws), so that no task sits at chance or at the ceiling; the study runs on other seeds,
@@ -198,6 +205,75 @@ def run_cell(task: str, length: int, model: str, seed: int, epochs: int, scaling
     return row
 
 
+MEMORY_ARMS = ("released", "kept")  # as shipped; freed memory never returned between batches
+MEMORY_LENGTH = 16000
+
+
+def run_memory_cell(arm: str, epochs: int, seed: int) -> list[dict]:
+    """One long fit of the deep model, in this process: per epoch, its seconds and the running
+    peak resident memory (sampled every 20 ms, and ``ru_maxrss`` at the end)."""
+    import threading
+
+    import torch
+
+    import sktdi.utils.memory as memory
+    from sktdi import SSMClassifier
+
+    torch.set_num_threads(1)
+    if arm == "kept":
+        memory.TRAINING_FREED_LIMIT_BYTES = 2**62
+    X, y = audio_like_task("formants", MEMORY_LENGTH, N_TRAIN, random_state=seed)
+    samples, done = [], threading.Event()
+
+    def sample() -> None:
+        while not done.is_set():
+            with open("/proc/self/statm") as f:
+                samples.append((time.perf_counter(), int(f.read().split()[1]) * 4096 / 2**20))
+            done.wait(0.02)
+
+    thread = threading.Thread(target=sample, daemon=True)
+    thread.start()
+    estimator = SSMClassifier(max_epochs=epochs, random_state=seed).fit(X, y)
+    end = time.perf_counter()
+    done.set()
+    thread.join()
+    times, rss = np.array(samples).T  # (n_samples,) each
+    durations = np.array(estimator.net_.history[:, "dur"])  # (epochs,) s
+    # the epochs are the fit's last stretch: each ends where the later ones' time begins
+    epoch_ends = end - np.concatenate([np.cumsum(durations[::-1])[::-1][1:], [0.0]])
+    rows = []
+    for epoch, (stop, seconds) in enumerate(zip(epoch_ends, durations), start=1):
+        peak = rss[times <= stop].max() if np.any(times <= stop) else np.nan
+        rows.append({"arm": arm, "length": MEMORY_LENGTH, "n_train": len(y), "seed": seed,
+                     "epoch": epoch, "epoch_seconds": round(float(seconds), 2),
+                     "peak_rss_mib": round(float(peak), 1)})
+    rows[-1]["peak_rss_mib"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+    return rows
+
+
+def run_memory(out: Path, epochs: int, seed: int) -> None:
+    """Both arms side by side, each in a fresh process with one thread; rows to ``out``."""
+    import pandas as pd
+
+    env = {**os.environ, "OMP_NUM_THREADS": "1", "NUMBA_NUM_THREADS": "1",
+           "MKL_NUM_THREADS": "1"}
+    procs = [subprocess.Popen(
+        [sys.executable, __file__, "--out", str(out), "--memory-cell",
+         json.dumps([arm, epochs, seed])],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+    ) for arm in MEMORY_ARMS]
+    rows = []
+    for arm, proc in zip(MEMORY_ARMS, procs):
+        stdout, stderr = proc.communicate()
+        lines = [x for x in stdout.splitlines() if x.startswith("CELL ")]
+        if proc.returncode or not lines:
+            raise SystemExit(f"{arm}: failed\n{stderr[-2000:]}")
+        rows += json.loads(lines[-1][5:])
+    table = pd.DataFrame(rows)
+    print(table.to_string(index=False))
+    table.to_csv(out, index=False)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", type=Path, required=True)
@@ -209,8 +285,18 @@ def main() -> None:
     parser.add_argument("--inception-max-length", type=int, default=4000)
     parser.add_argument("--scaling", action="store_true")
     parser.add_argument("--scaling-epochs", type=int, default=2)
+    parser.add_argument("--memory", action="store_true")
+    parser.add_argument("--memory-epochs", type=int, default=12)
     parser.add_argument("--cell", help=argparse.SUPPRESS)  # internal: one cell, JSON out
+    parser.add_argument("--memory-cell", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.memory_cell:
+        arm, epochs, seed = json.loads(args.memory_cell)
+        print("CELL " + json.dumps(run_memory_cell(arm, epochs, seed)))
+        return
+    if args.memory:
+        run_memory(args.out, args.memory_epochs, args.seeds[0])
+        return
     if args.cell:
         task, length, model, seed, epochs, scaling = json.loads(args.cell)
         print("CELL " + json.dumps(run_cell(task, length, model, seed, epochs, scaling)))
