@@ -19,10 +19,13 @@ epochs on 20 series of each length in 1k, 2k, 4k, 8k, 16k and records seconds pe
 peak memory: how the fit's cost grows with the length, at the default batch size.
 
 The memory part (``--memory``) fits the deep model on the study's 20 series of 16,000 steps
-for ``--memory-epochs`` epochs, twice in one run (the two fits side by side, one thread each):
-as shipped, and with the heap's freed memory never returned between batches (the behaviour
-before ``sktdi.utils.memory.release_when_fragmented``), and records each epoch's seconds and
-the process's running peak resident memory: whether a long fit's memory stays flat.
+for ``--memory-epochs`` epochs, once per arm in one run (the fits side by side, one thread
+each): ``kept`` as shipped (the heap's freed memory never returned during a fit),
+``released`` with it returned once it grows past what the first epoch's batches left freed,
+and ``every batch`` with it returned after any batch that left more than the limit freed (the
+form first shipped, then dropped: ``docs/data/long_series_memory_every_batch.csv`` is its run
+beside ``kept``), and records each epoch's seconds and the process's running peak resident memory:
+whether a long fit's memory stays flat, and what keeping it flat costs.
 
 The tasks (a sample is one step; frequencies in cycles per step, at most 0.5):
 
@@ -49,6 +52,7 @@ fresh draws of every task. Results are appended cell by cell (a rerun skips fini
 from __future__ import annotations
 
 import argparse
+import ctypes
 import json
 import os
 import resource
@@ -205,24 +209,82 @@ def run_cell(task: str, length: int, model: str, seed: int, epochs: int, scaling
     return row
 
 
-MEMORY_ARMS = ("released", "kept")  # as shipped; freed memory never returned between batches
+# as shipped; freed memory never returned between batches; returned after every batch
+MEMORY_ARMS = ("released", "kept", "every batch")
 MEMORY_LENGTH = 16000
 
 
-def run_memory_cell(arm: str, epochs: int, seed: int) -> list[dict]:
+# freed heap memory a released arm lets a fit keep (past its first epoch's, for "released")
+FREED_LIMIT_BYTES = 512 * 2**20
+
+
+class _MallInfo2(ctypes.Structure):
+    """glibc's ``struct mallinfo2`` (malloc.h, glibc 2.33 and later): sizes in bytes."""
+
+    _fields_ = [(name, ctypes.c_size_t) for name in (
+        "arena", "ordblks", "smblks", "hblks", "hblkhd",
+        "usmblks", "fsmblks", "uordblks", "fordblks", "keepcost",
+    )]
+
+
+def _freed_heap_bytes() -> int:
+    """Bytes of freed memory malloc's heap keeps (all arenas); glibc 2.33 or later."""
+    mallinfo2 = ctypes.CDLL(None).mallinfo2
+    mallinfo2.restype = _MallInfo2
+    return int(mallinfo2().fordblks)
+
+
+def _release_heap_during_training(every_batch: bool) -> None:
+    """Make this process's CPU fits return malloc's freed pages after a training batch:
+    ``every_batch``, after any batch that left more than FREED_LIMIT_BYTES freed (the form
+    first shipped); otherwise once the freed memory grows FREED_LIMIT_BYTES past the most a
+    batch of the first epoch left (what a batch frees is the next one's working set)."""
+    from skorch.callbacks import Callback
+
+    from sktdi.deep_model import estimators
+    from sktdi.utils.memory import release_freed_memory
+
+    class Release(Callback):
+        def on_train_begin(self, net, **kwargs):
+            self.first_epoch_freed_ = 0 if not every_batch else None
+
+        def on_batch_end(self, net, batch=None, training=None, **kwargs):
+            if not training:
+                return
+            freed = _freed_heap_bytes()
+            if every_batch:
+                limit = FREED_LIMIT_BYTES
+            elif len(net.history) <= 1:  # the first epoch: what a batch normally leaves freed
+                self.first_epoch_freed_ = max(self.first_epoch_freed_, freed)
+                return
+            else:
+                limit = self.first_epoch_freed_ + FREED_LIMIT_BYTES
+            if freed > limit:
+                release_freed_memory()
+
+    build = estimators.build_net
+
+    def build_with_release(*args, **kwargs):
+        net = build(*args, **kwargs)  # not yet initialized: its callbacks can still change
+        net.callbacks = [*net.callbacks, ("release_memory", Release())]
+        return net
+
+    estimators.build_net = build_with_release  # where fit looks it up
+
+
+def run_memory_cell(arm: str, epochs: int, seed: int, per_class: int = N_TRAIN) -> list[dict]:
     """One long fit of the deep model, in this process: per epoch, its seconds and the running
     peak resident memory (sampled every 20 ms, and ``ru_maxrss`` at the end)."""
     import threading
 
     import torch
 
-    import sktdi.utils.memory as memory
     from sktdi import SSMClassifier
 
     torch.set_num_threads(1)
-    if arm == "kept":
-        memory.TRAINING_FREED_LIMIT_BYTES = 2**62
-    X, y = audio_like_task("formants", MEMORY_LENGTH, N_TRAIN, random_state=seed)
+    if arm != "kept":
+        _release_heap_during_training(every_batch=arm == "every batch")
+    X, y = audio_like_task("formants", MEMORY_LENGTH, per_class, random_state=seed)
     samples, done = [], threading.Event()
 
     def sample() -> None:
@@ -251,19 +313,19 @@ def run_memory_cell(arm: str, epochs: int, seed: int) -> list[dict]:
     return rows
 
 
-def run_memory(out: Path, epochs: int, seed: int) -> None:
-    """Both arms side by side, each in a fresh process with one thread; rows to ``out``."""
+def run_memory(out: Path, epochs: int, seed: int, arms: list[str], per_class: int) -> None:
+    """The arms side by side, each in a fresh process with one thread; rows to ``out``."""
     import pandas as pd
 
     env = {**os.environ, "OMP_NUM_THREADS": "1", "NUMBA_NUM_THREADS": "1",
            "MKL_NUM_THREADS": "1"}
     procs = [subprocess.Popen(
         [sys.executable, __file__, "--out", str(out), "--memory-cell",
-         json.dumps([arm, epochs, seed])],
+         json.dumps([arm, epochs, seed, per_class])],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-    ) for arm in MEMORY_ARMS]
+    ) for arm in arms]
     rows = []
-    for arm, proc in zip(MEMORY_ARMS, procs):
+    for arm, proc in zip(arms, procs):
         stdout, stderr = proc.communicate()
         lines = [x for x in stdout.splitlines() if x.startswith("CELL ")]
         if proc.returncode or not lines:
@@ -287,15 +349,18 @@ def main() -> None:
     parser.add_argument("--scaling-epochs", type=int, default=2)
     parser.add_argument("--memory", action="store_true")
     parser.add_argument("--memory-epochs", type=int, default=12)
+    parser.add_argument("--memory-per-class", type=int, default=N_TRAIN)
+    parser.add_argument("--memory-arms", nargs="+", default=["released", "kept"],
+                        choices=MEMORY_ARMS)
     parser.add_argument("--cell", help=argparse.SUPPRESS)  # internal: one cell, JSON out
     parser.add_argument("--memory-cell", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.memory_cell:
-        arm, epochs, seed = json.loads(args.memory_cell)
-        print("CELL " + json.dumps(run_memory_cell(arm, epochs, seed)))
+        print("CELL " + json.dumps(run_memory_cell(*json.loads(args.memory_cell))))
         return
     if args.memory:
-        run_memory(args.out, args.memory_epochs, args.seeds[0])
+        run_memory(args.out, args.memory_epochs, args.seeds[0], args.memory_arms,
+                   args.memory_per_class)
         return
     if args.cell:
         task, length, model, seed, epochs, scaling = json.loads(args.cell)

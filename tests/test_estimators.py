@@ -1024,47 +1024,6 @@ def test_keep_freed_memory_applies_once_and_can_be_turned_off(setting, expected)
     assert out == [expected, "True"]
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's malloc is Linux-only")
-def test_release_when_fragmented_returns_a_fragmented_heaps_free_pages():
-    """A heap left with holes (every other 1 MiB block freed, so none lies at its top) keeps
-    its resident pages until the limit is passed; then they go back. In a fresh interpreter:
-    the heap is process state."""
-    code = """
-import platform, numpy as np
-from sktdi.utils.memory import keep_freed_memory, freed_heap_bytes, release_when_fragmented
-def rss():
-    return int(open('/proc/self/statm').read().split()[1]) * 4096 / 2**20
-if platform.libc_ver()[0] != 'glibc' or freed_heap_bytes() is None:
-    print('skip'); raise SystemExit
-keep_freed_memory()  # 1 MiB blocks come from the heap
-blocks = [np.ones(2**17) for _ in range(400)]  # 400 MiB, touched
-del blocks[::2]
-kept, before = freed_heap_bytes(), rss()
-below = release_when_fragmented(limit_bytes=kept + 2**20)
-unchanged = rss()
-above = release_when_fragmented(limit_bytes=kept // 2)
-print(kept // 2**20, below, round(before - unchanged), above, round(before - rss()))
-"""
-    out = _run_python(code)
-    if out == ["skip"]:
-        pytest.skip("glibc's mallinfo2 is missing")
-    kept_mib, below, kept_resident_mib, above, released_mib = out
-    assert int(kept_mib) >= 190  # the 200 freed blocks stay in the heap
-    assert (below, above) == ("False", "True")
-    assert abs(int(kept_resident_mib)) < 20  # below the limit nothing was returned
-    assert int(released_mib) >= 150  # above it, the holes' pages were
-
-
-def test_a_cpu_fit_checks_the_heap_after_every_training_batch(monkeypatch):
-    import sktdi.deep_model.training as training
-
-    calls = []
-    monkeypatch.setattr(training, "release_when_fragmented", lambda limit: calls.append(limit))
-    X, y = planted(n_per_class=10)  # 20 series
-    SSMClassifier(**{**FAST, "max_epochs": 2, "batch_size": 8}).fit(X, y)
-    assert calls == [training.memory.TRAINING_FREED_LIMIT_BYTES] * 6  # 3 batches × 2 epochs
-
-
 def _run_python(code: str, **env_changes) -> list[str]:
     """Run ``code`` in a fresh interpreter (thread settings are process state); its stdout
     split into words. ``env_changes``: a value sets the variable, None removes it."""

@@ -31,8 +31,6 @@ from ..ssm import NETWORKS, SSM_PARAMETER_NAMES, S4DEnsemble
 from ..ssm.network import valid_steps
 from ..tdi import read_init
 from ..utils.devices import check_device, resolve_device  # noqa: F401 - used by the estimators
-from ..utils import memory
-from ..utils.memory import release_when_fragmented
 from ..utils.options import OptionGroup
 from ..utils.validation import keyword_only
 from .augmentation import AUGMENTATIONS, augment_batch
@@ -153,19 +151,6 @@ class FiniteLoss(Callback):
                 f"the training loss was {loss} at epoch {len(net.history)}, batch "
                 f"{len(net.history[-1, 'batches'])}"
             )
-
-
-class ReleaseFragmentedMemory(Callback):
-    """On the CPU, return malloc's freed heap pages to the system after a training batch once
-    the heap keeps more than :data:`~sktdi.utils.memory.TRAINING_FREED_LIMIT_BYTES` of them.
-
-    Without it a long fit's resident memory grew with its epochs while the memory it used did
-    not: the heap's freed memory fragments (:func:`~sktdi.utils.memory.release_when_fragmented`).
-    """
-
-    def on_batch_end(self, net, batch=None, training=None, **kwargs):
-        if training:
-            release_when_fragmented(memory.TRAINING_FREED_LIMIT_BYTES)
 
 
 def finite_weights(module: torch.nn.Module) -> bool:
@@ -328,9 +313,6 @@ def build_net(
     """The skorch net for ``estimator``'s parameters and its ``training`` options (not yet
     initialized)."""
     callbacks = [("learning_rates", LearningRates()), ("finite_loss", FiniteLoss())]
-    device = resolve_device(estimator.device)
-    if torch.device(device).type == "cpu":
-        callbacks.append(("release_memory", ReleaseFragmentedMemory()))
     if training.grad_clip is not None:
         callbacks.append(("grad_clip", GradientNormClipping(training.grad_clip)))
     if training.lr_schedule == "cosine" and estimator.max_epochs > 0:
@@ -375,7 +357,7 @@ def build_net(
         train_split=train_split,
         callbacks=callbacks,
         callbacks__print_log=PlainWhenPipedPrintLog(),
-        device=device,
+        device=resolve_device(estimator.device),
         verbose=int(estimator.verbose >= 1),
     )
 

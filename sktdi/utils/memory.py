@@ -36,9 +36,6 @@ _M_MMAP_THRESHOLD = -3
 MMAP_THRESHOLD_BYTES = 64 * 2**20
 # free memory at the top of the heap above this size is returned to the system
 TRIM_THRESHOLD_BYTES = 1024 * 2**20
-# freed heap memory a CPU fit keeps between batches before it returns the free pages
-# (release_when_fragmented)
-TRAINING_FREED_LIMIT_BYTES = 512 * 2**20
 
 _lock = threading.Lock()
 _state: dict[str, bool] = {}
@@ -94,65 +91,6 @@ def release_freed_memory() -> bool:
         return False
     trim(0)
     return True
-
-
-class _MallInfo2(ctypes.Structure):
-    """glibc's ``struct mallinfo2`` (malloc.h, glibc 2.33 and later): sizes in bytes."""
-
-    _fields_ = [
-        (name, ctypes.c_size_t)
-        for name in (
-            "arena", "ordblks", "smblks", "hblks", "hblkhd",
-            "usmblks", "fsmblks", "uordblks", "fordblks", "keepcost",
-        )
-    ]
-
-
-def freed_heap_bytes() -> int | None:
-    """Bytes of freed memory malloc's heap keeps (``mallinfo2().fordblks``, all arenas); None
-    where glibc's ``mallinfo2`` is missing (other C libraries, glibc before 2.33).
-
-    Examples
-    --------
-    >>> from sktdi.utils.memory import freed_heap_bytes
-    >>> kept = freed_heap_bytes()
-    >>> kept is None or kept >= 0
-    True
-    """
-    if not sys.platform.startswith("linux"):
-        return None
-    try:
-        libc = ctypes.CDLL(None)
-        libc.gnu_get_libc_version  # glibc only
-        mallinfo2 = libc.mallinfo2
-    except Exception:  # no C library to load, not glibc, or a glibc before 2.33
-        return None
-    mallinfo2.argtypes = []
-    mallinfo2.restype = _MallInfo2
-    return int(mallinfo2().fordblks)
-
-
-def release_when_fragmented(limit_bytes: int = TRAINING_FREED_LIMIT_BYTES) -> bool:
-    """Return malloc's free pages to the system (:func:`release_freed_memory`) once its heap
-    keeps more than ``limit_bytes`` of freed memory; True where it did.
-
-    A training step frees its blocks for the next step to reuse, but blocks of other sizes
-    (the last, smaller batch of an epoch; series of other lengths) are carved out of the holes
-    and leave pieces nothing fits: on 16,000-step series the heap's freed memory grew from
-    0.2 GiB to 3.2 GiB over 6 epochs while the memory in use stayed at 2.9 GiB. Measured after
-    each training batch, the check costs microseconds; below the limit nothing is released and
-    the next step reuses its pages without faulting them in.
-
-    Examples
-    --------
-    >>> from sktdi.utils.memory import release_when_fragmented
-    >>> release_when_fragmented(limit_bytes=2**62)
-    False
-    """
-    kept = freed_heap_bytes()
-    if kept is None or kept <= limit_bytes:
-        return False
-    return release_freed_memory()
 
 
 def _libc_function(name: str):
