@@ -18,14 +18,15 @@ The scaling part (``--scaling``) fits the deep model and InceptionTime for ``--s
 epochs on 20 series of each length in 1k, 2k, 4k, 8k, 16k and records seconds per epoch and
 peak memory: how the fit's cost grows with the length, at the default batch size.
 
-The memory part (``--memory``) fits the deep model on the study's 20 series of 16,000 steps
-for ``--memory-epochs`` epochs, once per arm in one run (the fits side by side, one thread
-each): ``kept`` as shipped (the heap's freed memory never returned during a fit),
-``released`` with it returned once it grows past what the first epoch's batches left freed,
-and ``every batch`` with it returned after any batch that left more than the limit freed (the
-form first shipped, then dropped: ``docs/data/long_series_memory_every_batch.csv`` is its run
-beside ``kept``), and records each epoch's seconds and the process's running peak resident memory:
-whether a long fit's memory stays flat, and what keeping it flat costs.
+The memory part (``--memory``) fits the deep model on ``--memory-per-class`` series per class
+(the study's 4, 20 series) of 16,000 steps for ``--memory-epochs`` epochs, once per arm in one
+run (the fits side by side, one thread each): ``kept`` as shipped (the heap's freed memory
+never returned during a fit), ``released`` with it returned once it grows past what the first
+epoch's batches left freed, and ``every batch`` with it returned after any batch that left
+more than the limit freed (the form first shipped, then dropped:
+``docs/data/long_series_memory_every_batch.csv`` is its run beside ``kept``), and records each
+epoch's seconds and the process's running peak resident memory: whether a long fit's memory
+stays flat, and what keeping it flat costs.
 
 The tasks (a sample is one step; frequencies in cycles per step, at most 0.5):
 
@@ -43,6 +44,10 @@ The tasks (a sample is one step; frequencies in cycles per step, at most 0.5):
     OMP_NUM_THREADS=1 python benchmarks/long_series.py --scaling \\
         --out docs/data/long_series_scaling.csv
     python benchmarks/long_series.py --memory --out docs/data/long_series_memory.csv
+    python benchmarks/long_series.py --memory --memory-per-class 8 --memory-epochs 6 \\
+        --out docs/data/long_series_memory_40.csv
+    python benchmarks/long_series.py --memory --memory-arms "every batch" kept \\
+        --out docs/data/long_series_memory_every_batch.csv
 
 Seed 0 set the tasks' signal-to-noise ratios (``SNR_DB``; MiniRocket and the deep model on
 its draws), so that no task sits at chance or at the ceiling; the study runs on other seeds,
@@ -209,7 +214,8 @@ def run_cell(task: str, length: int, model: str, seed: int, epochs: int, scaling
     return row
 
 
-# as shipped; freed memory never returned between batches; returned after every batch
+# freed memory returned past the first epoch's; never returned (as shipped); returned after
+# every batch that left more than FREED_LIMIT_BYTES freed
 MEMORY_ARMS = ("released", "kept", "every batch")
 MEMORY_LENGTH = 16000
 
