@@ -6,7 +6,8 @@ Issue 36's cost item. On one thread, for the shapes of a long and a medium serie
 
 - the default network (``ConvS4DNetwork``: 6 blocks, 32 filters, S4D branch) with this
   package's convolution and max-pool (``conv_ops``),
-- the same network with torch's own kernels (oneDNN convolution backward, ``max_pool1d``),
+- the same network with torch's own kernels (oneDNN convolution backward, ``max_pool1d``,
+  the residual join in torch's ops),
 - sktime's ``InceptionTimeNetworkTorch`` at its classifier's batch (64), per series,
 
 alternating ``--rounds`` times (median of ``--steps`` timed steps each). And the profile of
@@ -34,10 +35,13 @@ BATCH, INCEPTION_BATCH, N_CLASSES = 16, 64, 10
 
 @contextmanager
 def torch_kernels():
-    """The default network with torch's own convolution and max-pool (the code before)."""
+    """The default network with torch's own convolutions, max-pool and residual join (the
+    code before ``sktdi.ssm.conv_ops``)."""
     import sktdi.ssm.hybrid as hybrid
 
-    saved = hybrid.conv1d_same_length, hybrid.max_pool3_same_length
+    names = ("conv1d_same_length", "max_pool3_same_length", "max_pool3_project",
+             "pointwise_conv", "residual_join")
+    saved = {name: getattr(hybrid, name) for name in names}
 
     def conv(x, weight, left):
         return F.conv1d(F.pad(x, (left, weight.shape[-1] - 1 - left)), weight)
@@ -45,11 +49,23 @@ def torch_kernels():
     def pool(x, left):
         return F.max_pool1d(F.pad(x, (left, 2 - left), value=float("-inf")), 3, stride=1)
 
-    hybrid.conv1d_same_length, hybrid.max_pool3_same_length = conv, pool
+    def join(a, r, shortcut):
+        return F.relu(F.relu(a) + shortcut(r))
+
+    torchs = {
+        "conv1d_same_length": conv,
+        "max_pool3_same_length": pool,
+        "max_pool3_project": lambda x, weight, left: F.conv1d(pool(x, left), weight),
+        "pointwise_conv": F.conv1d,
+        "residual_join": join,
+    }
+    for name in names:
+        setattr(hybrid, name, torchs[name])
     try:
         yield
     finally:
-        hybrid.conv1d_same_length, hybrid.max_pool3_same_length = saved
+        for name in names:
+            setattr(hybrid, name, saved[name])
 
 
 def _network(kind: str):

@@ -24,9 +24,12 @@ run (the fits side by side, one thread each): ``kept`` as shipped (the heap's fr
 never returned during a fit), ``released`` with it returned once it grows past what the first
 epoch's batches left freed, and ``every batch`` with it returned after any batch that left
 more than the limit freed (the form first shipped, then dropped:
-``docs/data/long_series_memory_every_batch.csv`` is its run beside ``kept``), and records each
-epoch's seconds and the process's running peak resident memory: whether a long fit's memory
-stays flat, and what keeping it flat costs.
+``docs/data/long_series_memory_every_batch.csv`` is its run beside ``kept``), and
+``torch ops`` as shipped but with the residual shortcut's join, the 1×1 convolutions and the
+max-pool's gradient in torch's own ops (as before ``sktdi.ssm.conv_ops.residual_join``), and
+records each epoch's seconds and the
+process's running peak resident memory: whether a long fit's memory stays flat, what keeping
+it flat costs, and what the join's saving is worth.
 
 The tasks (a sample is one step; frequencies in cycles per step, at most 0.5):
 
@@ -48,6 +51,10 @@ The tasks (a sample is one step; frequencies in cycles per step, at most 0.5):
         --out docs/data/long_series_memory_40.csv
     python benchmarks/long_series.py --memory --memory-arms "every batch" kept \\
         --out docs/data/long_series_memory_every_batch.csv
+    python benchmarks/long_series.py --memory --memory-arms "torch ops" kept \\
+        --out docs/data/long_series_memory_join.csv
+    python benchmarks/long_series.py --memory --memory-arms "torch ops" kept \\
+        --memory-per-class 8 --memory-epochs 6 --out docs/data/long_series_memory_join_40.csv
 
 Seed 0 set the tasks' signal-to-noise ratios (``SNR_DB``; MiniRocket and the deep model on
 its draws), so that no task sits at chance or at the ceiling; the study runs on other seeds,
@@ -215,8 +222,9 @@ def run_cell(task: str, length: int, model: str, seed: int, epochs: int, scaling
 
 
 # freed memory returned past the first epoch's; never returned (as shipped); returned after
-# every batch that left more than FREED_LIMIT_BYTES freed
-MEMORY_ARMS = ("released", "kept", "every batch")
+# every batch that left more than FREED_LIMIT_BYTES freed; as shipped but with the block's
+# join, 1×1 convolutions and max-pool gradient as before sktdi.ssm.conv_ops.residual_join
+MEMORY_ARMS = ("released", "kept", "every batch", "torch ops")
 MEMORY_LENGTH = 16000
 
 
@@ -278,6 +286,29 @@ def _release_heap_during_training(every_batch: bool) -> None:
     estimators.build_net = build_with_release  # where fit looks it up
 
 
+def _block_ops_as_before() -> None:
+    """Make this process's networks run the residual join, the 1×1 convolutions and the
+    max-pool's gradient in torch's own ops, as before ``sktdi.ssm.conv_ops.residual_join``:
+    the join keeps relu(a), the shortcut's BatchNorm input and its output for the backward
+    pass, a 1×1 convolution copies its input, and the max-pool's gradient covers the whole
+    batch at once."""
+    import torch
+    import torch.nn.functional as F
+
+    from sktdi.ssm import conv_ops, hybrid
+
+    def torch_join(a, r, shortcut):
+        return F.relu(F.relu(a) + shortcut(r))  # (B, C, L)
+
+    hybrid.residual_join = torch_join  # where the network looks them up
+    hybrid.pointwise_conv = F.conv1d
+    conv_ops._pointwise = F.conv1d
+    conv_ops._sum_of_products = (
+        lambda grad, x: torch.einsum("bot,bit->oi", grad, x).unsqueeze(-1)  # (C_out, C_in, 1)
+    )
+    conv_ops.PART_VALUES = 2**62  # the whole batch in one part
+
+
 def run_memory_cell(arm: str, epochs: int, seed: int, per_class: int = N_TRAIN) -> list[dict]:
     """One long fit of the deep model, in this process: per epoch, its seconds and the running
     peak resident memory (sampled every 20 ms, and ``ru_maxrss`` at the end)."""
@@ -288,7 +319,9 @@ def run_memory_cell(arm: str, epochs: int, seed: int, per_class: int = N_TRAIN) 
     from sktdi import SSMClassifier
 
     torch.set_num_threads(1)
-    if arm != "kept":
+    if arm == "torch ops":
+        _block_ops_as_before()
+    elif arm != "kept":
         _release_heap_during_training(every_batch=arm == "every batch")
     X, y = audio_like_task("formants", MEMORY_LENGTH, per_class, random_state=seed)
     samples, done = [], threading.Event()

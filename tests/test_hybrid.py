@@ -117,7 +117,10 @@ def test_a_file_saved_before_the_network_parameter_loads_as_the_s4d_network(tmp_
 
 
 @pytest.mark.parametrize("causal", [True, False])
-def test_the_cpu_convolution_and_max_pool_give_torchs_values_and_gradients(causal):
+@pytest.mark.parametrize("part_values", [None, 4 * 60])
+def test_the_cpu_convolution_and_max_pool_give_torchs_values_and_gradients(
+    causal, part_values, monkeypatch
+):
     # the block's own backward passes (sktdi.ssm.conv_ops) against torch's kernels, in
     # float64, with ReLU-like ties in the max-pool's input (the gradient goes to the earliest
     # maximum of a window, as torch's max-pool sends it)
@@ -145,8 +148,13 @@ def test_the_cpu_convolution_and_max_pool_give_torchs_values_and_gradients(causa
     assert torch.allclose(a, b, rtol=0, atol=1e-12)
 
     # the max-pool and its 1×1 projection in one step, the pooled series recomputed for
-    # the backward pass: torch's max-pool then convolution
-    from sktdi.ssm.conv_ops import max_pool3_project
+    # the backward pass (a few series at a time: with part_values, one series a part):
+    # torch's max-pool then convolution
+    from sktdi.ssm import conv_ops
+    from sktdi.ssm.conv_ops import max_pool3_project, pointwise_conv
+
+    if part_values:
+        monkeypatch.setattr(conv_ops, "PART_VALUES", part_values)
 
     w = torch.randn(5, 4, 1, dtype=torch.float64, generator=gen).requires_grad_()
     theirs = max_pool1d(pad(tied, (left, 2 - left), value=float("-inf")), 3, stride=1)
@@ -156,6 +164,78 @@ def test_the_cpu_convolution_and_max_pool_give_torchs_values_and_gradients(causa
     for a, b in zip(torch.autograd.grad(ours, (tied, w), g),
                     torch.autograd.grad(theirs, (tied, w), g)):
         assert torch.allclose(a, b, rtol=0, atol=1e-12)
+
+    # a 1×1 convolution as a matrix product per series
+    ours, theirs = pointwise_conv(tied, w), conv1d(tied, w)
+    assert torch.allclose(ours, theirs, rtol=0, atol=1e-12)
+    for a, b in zip(torch.autograd.grad(ours, (tied, w), g),
+                    torch.autograd.grad(theirs, (tied, w), g)):
+        assert torch.allclose(a, b, rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("momentum", [0.1, None])
+def test_the_residual_join_gives_torchs_values_gradients_and_statistics(momentum):
+    # relu(relu(a) + BatchNorm(W r)) in one step (sktdi.ssm.conv_ops.residual_join) against
+    # torch's modules, in float64, over two training steps (BatchNorm's running statistics
+    # and batch count move as torch's do, a cumulative average too), with exact zeros in a
+    import copy
+
+    from sktdi.ssm.conv_ops import residual_join
+
+    gen = torch.Generator().manual_seed(0)
+    ours = torch.nn.Sequential(
+        torch.nn.Conv1d(4, 6, 1, bias=False), torch.nn.BatchNorm1d(6, momentum=momentum)
+    ).double()
+    with torch.no_grad():
+        ours[1].weight.uniform_(-2, 2, generator=gen)
+        ours[1].bias.uniform_(-1, 1, generator=gen)
+    theirs = copy.deepcopy(ours)
+    for _ in range(2):
+        a = torch.randn(3, 6, 50, dtype=torch.float64, generator=gen)
+        a = a.masked_fill(a.abs() < 0.2, 0.0).requires_grad_()
+        r = torch.randn(3, 4, 50, dtype=torch.float64, generator=gen).requires_grad_()
+        g = torch.randn(3, 6, 50, dtype=torch.float64, generator=gen)
+        joined = residual_join(a, r, ours)
+        expected = torch.relu(torch.relu(a) + theirs(r))
+        assert torch.allclose(joined, expected, rtol=0, atol=1e-12)
+        mine = torch.autograd.grad(joined, (a, r, *ours.parameters()), g)
+        torchs = torch.autograd.grad(expected, (a, r, *theirs.parameters()), g)
+        for x, y in zip(mine, torchs):
+            assert torch.allclose(x, y, rtol=0, atol=1e-10)
+    for name, buffer in theirs[1].named_buffers():
+        assert torch.allclose(dict(ours[1].named_buffers())[name], buffer, rtol=0, atol=1e-12)
+    # eval mode: the running statistics, as torch
+    ours.eval(), theirs.eval()
+    with torch.no_grad():
+        assert torch.allclose(
+            residual_join(a, r, ours), torch.relu(torch.relu(a) + theirs(r)), rtol=0, atol=1e-12
+        )
+
+
+def test_the_residual_join_keeps_no_full_float_array_but_its_input():
+    # what the backward pass keeps: torch's ops keep relu(a), the BatchNorm's input and the
+    # join's output (three (B, C, L) float arrays); the join keeps r and two bool masks
+    from sktdi.ssm.conv_ops import residual_join
+
+    shortcut = torch.nn.Sequential(torch.nn.Conv1d(2, 8, 1, bias=False), torch.nn.BatchNorm1d(8))
+    a = torch.randn(4, 8, 100, requires_grad=True)
+    r = torch.randn(4, 2, 100, requires_grad=True)
+
+    def kept_float_bytes(join) -> int:
+        storages = {}
+
+        def pack(t):
+            if t.is_floating_point():
+                storages[t.untyped_storage().data_ptr()] = t.untyped_storage().nbytes()
+            return t
+
+        with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+            join(a, r, shortcut)
+        return sum(storages.values())
+
+    full = a.numel() * a.element_size()
+    assert kept_float_bytes(lambda a, r, s: torch.relu(torch.relu(a) + s(r))) >= 3 * full
+    assert kept_float_bytes(residual_join) < r.numel() * r.element_size() + full / 10
 
 
 def test_the_bidirectional_network_sees_the_whole_series_and_refuses_to_stream():

@@ -7,7 +7,11 @@ convolution they are made of. Both gradients *are* forward convolutions, so they
 here as such (the same values, summed in another order), and the block's 3-step max-pool is
 three shifted maxima instead of torch's windowed kernel, which is slow at stride 1. For
 memory, the max-pool and the 1×1 projection after it are one step whose backward pass
-recomputes the pooled series rather than keep it (:func:`max_pool3_project`).
+recomputes the pooled series rather than keep it (:func:`max_pool3_project`), a few series
+at a time; where a group of blocks meets its residual shortcut, the join keeps two masks and
+recomputes the shortcut's 1×1 convolution rather than keep three full arrays
+(:func:`residual_join`); and 1×1 convolutions are matrix products, which copy nothing
+(:func:`pointwise_conv`).
 ``benchmarks/bench_deep_cost.py`` measures the default network's training step with these
 and with torch's kernels. On a GPU torch's own kernels are kept.
 
@@ -88,23 +92,104 @@ class _MaxPool3Project(torch.autograd.Function):
         """x: (B, C_in, L), weight: (C_out, C_in, 1) -> (B, C_out, L)."""
         ctx.save_for_backward(x, weight)
         ctx.left = left
-        return F.conv1d(_max_pool3(x, left), weight)  # (B, C_out, L)
+        return _pointwise(_max_pool3(x, left), weight)  # (B, C_out, L)
 
     @staticmethod
     def backward(ctx, grad_out: Tensor) -> tuple[Tensor | None, Tensor | None, None]:
         """grad_out: (B, C_out, L) -> grad x (B, C_in, L), grad weight (C_out, C_in, 1)."""
         x, weight = ctx.saved_tensors
-        y = _max_pool3(x, ctx.left)  # (B, C_in, L), recomputed
-        grad_x = grad_w = None
-        if ctx.needs_input_grad[1]:
-            # Σ_b Σ_t grad_out[b, o, t] y[b, i, t]
-            grad_w = torch.einsum("bot,bit->oi", grad_out, y).unsqueeze(-1)  # (C_out, C_in, 1)
-        if ctx.needs_input_grad[0]:
-            masks = _max_pool3_masks(x, y, ctx.left)
-            del y  # the largest of the backward pass's arrays, not needed past the masks
-            grad_y = F.conv1d(grad_out, weight.transpose(0, 1))  # (B, C_in, L)
-            grad_x = _max_pool3_grad(masks, grad_y, ctx.left, spend=True)
+        grad_x = torch.empty_like(x) if ctx.needs_input_grad[0] else None  # (B, C_in, L)
+        grad_w = weight.new_zeros(weight.shape) if ctx.needs_input_grad[1] else None
+        # a few series at a time: the recomputed pooled series, its masks and gradients are
+        # each a (B, C_in, L) array for the whole batch, at the peak of a step's memory
+        for part in _batch_parts(x):
+            y = _max_pool3(x[part], ctx.left)  # (b, C_in, L), recomputed
+            if grad_w is not None:
+                # Σ_b Σ_t grad_out[b, o, t] y[b, i, t]
+                grad_w += _sum_of_products(grad_out[part], y)  # (C_out, C_in, 1)
+            if grad_x is not None:
+                masks = _max_pool3_masks(x[part], y, ctx.left)
+                del y  # not needed past the masks
+                grad_y = _pointwise(grad_out[part], weight.transpose(0, 1))  # (b, C_in, L)
+                grad_x[part] = _max_pool3_grad(masks, grad_y, ctx.left, spend=True)
         return grad_x, grad_w, None
+
+
+class _ResidualJoin(torch.autograd.Function):
+    """relu(relu(a) + BatchNorm(W r)) in training mode: the last block's pre-activation a of
+    a group meets the group's shortcut, the 1×1 convolution W of the group's input r.
+
+    Torch's own ops keep relu(a), the shortcut's convolution output (BatchNorm's input) and
+    the join's output, each (B, C, L) float, for the backward pass; this keeps two bool masks
+    and r (which the group's first block keeps anyway), and redoes W r there: on long series
+    a sixth of a training step's saved memory, for one 1×1 convolution more.
+    """
+
+    @staticmethod
+    def forward(ctx, a, r, weight, gamma, beta, running_mean, running_var, factor, eps):
+        """a: (B, C, L), r: (B, C_in, L), weight: (C, C_in, 1), gamma, beta, running stats:
+        (C,) -> (B, C, L); updates the running stats in place, as ``nn.BatchNorm1d`` does."""
+        shortcut, mean, invstd = torch.native_batch_norm(
+            _pointwise(r, weight), gamma, beta, running_mean, running_var, True, factor, eps
+        )  # (B, C, L), (C,), (C,)
+        a_passed = a > 0  # (B, C, L)
+        out = shortcut.add_(a.clamp(min=0)).relu_()  # (B, C, L)
+        ctx.save_for_backward(r, weight, gamma, mean, invstd, a_passed, out > 0)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad_out: Tensor):
+        """grad_out: (B, C, L) -> the gradients of a, r, weight, gamma and beta."""
+        r, weight, gamma, mean, invstd, a_passed, out_passed = ctx.saved_tensors
+        per_channel = (-1, 1)  # (C,) -> (C, 1), against (B, C, L)
+        # the arrays below are ordered so that at most three (B, C, L) of them live beside
+        # grad_out: the first join's backward pass is a training step's peak of memory
+        g = torch.where(out_passed, grad_out, 0.0)  # (B, C, L): the gradient of the sum
+        del out_passed
+        # BatchNorm's backward pass on the recomputed shortcut
+        x_hat = _pointwise(r, weight).sub_(mean.view(per_channel)).mul_(invstd.view(per_channel))
+        n = g.numel() // g.shape[1]  # values per channel
+        grad_beta = g.sum((0, 2))  # (C,)
+        # Σ g x̂ per channel, one series at a time: no third (B, C, L) array
+        grad_gamma = sum((g_b * x_b).sum(-1) for g_b, x_b in zip(g, x_hat))  # (C,)
+        # γ/σ (g - mean(g) - x̂ mean(g x̂)), in x̂'s buffer
+        grad_c = x_hat.mul_(-grad_gamma.view(per_channel) / n).add_(g)  # (B, C, L)
+        grad_c.sub_(grad_beta.view(per_channel) / n).mul_((gamma * invstd).view(per_channel))
+        grad_a = g.masked_fill_(~a_passed, 0.0) if ctx.needs_input_grad[0] else None  # in g
+        del g, a_passed
+        grad_r = grad_w = None
+        if ctx.needs_input_grad[2]:
+            grad_w = _sum_of_products(grad_c, r)  # (C, C_in, 1)
+        if ctx.needs_input_grad[1]:
+            grad_r = _pointwise(grad_c, weight.transpose(0, 1))  # (B, C_in, L)
+        return grad_a, grad_r, grad_w, grad_gamma, grad_beta, None, None, None, None
+
+
+# values of a (b, C, L) part of the batch that a backward pass's temporary arrays cover at once
+# (16 MiB in float32): long series' batches go a few series at a time, short ones in one part
+PART_VALUES = 2**22
+
+
+def _batch_parts(x: Tensor) -> list[slice]:
+    """x: (B, ...) -> slices of the batch, each of at most PART_VALUES values (one series at
+    least)."""
+    per_part = max(1, PART_VALUES // max(1, x[0].numel()))
+    return [slice(start, start + per_part) for start in range(0, x.shape[0], per_part)]
+
+
+def _pointwise(x: Tensor, weight: Tensor) -> Tensor:
+    """A 1×1 convolution without bias, x: (B, C_in, L), weight: (C_out, C_in, 1) ->
+    (B, C_out, L), as one matrix product per series: on a CPU torch's convolution, and its
+    matmul of the 2-D weight with the 3-D x, copy x or their gradients' operands first, and
+    both run slower (``benchmarks/bench_deep_cost.py``)."""
+    return torch.bmm(weight[..., 0].expand(x.shape[0], -1, -1), x)  # (B, C_out, L)
+
+
+def _sum_of_products(grad: Tensor, x: Tensor) -> Tensor:
+    """A 1×1 convolution's weight gradient Σ_b Σ_t grad[b, o, t] x[b, i, t], grad: (B, C_out, L),
+    x: (B, C_in, L) -> (C_out, C_in, 1). One matrix product per series: torch's einsum of
+    the same sum copied both (B, C, L) operands first (twice the memory, twice the time)."""
+    return torch.bmm(grad, x.transpose(1, 2)).sum(0).unsqueeze(-1)  # (C_out, C_in, 1)
 
 
 def _max_pool3(x: Tensor, left: int) -> Tensor:
@@ -205,3 +290,57 @@ def max_pool3_project(x: Tensor, weight: Tensor, left: int) -> Tensor:
     if not _own_backward(x):
         return F.conv1d(max_pool3_same_length(x, left), weight)  # (B, C_out, L)
     return _MaxPool3Project.apply(x, weight, left)
+
+
+def residual_join(a: Tensor, r: Tensor, shortcut: torch.nn.Sequential) -> Tensor:
+    """``relu(relu(a) + shortcut(r))`` for a shortcut of a 1×1 convolution without bias and a
+    ``BatchNorm1d``: a (B, C, L), r (B, C_in, L) -> (B, C, L). On a CPU, in training, one step
+    that keeps two masks for the backward pass (:class:`_ResidualJoin`); the BatchNorm counts
+    its batches and updates its running statistics as it does alone.
+
+    Examples
+    --------
+    >>> import torch
+    >>> torch.manual_seed(0) and None
+    >>> conv = torch.nn.Conv1d(2, 3, 1, bias=False)
+    >>> shortcut = torch.nn.Sequential(conv, torch.nn.BatchNorm1d(3))
+    >>> a, r = torch.randn(4, 3, 10), torch.randn(4, 2, 10)
+    >>> expected = torch.relu(torch.relu(a) + shortcut.eval()(r))
+    >>> bool(torch.allclose(residual_join(a, r, shortcut), expected))
+    True
+    """
+    conv, norm = shortcut
+    fused = (
+        _own_backward(a)
+        and torch.is_grad_enabled()
+        and conv.bias is None
+        and norm.training
+        and norm.affine
+        and norm.track_running_stats
+        and a.numel() > a.shape[1]  # BatchNorm's own error for one value per channel
+    )
+    if not fused:
+        return F.relu(F.relu(a) + shortcut(r))  # (B, C, L)
+    norm.num_batches_tracked.add_(1)
+    factor = 1.0 / float(norm.num_batches_tracked) if norm.momentum is None else norm.momentum
+    return _ResidualJoin.apply(
+        a, r, conv.weight, norm.weight, norm.bias, norm.running_mean, norm.running_var,
+        factor, norm.eps,
+    )  # (B, C, L)
+
+
+def pointwise_conv(x: Tensor, weight: Tensor) -> Tensor:
+    """A 1×1 convolution without bias, x: (B, C_in, L), weight: (C_out, C_in, 1) ->
+    (B, C_out, L); on a CPU a matrix product, whose backward pass keeps only x and the weight
+    as the convolution's does (see :func:`_pointwise`).
+
+    Examples
+    --------
+    >>> import torch, torch.nn.functional as F
+    >>> x, w = torch.randn(2, 3, 10), torch.randn(4, 3, 1)
+    >>> bool(torch.allclose(pointwise_conv(x, w), F.conv1d(x, w), atol=1e-6))
+    True
+    """
+    if not _own_backward(x):
+        return F.conv1d(x, weight)  # (B, C_out, L)
+    return _pointwise(x, weight)

@@ -17,7 +17,13 @@ import torch.nn.functional as F
 from torch import Tensor, nn
 
 from .conv_ops import POOL as MAX_POOL
-from .conv_ops import conv1d_same_length, max_pool3_project, max_pool3_same_length
+from .conv_ops import (
+    conv1d_same_length,
+    max_pool3_project,
+    max_pool3_same_length,
+    pointwise_conv,
+    residual_join,
+)
 from .layers import S4D, ChannelDropout
 from .network import (
     POOLINGS,
@@ -109,7 +115,13 @@ class MultiScaleBlock(nn.Module):
     def forward(self, x: Tensor, valid: Tensor | None = None) -> Tensor:
         """x: (B, C_in, L) -> (B, n_out, L). ``valid``: (B, 1, L) bool, False on the padding
         after a right-padded series (x is zero there already)."""
-        z = self.bottleneck(x)  # (B, F, L)
+        # in place: BatchNorm's backward pass needs its input, not its output
+        return F.relu(self.pre_activation(x, valid), inplace=True)  # (B, n_out, L)
+
+    def pre_activation(self, x: Tensor, valid: Tensor | None = None) -> Tensor:
+        """The block before its ReLU: the branches concatenated and normalized, x: (B, C_in, L)
+        -> (B, n_out, L) (see :meth:`forward`)."""
+        z = pointwise_conv(x, self.bottleneck.weight)  # (B, F, L)
         branches = [conv(z) for conv in self.convs]  # each (B, F, L)
         if self.ssm is not None:
             branches.insert(0, self.ssm(z.transpose(1, 2)).transpose(1, 2))  # (B, F, L)
@@ -120,11 +132,10 @@ class MultiScaleBlock(nn.Module):
             # series alone is padded with -inf); the padding's own outputs are zeroed
             x = x.masked_fill(~valid, float("-inf"))  # (B, C_in, L)
             pooled = max_pool3_same_length(x, left).masked_fill(~valid, 0.0)  # (B, C_in, L)
-            branches.append(self.pool_proj(pooled))  # (B, F, L)
+            branches.append(pointwise_conv(pooled, self.pool_proj.weight))  # (B, F, L)
         else:
             branches.append(max_pool3_project(x, self.pool_proj.weight, left))  # (B, F, L)
-        # in place: BatchNorm's backward pass needs its input, not its output
-        return F.relu(self.norm(torch.cat(branches, dim=1)), inplace=True)  # (B, n_out, L)
+        return self.norm(torch.cat(branches, dim=1))  # (B, n_out, L)
 
     def initial_state(self, batch_size: int) -> dict:
         """Zero history for :meth:`step` (the zeros and -inf that ``forward`` pads with): the
@@ -280,10 +291,13 @@ class ConvS4DNetwork(nn.Module):
             mask = valid_steps(lengths.to(X.device), X.shape[-1], X.dtype).transpose(1, 2)  # (B, 1, L)
         x, residual = X, X  # (B, C, L)
         for d, block in enumerate(self.blocks):
-            x = block(x, None) if mask is None else block(x * mask, mask > 0)  # (B, 4F, L)
+            inputs = (x, None) if mask is None else (x * mask, mask > 0)
             if self._closes_group(d):
-                x = F.relu(x + self.shortcuts[d // 3](residual))  # (B, 4F, L)
-                residual = x
+                # relu(block(x) + shortcut(residual)), as one step that keeps less memory
+                x = residual_join(block.pre_activation(*inputs), residual, self.shortcuts[d // 3])
+                residual = x  # (B, 4F, L)
+            else:
+                x = block(*inputs)  # (B, 4F, L)
             # (B, L, 4F) view for ChannelDropout, which drops a channel at every step
             x = self.dropout(x.transpose(1, 2)).transpose(1, 2)  # (B, 4F, L)
         return x.transpose(1, 2)  # (B, L, 4F)
