@@ -173,6 +173,48 @@ def test_the_cpu_convolution_and_max_pool_give_torchs_values_and_gradients(
         assert torch.allclose(a, b, rtol=0, atol=1e-12)
 
 
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+@pytest.mark.parametrize("left", [2, 1])
+def test_the_compiled_max_pool_follows_its_rule_at_nan_infinity_and_ties(dtype, left):
+    # the compiled max-pool (sktdi.ssm.pool_kernels) against the rule written out as a loop:
+    # each window's maximum (NaN where it holds one), its gradient to the earliest maximum,
+    # a window with a NaN sending it to its last step, a window of -inf only to its padding
+    # (nowhere); on a non-contiguous input, and a gradient that is inf where it is not taken
+    from sktdi.ssm.conv_ops import max_pool3_same_length
+
+    values = [0.0, 1.0, 1.0, -np.inf, -np.inf, -np.inf, np.nan, 2.0, 2.0, 2.0, 0.5, np.nan]
+    gen = np.random.default_rng(0)
+    x = np.stack([
+        values,
+        gen.permutation(values),
+        np.maximum(gen.normal(size=12), 0),
+        [-np.inf, -np.inf] + values[:-2],  # its first window holds -inf only
+    ])
+    x = x.astype(torch.empty((), dtype=dtype).numpy().dtype).astype(np.float64)  # dtype's values
+    g = gen.normal(size=x.shape)
+    L = x.shape[1]
+    padded = np.pad(x, ((0, 0), (left, 2 - left)), constant_values=-np.inf)
+    expected_y, expected_grad = np.empty_like(x), np.zeros((len(x), L + 2))
+    for r in range(len(x)):
+        for t in range(L):
+            window = padded[r, t:t + 3]
+            if np.isnan(window).any():
+                expected_y[r, t], k = np.nan, 2
+            else:
+                expected_y[r, t] = window.max()
+                k = int(np.flatnonzero(window == window.max())[0])
+            expected_grad[r, t + k] += g[r, t]
+    expected_grad = expected_grad[:, left:left + L]
+
+    # channels-last storage: the (1, R, L) input is a non-contiguous view
+    xt = torch.tensor(x.T.copy(), dtype=dtype).T.unsqueeze(0).requires_grad_()
+    assert not xt.is_contiguous()
+    y = max_pool3_same_length(xt, left)
+    np.testing.assert_array_equal(y[0].detach().numpy(), expected_y)
+    (grad,) = torch.autograd.grad(y, xt, torch.tensor(g, dtype=dtype).unsqueeze(0))
+    np.testing.assert_allclose(grad[0].numpy(), expected_grad, rtol=1e-6, atol=1e-6)
+
+
 @pytest.mark.parametrize("momentum", [0.1, None])
 def test_the_residual_join_gives_torchs_values_gradients_and_statistics(momentum):
     # relu(relu(a) + BatchNorm(W r)) in one step (sktdi.ssm.conv_ops.residual_join) against

@@ -4,8 +4,10 @@ fast on a CPU.
 On a CPU, torch's own backward of a 1-D convolution (oneDNN) spends about 5× its forward
 time: the weight gradient and the input gradient each run slower than the forward
 convolution they are made of. Both gradients *are* forward convolutions, so they are written
-here as such (the same values, summed in another order), and the block's 3-step max-pool is
-three shifted maxima instead of torch's windowed kernel, which is slow at stride 1. For
+here as such (the same values, summed in another order). The block's 3-step max-pool and its
+gradient are compiled loops that read their input once (:mod:`sktdi.ssm.pool_kernels`;
+torch's windowed kernel is slow at stride 1, and torch's ``where`` over a bool mask, which
+its gradient and the residual join's need, ran at a tenth of a copy's speed). For
 memory, the max-pool and the 1×1 projection after it are one step whose backward pass
 recomputes the pooled series rather than keep it (:func:`max_pool3_project`), a few series
 at a time; where a group of blocks meets its residual shortcut, the join keeps two masks and
@@ -69,16 +71,15 @@ class _MaxPool3(torch.autograd.Function):
     @staticmethod
     def forward(ctx, x: Tensor, left: int) -> Tensor:
         """x: (B, C, L) -> (B, C, L)."""
-        y = _max_pool3(x, left)  # (B, C, L)
-        ctx.save_for_backward(x, y)
+        ctx.save_for_backward(x)  # the backward pass finds each window's maximum again
         ctx.left = left
-        return y
+        return _max_pool3(x, left)  # (B, C, L)
 
     @staticmethod
     def backward(ctx, grad_y: Tensor) -> tuple[Tensor, None]:
         """grad_y: (B, C, L) -> grad x (B, C, L)."""
-        x, y = ctx.saved_tensors
-        return _max_pool3_grad(_max_pool3_masks(x, y, ctx.left), grad_y, ctx.left), None
+        (x,) = ctx.saved_tensors
+        return _max_pool3_grad(x, grad_y, ctx.left), None
 
 
 class _MaxPool3Project(torch.autograd.Function):
@@ -98,20 +99,20 @@ class _MaxPool3Project(torch.autograd.Function):
     def backward(ctx, grad_out: Tensor) -> tuple[Tensor | None, Tensor | None, None]:
         """grad_out: (B, C_out, L) -> grad x (B, C_in, L), grad weight (C_out, C_in, 1)."""
         x, weight = ctx.saved_tensors
-        grad_x = torch.empty_like(x) if ctx.needs_input_grad[0] else None  # (B, C_in, L)
+        grad_x = None  # (B, C_in, L), contiguous: its parts are written in place
+        if ctx.needs_input_grad[0]:
+            grad_x = torch.empty_like(x, memory_format=torch.contiguous_format)
         grad_w = weight.new_zeros(weight.shape) if ctx.needs_input_grad[1] else None
-        # a few series at a time: the recomputed pooled series, its masks and gradients are
-        # each a (B, C_in, L) array for the whole batch, at the peak of a step's memory
+        # a few series at a time: the recomputed pooled series and the pooled series'
+        # gradient are each a (B, C_in, L) array for the whole batch, at the peak of a step's
+        # memory
         for part in _batch_parts(x):
-            y = _max_pool3(x[part], ctx.left)  # (b, C_in, L), recomputed
             if grad_w is not None:
-                # Σ_b Σ_t grad_out[b, o, t] y[b, i, t]
-                grad_w += _sum_of_products(grad_out[part], y)  # (C_out, C_in, 1)
+                # Σ_b Σ_t grad_out[b, o, t] y[b, i, t], y the pooled part, recomputed
+                grad_w += _sum_of_products(grad_out[part], _max_pool3(x[part], ctx.left))
             if grad_x is not None:
-                masks = _max_pool3_masks(x[part], y, ctx.left)
-                del y  # not needed past the masks
                 grad_y = _pointwise(grad_out[part], weight.transpose(0, 1))  # (b, C_in, L)
-                grad_x[part] = _max_pool3_grad(masks, grad_y, ctx.left, spend=True)
+                _max_pool3_grad(x[part], grad_y, ctx.left, out=grad_x[part])
         return grad_x, grad_w, None
 
 
@@ -144,7 +145,7 @@ class _ResidualJoin(torch.autograd.Function):
         per_channel = (-1, 1)  # (C,) -> (C, 1), against (B, C, L)
         # the arrays below are ordered so that at most three (B, C, L) of them live beside
         # grad_out: the first join's backward pass is a training step's peak of memory
-        g = torch.where(out_passed, grad_out, 0.0)  # (B, C, L): the gradient of the sum
+        g = _passed(out_passed, grad_out)  # (B, C, L): the gradient of the sum
         del out_passed
         # BatchNorm's backward pass on the recomputed shortcut
         x_hat = _pointwise(r, weight).sub_(mean.view(per_channel)).mul_(invstd.view(per_channel))
@@ -155,7 +156,7 @@ class _ResidualJoin(torch.autograd.Function):
         # γ/σ (g - mean(g) - x̂ mean(g x̂)), in x̂'s buffer
         grad_c = x_hat.mul_(-grad_gamma.view(per_channel) / n).add_(g)  # (B, C, L)
         grad_c.sub_(grad_beta.view(per_channel) / n).mul_((gamma * invstd).view(per_channel))
-        grad_a = g.masked_fill_(~a_passed, 0.0) if ctx.needs_input_grad[0] else None  # in g
+        grad_a = _passed(a_passed, g, out=g) if ctx.needs_input_grad[0] else None  # in g
         del g, a_passed
         grad_r = grad_w = None
         if ctx.needs_input_grad[2]:
@@ -192,52 +193,58 @@ def _sum_of_products(grad: Tensor, x: Tensor) -> Tensor:
     return torch.bmm(grad, x.transpose(1, 2)).sum(0).unsqueeze(-1)  # (C_out, C_in, 1)
 
 
+def _rows(x: Tensor):
+    """x: (B, C, L) -> a (B·C, L) C-contiguous numpy view of its values (a copy only where x
+    is not contiguous)."""
+    return x.detach().contiguous().numpy().reshape(-1, x.shape[-1])  # (B·C, L)
+
+
+def _passed(passed: Tensor, values: Tensor, out: Tensor | None = None) -> Tensor:
+    """``torch.where(passed, values, 0)`` for a bool mask and values of one shape, into
+    ``out`` (contiguous; values itself for in place) when given."""
+    from .pool_kernels import passed_values
+
+    if out is None:
+        out = torch.empty_like(values, memory_format=torch.contiguous_format)
+    passed_values(_flat(passed), _flat(values), _flat(out))
+    return out
+
+
+def _flat(x: Tensor):
+    """x's values as a flat numpy view (a copy only where x is not contiguous)."""
+    return x.detach().contiguous().numpy().reshape(-1)
+
+
 def _max_pool3(x: Tensor, left: int) -> Tensor:
-    """The max over each window of 3 steps, x: (B, C, L) -> (B, C, L)."""
-    first, second, third = _windows(x, left)  # each (B, C, L)
-    return torch.maximum(torch.maximum(first, second), third)
+    """The max over each window of 3 steps, x: (B, C, L) -> (B, C, L), in one compiled pass
+    (:mod:`sktdi.ssm.pool_kernels`)."""
+    from .pool_kernels import max_pool3_rows
+
+    y = torch.empty_like(x, memory_format=torch.contiguous_format)  # (B, C, L)
+    max_pool3_rows(_rows(x), left, _rows(y))
+    return y
 
 
-def _max_pool3_masks(x: Tensor, y: Tensor, left: int) -> tuple[Tensor, Tensor]:
-    """Where each window's earliest maximum sits, from the max-pool's input x and output y
-    (each (B, C, L)): (at its first position, at its second), bool (B, C, L) each; the
-    third position takes the rest."""
-    first, second, _ = _windows(x, left)  # each (B, C, L)
-    take_first = first == y  # (B, C, L)
-    return take_first, (second == y) & ~take_first
+def _max_pool3_grad(x: Tensor, grad_y: Tensor, left: int, out: Tensor | None = None) -> Tensor:
+    """The max-pool's input gradient (B, C, L) from its input x and its output gradient grad_y
+    (each (B, C, L)), into ``out`` (a contiguous (B, C, L)) when given: each window's gradient
+    goes to its earliest maximum."""
+    from .pool_kernels import max_pool3_grad_rows
 
-
-def _max_pool3_grad(
-    masks: tuple[Tensor, Tensor], grad_y: Tensor, left: int, spend: bool = False
-) -> Tensor:
-    """The max-pool's input gradient (B, C, L) from :func:`_max_pool3_masks` and the
-    output gradient grad_y (B, C, L); ``spend``: grad_y is the caller's own, and is used up
-    as a buffer (one (B, C, L) array fewer at the backward pass's peak)."""
-    take_first, take_second = masks
-    L = grad_y.shape[-1]
-    # the padded series' gradient: window t starts at padded position t
-    grad = grad_y.new_zeros(*grad_y.shape[:-1], L + POOL - 1)  # (B, C, L + 2)
-    taken = torch.where(take_first, grad_y, 0.0)  # (B, C, L)
-    grad[..., :L] += taken
-    rest = grad_y.sub_(taken) if spend else grad_y - taken  # (B, C, L)
-    torch.where(take_second, rest, rest.new_zeros(()), out=taken)
-    grad[..., 1 : L + 1] += taken
-    rest -= taken
-    grad[..., 2:] += rest  # the third takes what is left
-    return grad[..., left : left + L]  # (B, C, L)
+    grad_x = torch.empty_like(x, memory_format=torch.contiguous_format) if out is None else out
+    max_pool3_grad_rows(_rows(x), _rows(grad_y), left, _rows(grad_x))
+    return grad_x
 
 
 def _own_backward(x: Tensor) -> bool:
     """Whether this module's backward passes serve: on a CPU, outside autocast (which casts
-    torch's own kernels' inputs, not these)."""
-    return x.device.type == "cpu" and not torch.is_autocast_enabled("cpu")
-
-
-def _windows(x: Tensor, left: int) -> tuple[Tensor, Tensor, Tensor]:
-    """x: (B, C, L) -> the three positions of every window, each a (B, C, L) view."""
-    padded = F.pad(x, (left, POOL - 1 - left), value=float("-inf"))  # (B, C, L + 2)
-    L = x.shape[-1]
-    return padded[..., :L], padded[..., 1 : L + 1], padded[..., 2:]
+    torch's own kernels' inputs, not these), in float32 or float64 (the compiled max-pool's
+    types)."""
+    return (
+        x.device.type == "cpu"
+        and x.dtype in (torch.float32, torch.float64)
+        and not torch.is_autocast_enabled("cpu")
+    )
 
 
 def conv1d_same_length(x: Tensor, weight: Tensor, left: int) -> Tensor:
