@@ -194,9 +194,8 @@ def _sum_of_products(grad: Tensor, x: Tensor) -> Tensor:
 
 
 def _rows(x: Tensor):
-    """x: (B, C, L) -> a (B·C, L) C-contiguous numpy view of its values (a copy only where x
-    is not contiguous)."""
-    return x.detach().contiguous().numpy().reshape(-1, x.shape[-1])  # (B·C, L)
+    """x: (B, C, L) -> its values as (B·C, L) rows (see :func:`_flat`)."""
+    return _flat(x).reshape(-1, x.shape[-1])  # (B·C, L)
 
 
 def _passed(passed: Tensor, values: Tensor, out: Tensor | None = None) -> Tensor:
@@ -211,7 +210,8 @@ def _passed(passed: Tensor, values: Tensor, out: Tensor | None = None) -> Tensor
 
 
 def _flat(x: Tensor):
-    """x's values as a flat numpy view (a copy only where x is not contiguous)."""
+    """x's values as a flat numpy view, which the compiled loops read and write: a copy only
+    where x is not contiguous, so every array they write into is made contiguous."""
     return x.detach().contiguous().numpy().reshape(-1)
 
 
