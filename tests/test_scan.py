@@ -256,3 +256,23 @@ def test_two_threads_transform_at_once_under_numbas_workqueue_layer():
     )
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.split() == ["workqueue", "20", "True"], done.stdout
+
+
+def test_compiled_loops_run_where_numba_has_nowhere_to_cache_them(monkeypatch):
+    # a read-only install run by an account without a writable home: numba finds no cache
+    # locator and njit(cache=True) raises at import; sktdi's loops compile without the cache
+    import numba
+    from numba.core import caching
+
+    from sktdi.utils.compiled import compiled
+
+    def twice(x):
+        return 2 * x
+
+    monkeypatch.setattr(caching.CacheImpl, "_locator_classes", [])
+    monkeypatch.setattr(numba.config, "CACHE_LOCATOR_CLASSES", "", raising=False)
+    with pytest.raises(RuntimeError, match="cannot cache"):
+        numba.njit(cache=True)(twice)
+    assert compiled(nogil=True)(twice)(3) == 6
+    monkeypatch.undo()
+    assert isinstance(compiled(nogil=True)(twice)._cache, caching.FunctionCache)

@@ -24,10 +24,10 @@ from math import erf as math_erf
 
 import numpy as np
 import torch
-from numba import njit
 from numpy.lib.stride_tricks import sliding_window_view
 from scipy.special import erf, expit
 
+from ..utils.compiled import compiled
 from ..utils.threads import blas_threads
 
 POOLING_CODES = {"mean": 0, "max": 1, "mean-max": 2, "last": 3}
@@ -333,7 +333,7 @@ def _ssm_chunk(u: np.ndarray, state: np.ndarray, skip: np.ndarray, kernels: tupl
 FASTMATH = {"reassoc", "contract", "nsz", "arcp"}
 
 
-@njit(cache=True, nogil=True, fastmath=FASTMATH)
+@compiled(nogil=True, fastmath=FASTMATH)
 def _steps(
     x, out, every_step, count, n_convs, has_ssm, pooling, n_groups, bottleneck, conv, A_bar,
     CB_bar, skip, pool_proj, scale, shift, shortcut, shortcut_scale, shortcut_shift, head,
@@ -422,7 +422,7 @@ def _steps(
             )
 
 
-@njit(cache=True, nogil=True, fastmath=FASTMATH)
+@compiled(nogil=True, fastmath=FASTMATH)
 def _pool_and_head(
     feature, n, total, peak, pooling, head, head_bias, pooled, out_row, write
 ):  # pragma: no cover - compiled
@@ -532,7 +532,7 @@ def compiled_stepper(module, n_streams: int):
     return None
 
 
-@njit(cache=True, nogil=True, fastmath=FASTMATH)
+@compiled(nogil=True, fastmath=FASTMATH)
 def _layer_norm(x, weight, bias, eps):  # pragma: no cover - compiled
     """LayerNorm of the vector x, in place."""
     H = x.shape[0]
@@ -548,7 +548,7 @@ def _layer_norm(x, weight, bias, eps):  # pragma: no cover - compiled
         x[h] = (x[h] - mean) * inv * weight[h] + bias[h]
 
 
-@njit(cache=True, nogil=True, fastmath=FASTMATH)
+@compiled(nogil=True, fastmath=FASTMATH)
 def _s4d_steps(
     x, out, every_step, count, pooling, prenorm, eps, encoder, encoder_bias, A_bar, CB_bar,
     skip, mix, mix_bias, norm, norm_bias, head, head_bias, ssm_state, total, peak,

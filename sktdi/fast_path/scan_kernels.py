@@ -6,8 +6,10 @@ module-level functions, not closures): a process pays the compilation once per i
 import numba
 import numpy as np
 
+from ..utils.compiled import compiled
 
-@numba.njit(cache=True, inline="always", nogil=True)
+
+@compiled(inline="always", nogil=True)
 def advance(u, ar, ai, cr, ci, s_re, s_im, y):
     # one time step of every mode, and each filter's output y (H,). Arrays are mode-major,
     # (N, H): every inner loop runs over the H filters, independent lanes the compiler
@@ -24,13 +26,13 @@ def advance(u, ar, ai, cr, ci, s_re, s_im, y):
     for h in range(H):
         y[h] *= 2
 
-@numba.njit(cache=True, inline="always", nogil=True)
+@compiled(inline="always", nogil=True)
 def series_value(X, i, c, t, difference):
     if difference:
         return X[i, c, t + 1] - X[i, c, t]
     return X[i, c, t]
 
-@numba.njit(cache=True, inline="always", nogil=True)
+@compiled(inline="always", nogil=True)
 def centred_value(X64, i, c, t, difference, centre, cell):
     # a series far from zero, from float64 (X64): its first difference, which the offset
     # leaves alone, or its value less the centre; rounded to the state's type through the
@@ -41,7 +43,7 @@ def centred_value(X64, i, c, t, difference, centre, cell):
         cell[0] = X64[i, c, t] - centre
     return cell[0]
 
-@numba.njit(cache=True, inline="always", nogil=True)
+@compiled(inline="always", nogil=True)
 def restore(y, centre, response, t, difference, wide):
     # the filters' outputs on a series far from zero, float64 (H,) in ``wide``: the
     # difference's as they are, the series' with the centre's response added back (a
@@ -54,7 +56,7 @@ def restore(y, centre, response, t, difference, wide):
         for h in range(y.shape[0]):
             wide[h] = y[h] + centre * response[h, k]
 
-@numba.njit(cache=True, inline="always", nogil=True)
+@compiled(inline="always", nogil=True)
 def accumulate(
     y, biases, c, t, multirocket, total, square, high, low, count, positive_sum, index_sum,
     run, longest,
@@ -84,7 +86,7 @@ def accumulate(
             for h in range(H):
                 count[q, h] += np.int32(y[h] > biases[c, q, h])
 
-@numba.njit(cache=True, parallel=True, nogil=True)
+@compiled(parallel=True, nogil=True)
 def pool(
     X, X64, lengths, difference, centres, ar, ai, cr, ci, biases, biases64, response,
     multirocket, out,
@@ -152,7 +154,7 @@ def pool(
                 for q in range(Q):
                     out[i, c, h, 4 + q] = count[q, h] / steps
 
-@numba.njit(cache=True, parallel=True, nogil=True)
+@compiled(parallel=True, nogil=True)
 def sample(X, X64, lengths, difference, centres, ar, ai, cr, ci, response, offsets, every, out):
     # the outputs at every ``every``-th step of the series laid end to end: series i's
     # step t is position offsets[i] + t; out (C, H, ceil(total / every)) float64. X, X64,
@@ -183,7 +185,7 @@ def sample(X, X64, lengths, difference, centres, ar, ai, cr, ci, response, offse
                     for h in range(H):
                         out[c, h, position // every] = wide[h]
 
-@numba.njit(cache=True, nogil=True)
+@compiled(nogil=True)
 def centres(X, lengths, out):
     # out (n, C) float64: each series' mean over its own steps where the series is far from
     # zero, its mean farther from zero than any of its values from the mean; else 0. X of
@@ -200,7 +202,7 @@ def centres(X, lengths, out):
                 reach = max(reach, abs(X[i, c, t] - mean))
             out[i, c] = mean if abs(mean) > reach else 0.0
 
-@numba.njit(cache=True, nogil=True)
+@compiled(nogil=True)
 def step_response(ar, ai, cr, ci, out):
     # out (H, T) float64: every filter's output on a constant input of 1, from rest; the
     # modes (N, H) float64

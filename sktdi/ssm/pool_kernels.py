@@ -14,11 +14,12 @@ are serial: they run inside torch's training step, on whatever thread torch give
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
+from ..utils.compiled import compiled
 
-@numba.njit(cache=True, inline="always", nogil=True)
+
+@compiled(inline="always", nogil=True)
 def _pad_row(row, left, padded):
     """padded[left + s] = row[s], -inf before and after: (L,) -> (L + 2,)."""
     L = row.shape[0]
@@ -30,7 +31,7 @@ def _pad_row(row, left, padded):
         padded[i] = -np.inf
 
 
-@numba.njit(cache=True, nogil=True)
+@compiled(nogil=True)
 def max_pool3_rows(x, left, out):
     """out[r, t] = the maximum of x[r]'s window at t (NaN where the window holds one, as
     torch.maximum gives); x, out: (R, L)."""
@@ -45,7 +46,7 @@ def max_pool3_rows(x, left, out):
             out[r, t] = np.nan if (a != a) | (b != b) | (c != c) else m
 
 
-@numba.njit(cache=True, nogil=True)
+@compiled(nogil=True)
 def max_pool3_grad_rows(x, grad_y, left, grad_x):
     """grad_x[r, s] = Σ of grad_y[r, t] over the windows t whose earliest maximum is step s;
     x, grad_y, grad_x: (R, L). A window holding a NaN sends its gradient to its last step,
@@ -80,7 +81,7 @@ def max_pool3_grad_rows(x, grad_y, left, grad_x):
             grad_x[r, s] = at_first[q] + at_second[q] + at_third[q]
 
 
-@numba.njit(cache=True, nogil=True)
+@compiled(nogil=True)
 def passed_values(passed, values, out):
     """out[i] = values[i] where passed[i], else 0 (flat arrays; out may be values itself):
     torch.where and masked_fill over a bool mask ran at a tenth of this speed on a CPU,
