@@ -19,7 +19,8 @@ PACKAGE = Path(__file__).resolve().parents[2] / "sktdi"
 ENTRY_POINTS = ("__init__", "cli", "datasets", "sktime", "plotting")
 # bottom to top: a part may import only parts of lower layers (never its own layer's others)
 LAYERS = (
-    ("utils", "ssm"),
+    ("utils",),
+    ("ssm",),
     ("tdi",),
     ("persistence",),
     ("deep_model", "fast_path"),
@@ -29,7 +30,7 @@ LAYERS = (
 )
 ROLES = {
     "utils": "validation, inputs, option groups, seeds, threads, memory, devices",
-    "ssm": "the S4D core, plain torch",
+    "ssm": "the S4D core: torch, and numba loops for a CPU's training step",
     "tdi": "Task-Dependent Initialization",
     "persistence": "the safe archive, declared fitted state",
     "deep_model": "SSMClassifier / SSMRegressor, training, streaming",
