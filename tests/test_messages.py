@@ -23,6 +23,38 @@ def _fitted():
     return SSMClassifier(**TINY).fit(X, np.arange(8) % 2)
 
 
+# ---- text ----------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "as_text",
+    [
+        lambda X: X.astype(str),  # numbers as text: read as numbers before, without a word
+        lambda X: np.full(X.shape, "a"),  # numpy's "could not convert string to float" before
+        lambda X: [list(map(str, row)) for row in X],
+        lambda X: [row.astype(bytes) for row in X],
+    ],
+    ids=["numeric-text", "text", "list-of-text", "list-of-bytes"],
+)
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda X: SSMClassifier(**TINY).fit(X, np.arange(len(X)) % 2),
+        lambda X: _fitted().predict(X),
+        lambda X: fisher_log_power(X, np.arange(len(X)) % 2),
+    ],
+    ids=["fit", "predict", "fisher_log_power"],
+)
+def test_series_given_as_text_are_refused_by_name(as_text, call):
+    X = np.random.default_rng(1).normal(size=(8, 16))
+    with pytest.raises(TypeError, match=r"X must be numeric, but holds text \(.*\): .*dtype=float"):
+        call(as_text(X))
+
+
+def test_numbers_in_an_object_array_are_still_numbers():
+    # scikit-learn's conformance checks fit on object arrays of floats
+    X = np.random.default_rng(1).normal(size=(8, 16))
+    assert (_fitted().predict(X.astype(object)) == _fitted().predict(X)).all()
+
+
 # ---- 1-D X -------------------------------------------------------------------------------
 @pytest.mark.parametrize(
     "call",

@@ -53,6 +53,38 @@ def _series_length(series, shape: tuple) -> int:
     return shape[-1] if shape else 1
 
 
+def check_not_text(X, *, name: str = "X") -> None:
+    """Refuse series given as text (numpy strings or bytes, or a list of them), as
+    scikit-learn's numeric validation does: reading "1.5" as 1.5 would be a guess about what
+    the text means, and other text met numpy's "could not convert string to float".
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sktdi.utils.validation import check_not_text
+    >>> check_not_text(np.ones((2, 3)))  # numbers: fine
+    >>> check_not_text(np.ones((2, 3)).astype(str))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    TypeError: X must be numeric, but holds text (dtype <U32): ...
+    """
+    first = X
+    while isinstance(first, (list, tuple)) and len(first):
+        first = first[0]  # a list's first leaf: its series' element type
+    if isinstance(first, (str, bytes)):
+        kind = type(first).__name__
+    elif isinstance(X, np.ndarray) and X.dtype.kind in "US":
+        kind = f"dtype {X.dtype}"
+    elif isinstance(first, np.ndarray) and first.dtype.kind in "US":
+        kind = f"series of dtype {first.dtype}"
+    else:
+        return
+    raise TypeError(
+        f"{name} must be numeric, but holds text ({kind}): convert the series to numbers "
+        f"first, e.g. np.asarray({name}, dtype=float) if the text is numbers"
+    )
+
+
 def check_not_ragged(X, *, name: str = "X") -> None:
     """Refuse a list (or 1-D object array) of series that differ in shape, before numpy
     turns it into "setting an array element with a sequence... inhomogeneous shape", which
@@ -314,6 +346,7 @@ def as_sequences(X, *, name: str = "X", min_length: int = 1) -> np.ndarray:
     if hasattr(X, "to_numpy"):  # pandas
         X = X.to_numpy()
     check_not_ragged(X, name=name)
+    check_not_text(X, name=name)
     arr = np.asarray(X)
     if arr.dtype.kind == "c":
         raise ValueError(f"{name} is complex ({arr.dtype}); complex data is not supported")
@@ -439,6 +472,7 @@ def validate_sequences(
     """
     check_not_ragged(X)
     check_not_1d(X)
+    check_not_text(X)
     if not reset:
         shape = X.shape if hasattr(X, "shape") else np.asarray(X).shape
         fitted_ndim = estimator._input_ndim
@@ -609,6 +643,7 @@ def validate_padded_sequences(
     ((2, 1, 5), [3, 5])
     """
     given = lengths
+    check_not_text(X)  # before padding turns numeric text into numbers
     shapes = _series_shapes(X)
     if shapes is not None and lengths is not None:
         # even when the series are of one length: lengths would cut each to its value
