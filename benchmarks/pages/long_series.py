@@ -99,10 +99,9 @@ def _scaling() -> pd.DataFrame:
     return scaling
 
 
-def _deep_scaling(column: str) -> pd.Series:
-    """The deep model's ``column`` of the scaling run, by length."""
-    scaling = _scaling()
-    return scaling[scaling["model"] == "ssm"].set_index("length")[column]
+def _scaling_per_epoch() -> pd.DataFrame:
+    """Seconds per epoch of the scaling run, length × model."""
+    return _scaling().pivot_table(index="length", columns="model", values="per_epoch")
 
 
 @region("long-series-cost")
@@ -122,7 +121,7 @@ def long_series_cost() -> str:
         row["deep peak memory"] = f"{memory.loc[length, 'ssm'] / GIB:.1f} GiB"
         rows.append(row)
     scaling = _scaling()
-    per_epoch = scaling.pivot_table(index="length", columns="model", values="per_epoch")
+    per_epoch = _scaling_per_epoch()
     peak = scaling.pivot_table(index="length", columns="model", values="peak_rss_mib")
     base = per_epoch.index.min()
     srows = []
@@ -293,11 +292,10 @@ def long_series_targets() -> str:
     seconds = _fit_seconds()
     both = seconds[["ssm", "inceptiontime"]].dropna()
     ratio = (both["ssm"] / both["inceptiontime"]).max()
-    deep = _deep_scaling("per_epoch")
-    scaling = _scaling()
-    per_epoch = scaling.pivot_table(index="length", columns="model", values="per_epoch")
-    scaling_ratio = (per_epoch["ssm"] / per_epoch["inceptiontime"]).max()
-    scaling_epochs = int(scaling["epochs"].iloc[0])
+    per_epoch = _scaling_per_epoch()
+    deep = per_epoch["ssm"]
+    scaling_ratio = (deep / per_epoch["inceptiontime"]).max()
+    scaling_epochs = int(_scaling()["epochs"].iloc[0])
     lo, hi = deep.index.min(), deep.index.max()
     growth = deep[hi] / deep[lo]
     nlogn = hi * math.log(hi) / (lo * math.log(lo))

@@ -31,6 +31,12 @@ def _pad_row(row, left, padded):
         padded[i] = -np.inf
 
 
+@compiled(inline="always", nogil=True)
+def _holds_nan(a, b, c):
+    """Whether a window's three values hold a NaN (which makes torch.maximum's NaN)."""
+    return (a != a) | (b != b) | (c != c)
+
+
 @compiled(nogil=True)
 def max_pool3_rows(x, left, out):
     """out[r, t] = the maximum of x[r]'s window at t (NaN where the window holds one, as
@@ -43,7 +49,7 @@ def max_pool3_rows(x, left, out):
             a, b, c = padded[t], padded[t + 1], padded[t + 2]
             m = b if b > a else a
             m = c if c > m else m
-            out[r, t] = np.nan if (a != a) | (b != b) | (c != c) else m
+            out[r, t] = np.nan if _holds_nan(a, b, c) else m
 
 
 @compiled(nogil=True)
@@ -70,7 +76,7 @@ def max_pool3_grad_rows(x, grad_y, left, grad_x):
         for t in range(L):
             a, b, c = padded[t], padded[t + 1], padded[t + 2]
             m = b if b > a else a
-            third = (c > m) | (a != a) | (b != b) | (c != c)
+            third = (c > m) | _holds_nan(a, b, c)
             second = (b > a) & ~third
             g = grad_y[r, t]
             at_first[t] = zero if third | second else g

@@ -73,10 +73,9 @@ def check_not_text(X, *, name: str = "X") -> None:
         first = first[0]  # a list's first leaf: its series' element type
     if isinstance(first, (str, bytes)):
         kind = type(first).__name__
-    elif isinstance(X, np.ndarray) and X.dtype.kind in "US":
-        kind = f"dtype {X.dtype}"
     elif isinstance(first, np.ndarray) and first.dtype.kind in "US":
-        kind = f"series of dtype {first.dtype}"
+        # X itself, or the first of a list's series
+        kind = f"{'' if first is X else 'series of '}dtype {first.dtype}"
     else:
         return
     raise TypeError(
