@@ -28,7 +28,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 from scipy.special import erf, expit
 
 from ..utils.compiled import compiled
-from ..utils.threads import blas_threads
+from ..utils.threads import blas_threads, resolve_n_threads
 
 POOLING_CODES = {"mean": 0, "max": 1, "mean-max": 2, "last": 3}
 # a chunk of MIN_CHUNK samples or more runs in the convolution mode, in time tiles of at most
@@ -53,6 +53,19 @@ class _Stepper:
         """A tensor as a contiguous array of the network's real precision."""
         return np.ascontiguousarray(tensor.detach().cpu().numpy().astype(self.dtype))
 
+    def _split_ssm(self, n_streams: int) -> None:
+        """The S4D layers' Ā and C·B̄ (complex (D, H, N) each, kept for the convolution
+        mode) as real and imaginary parts, and the state as two real (S, D, H, N) arrays:
+        the step's loops vectorize over separate parts, not over interleaved complex
+        numbers."""
+        real = self.dtype
+        self.A_re, self.A_im = (np.ascontiguousarray(p, real) for p in (self.A_bar.real,
+                                                                        self.A_bar.imag))
+        self.CB_re, self.CB_im = (np.ascontiguousarray(p, real) for p in (self.CB_bar.real,
+                                                                          self.CB_bar.imag))
+        self.ssm_re = np.zeros((n_streams, *self.A_bar.shape), real)
+        self.ssm_im = np.zeros((n_streams, *self.A_bar.shape), real)
+
     def keep(self, rows: np.ndarray) -> None:
         """Follow only the streams ``rows`` (indices), in that order."""
         for name in self.STATE:
@@ -62,8 +75,9 @@ class _Stepper:
         """x: (S, C, k) scaled samples -> the outputs after the last sample (S, O), or after
         each of them (S, k, O) when ``every_step``. A chunk of at least ``MIN_CHUNK`` samples
         runs in the convolution mode, in time tiles of at most ``TILE`` samples (the SSM's
-        Toeplitz products grow as the tile's square), its BLAS products on ``n_threads``;
-        fewer run the compiled step, on one thread."""
+        Toeplitz products grow as the tile's square), its BLAS products on the threads an
+        estimator's ``n_threads`` resolves to; fewer run the compiled step, on one thread
+        (where a few microseconds per sample count, nothing else is looked up)."""
         x = np.ascontiguousarray(x, dtype=self.dtype)
         S, _, k = x.shape
         if k < MIN_CHUNK:  # the compiled step
@@ -72,7 +86,7 @@ class _Stepper:
             self.count += k
             return out if every_step else out[:, 0]
         tiles = []
-        with blas_threads(n_threads):
+        with blas_threads(resolve_n_threads(n_threads)):
             for start in range(0, k, TILE):
                 part = x[:, :, start : start + TILE]  # (S, C, k')
                 if every_step or start + TILE >= k:  # update keeps only the last output
@@ -142,7 +156,7 @@ class ConvS4DStepper(_Stepper):
     """The packed weights of an eval-mode, causal :class:`~sktdi.ssm.ConvS4DNetwork` on the
     CPU, and the state of ``n_streams`` streams; :meth:`feed` runs the compiled step."""
 
-    STATE = ("history", "window", "ssm_state", "total", "peak")
+    STATE = ("history", "window", "ssm_re", "ssm_im", "total", "peak")
 
     def __init__(self, net, n_streams: int) -> None:
         super().__init__(net)
@@ -168,9 +182,10 @@ class ConvS4DStepper(_Stepper):
         self.bottleneck = np.zeros((D, F, c_max), f)
         self.pool_proj = np.zeros((D, F, c_max), f)
         # every convolution right-aligned in the widest one's window, all of a block's
-        # stacked: one (n_convs·F, F·k_max) matrix times the flattened window of the last
-        # k_max bottleneck outputs
-        self.conv = np.zeros((D, max(len(convs), 1) * F, F, k_max), f)
+        # stacked: one (n_convs·F, k_max·F) matrix over the tap-major window of the last
+        # k_max bottleneck outputs, [c·F + o, j·F + i] = weight_c[o, i, j - (k_max - kw_c)];
+        # the step reads each convolution's own taps only, never its zeros
+        self.conv = np.zeros((D, max(len(convs), 1) * F, k_max, F), f)
         self.A_bar = np.zeros((D, F, N), ctype)
         self.CB_bar = np.zeros((D, F, N), ctype)
         self.skip = np.zeros((D, F), f)
@@ -183,7 +198,8 @@ class ConvS4DStepper(_Stepper):
                 self.pool_proj[d, :, :c_in] = array(block.pool_proj.weight[..., 0])
                 for c, conv in enumerate(block.convs):
                     kw = conv.kernel_size[0]
-                    self.conv[d, c * F : (c + 1) * F, :, k_max - kw :] = array(conv.weight)
+                    weight = array(conv.weight).transpose(0, 2, 1)  # (F, kw, F): [o, j, i]
+                    self.conv[d, c * F : (c + 1) * F, k_max - kw :] = weight
                 if has_ssm:
                     A_bar, CB_bar = block.ssm.step_parameters()  # (F, N) each
                     self.A_bar[d] = A_bar.cpu().numpy()
@@ -206,19 +222,20 @@ class ConvS4DStepper(_Stepper):
         self.n_in, self.c_max, self.width = n_in, c_max, width
         S = n_streams
         # the convolution mode's: each convolution as an (F, taps·F) matrix over the last
-        # `taps` rows of a tap-major window, [o, j·F + i] = weight[o, i, j]
+        # `taps` rows of the tap-major window, [o, j·F + i] = weight[o, i, j]
         self.conv_taps = [
-            np.ascontiguousarray(
-                self.conv[:, c * F : (c + 1) * F, :, k_max - kw :].transpose(0, 1, 3, 2)
-            ).reshape(D, F, kw * F)
+            np.ascontiguousarray(self.conv[:, c * F : (c + 1) * F, k_max - kw :]).reshape(
+                D, F, kw * F
+            )
             for c, kw in enumerate(self.widths)
         ]  # (D, F, kw·F) each
-        self.conv = self.conv.reshape(D, -1, F * k_max)
-        # the state: each block's bottleneck history and max-pool window, the S4D states,
-        # the pooling's running sum and max, the count of samples
-        self.history = np.zeros((S, D, F, k_max - 1), f)
+        self.conv = self.conv.reshape(D, -1, k_max * F)
+        self.tap_start = (k_max - self.widths) * F  # (n_convs,): each one's first column
+        # the state: each block's bottleneck history (tap-major) and max-pool window, the
+        # S4D states, the pooling's running sum and max, the count of samples
+        self.history = np.zeros((S, D, k_max - 1, F), f)
         self.window = np.full((S, D, c_max, 2), -np.inf, f)
-        self.ssm_state = np.zeros((S, D, F, N), ctype)
+        self._split_ssm(S)
         self.total = np.zeros((S, width), f)
         self.peak = np.full((S, width), -np.inf, f)
         self.count = 0
@@ -226,18 +243,18 @@ class ConvS4DStepper(_Stepper):
     def _steps(self, x: np.ndarray, out: np.ndarray, every_step: bool) -> None:
         """The compiled step over x (S, C, k), the outputs into ``out``."""
         _steps(
-            x, out, every_step, self.count, len(self.widths), self.has_ssm, self.pooling,
-            self.n_groups, self.bottleneck, self.conv, self.A_bar, self.CB_bar, self.skip,
-            self.pool_proj, self.scale, self.shift, self.shortcut, self.shortcut_scale,
-            self.shortcut_shift, self.head, self.head_bias, self.history, self.window,
-            self.ssm_state, self.total, self.peak,
+            x, out, every_step, self.count, self.tap_start, self.has_ssm, self.pooling,
+            self.n_groups, self.bottleneck, self.conv, self.A_re, self.A_im, self.CB_re,
+            self.CB_im, self.skip, self.pool_proj, self.scale, self.shift, self.shortcut,
+            self.shortcut_scale, self.shortcut_shift, self.head, self.head_bias, self.history,
+            self.window, self.ssm_re, self.ssm_im, self.total, self.peak,
         )
 
     def _blocks_chunk(self, feature: np.ndarray, rows: slice, kernels: list) -> np.ndarray:
         """Every block over a chunk of the streams ``rows``: (C, B, k) -> (4F, B, k); the
         bottleneck histories, max-pool windows and S4D states carried in and updated."""
         _, B, k = feature.shape
-        n_hist = self.history.shape[-1]  # k_max - 1
+        n_hist = self.history.shape[2]  # k_max - 1
         F = self.bottleneck.shape[1]
         residual, c_in = feature, self.n_in  # the input of the current group of three
         for d in range(self.bottleneck.shape[0]):
@@ -246,11 +263,11 @@ class ConvS4DStepper(_Stepper):
             branches = np.empty((self.width, B, k), self.dtype)  # each branch's F rows
             row = 0
             if self.has_ssm:
-                state = self.ssm_state[rows, d]  # (B, F, N), a view: updated in place
+                state = self.ssm_re[rows, d], self.ssm_im[rows, d]  # (B, F, N) each, views
                 _ssm_chunk(z, state, self.skip[d], kernels[d], out=branches[:F])
                 row = F
-            history = self.history[rows, d]  # (B, F, k_max - 1), a view
-            recent = np.concatenate([history.transpose(1, 0, 2), z], axis=2)  # (F, B, k_max-1+k)
+            history = self.history[rows, d]  # (B, k_max - 1, F), a view
+            recent = np.concatenate([history.transpose(2, 0, 1), z], axis=2)  # (F, B, k_max-1+k)
             windows = sliding_window_view(recent, n_hist + 1, axis=2)  # (F, B, k, k_max)
             windows = np.ascontiguousarray(windows.transpose(3, 0, 1, 2))  # (k_max, F, B, k)
             windows = windows.reshape(-1, B * k)  # (k_max·F, B·k): [j·F + i, b·k + t]
@@ -262,25 +279,23 @@ class ConvS4DStepper(_Stepper):
             padded = np.concatenate([window.transpose(1, 0, 2), feature], axis=2)  # (c_in, B, 2+k)
             pool_max = np.maximum(padded[..., :-2], padded[..., 1:-1])  # (c_in, B, k)
             np.maximum(pool_max, padded[..., 2:], out=pool_max)
+            if n_hist:
+                history[:] = recent[:, :, -n_hist:].transpose(1, 2, 0)
+            window[:] = padded[:, :, -2:].transpose(1, 0, 2)
             pool_proj = self.pool_proj[d, :, :c_in]  # (F, c_in)
             np.matmul(pool_proj, pool_max.reshape(c_in, B * k),
                       out=branches[row : row + F].reshape(F, B * k))
-            if n_hist:
-                history[:] = recent[:, :, -n_hist:].transpose(1, 0, 2)
-            window[:] = padded[:, :, -2:].transpose(1, 0, 2)
             # BatchNorm (eval) and ReLU, in place: the next block's input
-            branches *= self.scale[d][:, None, None]
-            branches += self.shift[d][:, None, None]
-            feature = np.maximum(branches, 0.0, out=branches)  # (4F, B, k)
+            feature = branches  # (4F, B, k)
+            _affine_relu(feature.reshape(self.width, B * k), self.scale[d], self.shift[d])
             c_in = self.width
             if d % 3 == 2 and d // 3 < self.n_groups:
                 g = d // 3
                 weight = self.shortcut[g, :, : len(residual)]  # (4F, C_g)
-                shortcut = (weight @ residual.reshape(len(residual), B * k)).reshape(-1, B, k)
-                shortcut *= self.shortcut_scale[g][:, None, None]
-                shortcut += self.shortcut_shift[g][:, None, None]
-                feature += shortcut
-                feature = residual = np.maximum(feature, 0.0, out=feature)
+                shortcut = weight @ residual.reshape(len(residual), B * k)  # (4F, B·k)
+                _add_affine_relu(feature.reshape(self.width, B * k), shortcut,
+                                 self.shortcut_scale[g], self.shortcut_shift[g])
+                residual = feature
         return feature
 
 
@@ -293,9 +308,8 @@ def ssm_chunk_kernels(A_bar: np.ndarray, CB_bar: np.ndarray, k: int, dtype) -> t
     - x_{k-1} = Ā^k x_{-1} + Σ_j Ā^{k-1-j} C·B̄ u_j.
 
     A_bar, CB_bar: complex (H, N). Returns (toeplitz (H, k, k), from_state (H, 2N, k),
-    to_state (H, k, 2N), decay (H, N) complex); the 2N rows and columns interleave real and
-    imaginary parts as a complex array's memory does, so the state is read and written as
-    its own float view.
+    to_state (H, k, 2N), decay (H, N) complex); the 2N rows and columns are the state's real
+    parts, then its imaginary parts, as the steppers keep them (``ssm_re``, ``ssm_im``).
     """
     t = np.arange(k + 1)  # (k+1,)
     powers = np.exp(np.log(A_bar)[:, :, None] * t)  # (H, N, k+1): Ā^t
@@ -304,27 +318,30 @@ def ssm_chunk_kernels(A_bar: np.ndarray, CB_bar: np.ndarray, k: int, dtype) -> t
     toeplitz = np.where(lag >= 0, K[:, np.maximum(lag, 0)], 0.0)  # (H, k, k): [h, j, t]
     H, N = A_bar.shape
     ahead = powers[:, :, 1:]  # (H, N, k): Ā^{t+1}
-    # 2 Re(P x) = 2 (Re P Re x - Im P Im x), rows [Re x_0, Im x_0, Re x_1, ...]
-    from_state = 2.0 * np.stack([ahead.real, -ahead.imag], axis=2).reshape(H, 2 * N, k)
+    # 2 Re(P x) = 2 (Re P Re x - Im P Im x), rows [Re x_0, ..., Re x_N-1, Im x_0, ...]
+    from_state = 2.0 * np.concatenate([ahead.real, -ahead.imag], axis=1)  # (H, 2N, k)
     into = powers[:, :, k - 1 :: -1] * CB_bar[:, :, None]  # (H, N, k): Ā^{k-1-j} C·B̄
-    to_state = np.stack([into.real, into.imag], axis=2).reshape(H, 2 * N, k)
-    to_state = to_state.transpose(0, 2, 1)  # (H, k, 2N)
+    to_state = np.concatenate([into.real, into.imag], axis=1).transpose(0, 2, 1)  # (H, k, 2N)
     real = [np.ascontiguousarray(m, dtype=dtype) for m in (toeplitz, from_state, to_state)]
     return (*real, powers[:, :, k])
 
 
-def _ssm_chunk(u: np.ndarray, state: np.ndarray, skip: np.ndarray, kernels: tuple, out=None):
-    """One S4D layer over a tile: u (H, B, k) real and contiguous, state (B, H, N) complex
-    (updated in place) -> y (H, B, k), into ``out`` if given; ``kernels`` from
-    :func:`ssm_chunk_kernels`. (numpy's matmul calls BLAS on contiguous operands only.)"""
+def _ssm_chunk(u: np.ndarray, state: tuple, skip: np.ndarray, kernels: tuple, out=None):
+    """One S4D layer over a tile: u (H, B, k) real and contiguous, state the real and
+    imaginary parts (B, H, N) each, updated in place -> y (H, B, k), into ``out`` if given;
+    ``kernels`` from :func:`ssm_chunk_kernels`. (numpy's matmul calls BLAS on contiguous
+    operands only.)"""
     toeplitz, from_state, to_state, decay = kernels
-    carried = np.ascontiguousarray(state.view(u.dtype).transpose(1, 0, 2))  # (H, B, 2N)
+    real, imag = state
+    B, H, N = real.shape
+    carried = np.empty((H, B, 2 * N), u.dtype)
+    carried[:, :, :N] = real.transpose(1, 0, 2)
+    carried[:, :, N:] = imag.transpose(1, 0, 2)
     y = np.matmul(u, toeplitz, out=out)  # (H, B, k)
     y += np.matmul(carried, from_state)
     y += skip[:, None, None] * u
-    added = np.matmul(u, to_state).transpose(1, 0, 2)  # (B, H, 2N)
-    state *= decay
-    state += np.ascontiguousarray(added).view(state.dtype)  # (B, H, N)
+    added = np.matmul(u, to_state)  # (H, B, 2N)
+    _advance_state(real, imag, decay.real, decay.imag, added)
     return y
 
 
@@ -333,23 +350,79 @@ def _ssm_chunk(u: np.ndarray, state: np.ndarray, skip: np.ndarray, kernels: tupl
 FASTMATH = {"reassoc", "contract", "nsz", "arcp"}
 
 
+# the convolution mode's BatchNorm and ReLU in one pass over the array, where numpy's
+# three took 8× as long (stream samples are finite: no NaN rule is needed)
+
+
+@compiled(nogil=True, fastmath=FASTMATH)
+def _advance_state(real, imag, decay_re, decay_im, added):  # pragma: no cover - compiled
+    """An S4D state after a tile, in place: x <- Ā^k x + added, on the real and imaginary
+    parts (B, H, N) each; decay Ā^k as its two parts (H, N), added (H, B, 2N) real parts
+    first."""
+    B, H, N = real.shape
+    for b in range(B):
+        for h in range(H):
+            for n in range(N):
+                re, im = real[b, h, n], imag[b, h, n]
+                d_re, d_im = decay_re[h, n], decay_im[h, n]
+                real[b, h, n] = d_re * re - d_im * im + added[h, b, n]
+                imag[b, h, n] = d_re * im + d_im * re + added[h, b, N + n]
+
+
+@compiled(nogil=True, fastmath=FASTMATH)
+def _affine_relu(x, scale, shift):  # pragma: no cover - compiled
+    """x (C, M) <- max(scale · x + shift, 0) per channel, in place: eval BatchNorm and ReLU."""
+    C, M = x.shape
+    for c in range(C):
+        a, b = scale[c], shift[c]
+        for m in range(M):
+            x[c, m] = max(a * x[c, m] + b, 0.0)
+
+
+@compiled(nogil=True, fastmath=FASTMATH)
+def _add_affine_relu(x, y, scale, shift):  # pragma: no cover - compiled
+    """x (C, M) <- max(x + scale · y + shift, 0) per channel, in place: the residual join."""
+    C, M = x.shape
+    for c in range(C):
+        a, b = scale[c], shift[c]
+        for m in range(M):
+            x[c, m] = max(x[c, m] + a * y[c, m] + b, 0.0)
+
+
+@compiled(nogil=True, fastmath=FASTMATH)
+def _ssm_step(A_re, A_im, CB_re, CB_im, state_re, state_im, skip, u, y):  # pragma: no cover
+    """One step of an S4D layer, in place: x_k = Ā x_{k-1} + C·B̄ u_k, y = 2 Re Σ x + D u,
+    over (H, N) parts kept apart (complex numbers in one array do not vectorize)."""
+    H, N = A_re.shape
+    for h in range(H):
+        u_h = u[h]
+        acc = 0.0
+        for n in range(N):
+            re, im = state_re[h, n], state_im[h, n]
+            a_re, a_im = A_re[h, n], A_im[h, n]
+            new_re = a_re * re - a_im * im + CB_re[h, n] * u_h
+            state_im[h, n] = a_re * im + a_im * re + CB_im[h, n] * u_h
+            state_re[h, n] = new_re
+            acc += new_re
+        y[h] = 2.0 * acc + skip[h] * u_h
+
+
 @compiled(nogil=True, fastmath=FASTMATH)
 def _steps(
-    x, out, every_step, count, n_convs, has_ssm, pooling, n_groups, bottleneck, conv, A_bar,
-    CB_bar, skip, pool_proj, scale, shift, shortcut, shortcut_scale, shortcut_shift, head,
-    head_bias, history, window, ssm_state, total, peak,
+    x, out, every_step, count, tap_start, has_ssm, pooling, n_groups, bottleneck, conv, A_re,
+    A_im, CB_re, CB_im, skip, pool_proj, scale, shift, shortcut, shortcut_scale,
+    shortcut_shift, head, head_bias, history, window, ssm_re, ssm_im, total, peak,
 ):  # pragma: no cover - compiled; tested through PredictionStream against the network
     S, n_in, k = x.shape
     D, F, c_max = bottleneck.shape
     width = scale.shape[1]
-    n_hist = history.shape[-1]  # k_max - 1
-    k_max = n_hist + 1
-    N = A_bar.shape[-1]
+    n_hist = history.shape[2]  # k_max - 1
+    n_convs = tap_start.shape[0]
     dt = x.dtype
     feature = np.zeros(c_max, dt)  # the current block's input
     residual = np.zeros(c_max, dt)  # the input of the current group of three
+    recent = np.zeros((n_hist + 1) * F, dt)  # the last k_max bottleneck outputs, tap-major
     z = np.zeros(F, dt)
-    recent = np.zeros(F * k_max, dt)  # (F, k_max) flattened
     pool_max = np.zeros(c_max, dt)
     branches = np.zeros(width, dt)
     pooled = np.zeros(2 * width, dt)
@@ -359,53 +432,52 @@ def _steps(
             for c in range(n_in):
                 feature[c] = x[s, c, t]
             residual[:] = feature
+            c_in = n_in  # the first block reads the input's channels, the others 4F
             for d in range(D):
                 # the bottleneck: z = W_b · input
                 for f in range(F):
                     acc = 0.0
-                    for c in range(c_max):
+                    for c in range(c_in):
                         acc += bottleneck[d, f, c] * feature[c]
                     z[f] = acc
                 b = 0
-                if has_ssm:  # x_k = Ā x_{k-1} + C·B̄ u_k; y = 2 Re Σ x + D u
-                    for f in range(F):
-                        acc = 0.0
-                        for n in range(N):
-                            state = A_bar[d, f, n] * ssm_state[s, d, f, n] + CB_bar[d, f, n] * z[f]
-                            ssm_state[s, d, f, n] = state
-                            acc += state.real
-                        branches[f] = 2.0 * acc + skip[d, f] * z[f]
+                if has_ssm:
+                    _ssm_step(A_re[d], A_im[d], CB_re[d], CB_im[d], ssm_re[s, d], ssm_im[s, d],
+                              skip[d], z, branches)
                     b = F
-                for i in range(F):  # history ++ [z]: the last k_max bottleneck outputs
-                    for j in range(n_hist):
-                        recent[i * k_max + j] = history[s, d, i, j]
-                    recent[i * k_max + n_hist] = z[i]
-                for r in range(n_convs * F):  # every convolution's output channels
-                    acc = 0.0
-                    for j in range(F * k_max):
-                        acc += conv[d, r, j] * recent[j]
-                    branches[b + r] = acc
+                for j in range(n_hist):  # history ++ [z]
+                    for i in range(F):
+                        recent[j * F + i] = history[s, d, j, i]
+                for i in range(F):
+                    recent[n_hist * F + i] = z[i]
+                for c in range(n_convs):  # each convolution over its own last taps
+                    own = recent[tap_start[c] :]
+                    for o in range(F):
+                        row = conv[d, c * F + o, tap_start[c] :]
+                        acc = 0.0
+                        for q in range(own.shape[0]):
+                            acc += row[q] * own[q]
+                        branches[b + c * F + o] = acc
                 b += n_convs * F
-                for c in range(c_max):  # never -inf: the window holds the current input
+                for c in range(c_in):  # never -inf: the window holds the current input
                     pool_max[c] = max(window[s, d, c, 0], window[s, d, c, 1], feature[c])
                 for f in range(F):  # the max-pool over the last 3 inputs, projected
                     acc = 0.0
-                    for c in range(c_max):
+                    for c in range(c_in):
                         acc += pool_proj[d, f, c] * pool_max[c]
                     branches[b + f] = acc
                 # the state moves on one sample
-                for i in range(F):
-                    for j in range(n_hist - 1):
-                        history[s, d, i, j] = history[s, d, i, j + 1]
-                    history[s, d, i, n_hist - 1] = z[i]
-                for c in range(c_max):
+                for j in range(n_hist):
+                    for i in range(F):
+                        history[s, d, j, i] = recent[(j + 1) * F + i]
+                for c in range(c_in):
                     window[s, d, c, 0] = window[s, d, c, 1]
                     window[s, d, c, 1] = feature[c]
                 # BatchNorm (eval) and ReLU: the next block's input
                 for c in range(width):
                     feature[c] = max(scale[d, c] * branches[c] + shift[d, c], 0.0)
-                for c in range(width, c_max):
-                    feature[c] = 0.0
+                feature[width:] = 0.0  # past 4F, only the input's channels had values
+                c_in = width
                 if d % 3 == 2 and d // 3 < n_groups:
                     g = d // 3
                     for o in range(width):
@@ -455,7 +527,7 @@ class S4DStepper(_Stepper):
     """:class:`ConvS4DStepper` for an eval-mode, causal :class:`~sktdi.ssm.S4DNetwork`:
     the encoder, every residual S4D block (S4D step, GELU, GLU, LayerNorm) and the head."""
 
-    STATE = ("ssm_state", "total", "peak")
+    STATE = ("ssm_re", "ssm_im", "total", "peak")
 
     def __init__(self, net, n_streams: int) -> None:
         super().__init__(net)
@@ -477,7 +549,7 @@ class S4DStepper(_Stepper):
         self.pooling = POOLING_CODES[net.pooling]
         H = self.encoder.shape[0]
         S = n_streams
-        self.ssm_state = np.zeros((S, *self.A_bar.shape), ctype)  # (S, n_layers, H, N)
+        self._split_ssm(S)  # (S, n_layers, H, N) each
         self.total = np.zeros((S, H), self.dtype)
         self.peak = np.full((S, H), -np.inf, self.dtype)
         self.count = 0
@@ -486,9 +558,9 @@ class S4DStepper(_Stepper):
         """The compiled step over x (S, C, k), the outputs into ``out``."""
         _s4d_steps(
             x, out, every_step, self.count, self.pooling, self.prenorm, self.eps, self.encoder,
-            self.encoder_bias, self.A_bar, self.CB_bar, self.skip, self.mix, self.mix_bias,
-            self.norm, self.norm_bias, self.head, self.head_bias, self.ssm_state, self.total,
-            self.peak,
+            self.encoder_bias, self.A_re, self.A_im, self.CB_re, self.CB_im, self.skip,
+            self.mix, self.mix_bias, self.norm, self.norm_bias, self.head, self.head_bias,
+            self.ssm_re, self.ssm_im, self.total, self.peak,
         )
 
     def _blocks_chunk(self, feature: np.ndarray, rows: slice, kernels: list) -> np.ndarray:
@@ -500,7 +572,7 @@ class S4DStepper(_Stepper):
         feature += self.encoder_bias[:, None, None]
         for layer in range(len(self.mix)):
             z = self._layer_norm(feature, layer) if self.prenorm else feature  # (H, B, k)
-            state = self.ssm_state[rows, layer]  # (B, H, N), a view: updated in place
+            state = self.ssm_re[rows, layer], self.ssm_im[rows, layer]  # (B, H, N), views
             y = _ssm_chunk(z, state, self.skip[layer], kernels[layer])  # (H, B, k)
             # exact, torch's default; a Python float keeps float32 arrays float32
             gelu = 0.5 * y * (1.0 + erf(y * 0.5**0.5))
@@ -550,15 +622,15 @@ def _layer_norm(x, weight, bias, eps):  # pragma: no cover - compiled
 
 @compiled(nogil=True, fastmath=FASTMATH)
 def _s4d_steps(
-    x, out, every_step, count, pooling, prenorm, eps, encoder, encoder_bias, A_bar, CB_bar,
-    skip, mix, mix_bias, norm, norm_bias, head, head_bias, ssm_state, total, peak,
+    x, out, every_step, count, pooling, prenorm, eps, encoder, encoder_bias, A_re, A_im, CB_re,
+    CB_im, skip, mix, mix_bias, norm, norm_bias, head, head_bias, ssm_re, ssm_im, total, peak,
 ):  # pragma: no cover - compiled; tested through PredictionStream against the network
     S, n_in, k = x.shape
-    n_layers, H, N = A_bar.shape
+    n_layers, H, N = A_re.shape
     dt = x.dtype
     feature = np.zeros(H, dt)
     z = np.zeros(H, dt)
-    gelu = np.zeros(H, dt)
+    y = np.zeros(H, dt)
     pooled = np.zeros(2 * H, dt)
     root_half = np.sqrt(0.5)
     for s in range(S):
@@ -572,22 +644,16 @@ def _s4d_steps(
                 z[:] = feature
                 if prenorm:
                     _layer_norm(z, norm[layer], norm_bias[layer], eps)
-                for h in range(H):  # the S4D step, then GELU (exact, torch's default)
-                    acc = 0.0
-                    for n in range(N):
-                        state = A_bar[layer, h, n] * ssm_state[s, layer, h, n] + (
-                            CB_bar[layer, h, n] * z[h]
-                        )
-                        ssm_state[s, layer, h, n] = state
-                        acc += state.real
-                    y = 2.0 * acc + skip[layer, h] * z[h]
-                    gelu[h] = 0.5 * y * (1.0 + math_erf(y * root_half))
+                _ssm_step(A_re[layer], A_im[layer], CB_re[layer], CB_im[layer], ssm_re[s, layer],
+                          ssm_im[s, layer], skip[layer], z, y)
+                for h in range(H):  # GELU (exact, torch's default)
+                    y[h] = 0.5 * y[h] * (1.0 + math_erf(y[h] * root_half))
                 for h in range(H):  # Linear(H, 2H), GLU, the residual sum
                     a = mix_bias[layer, h]
                     g = mix_bias[layer, H + h]
                     for j in range(H):
-                        a += mix[layer, h, j] * gelu[j]
-                        g += mix[layer, H + h, j] * gelu[j]
+                        a += mix[layer, h, j] * y[j]
+                        g += mix[layer, H + h, j] * y[j]
                     feature[h] += a / (1.0 + np.exp(-g))
                 if not prenorm:
                     _layer_norm(feature, norm[layer], norm_bias[layer], eps)

@@ -111,20 +111,18 @@ class PredictionStream:
             )
         if not np.isfinite(x).all():
             raise ValueError("update got NaN or infinite values; a stream needs finite samples")
-        mean, scale = self._input_mean[:, None], self._input_scale[:, None]  # (C, 1)
-        threads = resolve_n_threads(self._n_threads)
+        x = x - self._input_mean[:, None]  # (S, C, k), a new array: scaled in place
+        x /= self._input_scale[:, None]
         if self._stepper is not None:
-            outputs = torch.from_numpy(
-                self._stepper.feed((x - mean) / scale, every_step, n_threads=threads)
-            )
-            self._output = outputs[:, -1] if every_step else outputs  # (S, O)
+            # a sample costs the compiled step tens of microseconds: nothing here that can
+            # wait (the threads, resolved for chunks only; torch, when outputs are read)
+            outputs = self._stepper.feed(x, every_step, n_threads=self._n_threads)
+            self._output = outputs[:, -1] if every_step else outputs  # (S, O), an array
             self.n_steps_ += x.shape[-1]
-            return outputs if every_step else None  # (S, k, O)
-        x = torch.as_tensor(
-            (x - mean) / scale, dtype=self._dtype, device=self._device
-        )  # (S, C, k), where the network and its state are
+            return torch.from_numpy(outputs) if every_step else None  # (S, k, O)
+        x = torch.as_tensor(x, dtype=self._dtype, device=self._device)  # (S, C, k)
         outputs = []
-        with torch.no_grad(), torch_threads(threads):
+        with torch.no_grad(), torch_threads(resolve_n_threads(self._n_threads)):
             for k in range(x.shape[-1]):
                 self._output, self._state = self._module.step(x[..., k], self._state)
                 if every_step:
@@ -166,14 +164,16 @@ class PredictionStream:
         else:
             self._state = self._state.select(index)
         if self._output is not None:
-            self._output = self._output[index]
+            self._output = self._output[rows if self._stepper is not None else index]
         self.n_streams = len(rows)
         return self
 
     def _outputs(self) -> torch.Tensor:
         if self._output is None:
             raise ValueError("the stream has no sample yet: feed one with update(x) first")
-        return self._output  # (n_streams, n_outputs)
+        if isinstance(self._output, np.ndarray):  # the compiled step's
+            return torch.from_numpy(self._output)  # (n_streams, n_outputs)
+        return self._output  # (n_streams, n_outputs), on the network's device
 
     def predict_proba(self) -> np.ndarray:
         """Class probabilities for the series so far, (n_streams, n_classes)."""
