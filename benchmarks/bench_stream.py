@@ -20,6 +20,9 @@ short synthetic task; then, per model,
   ``predict_proba_over_time`` (the convolution mode, every step's prediction in one pass),
   as samples per second, and the network's multiply-adds per sample (its layers' weights
   touched once per step);
+- the bound on one stream's step: every array the compiled step reads per sample (weights
+  and state, in the stepper's precision) summed once per sample by a compiled loop, with
+  nothing computed, as samples per second (``"read_bound_samples_per_s"``, and the bytes);
 - memory over ``--long-steps`` (10⁶) samples of one stream of a small ``network="s4d"``
   (d_model 8, one layer), whose steps are quick enough to run that far; the state is the
   same few tensors whatever the network.
@@ -97,6 +100,37 @@ def convolution_bound(model, rng, n_series: int = 1000, steps: int = 200) -> dic
             "weights_per_sample": int(weights)}
 
 
+def read_bound(model, steps: int = 2000) -> dict:
+    """Samples per second if a step did nothing but read, once, every array the compiled
+    step reads per sample (weights and a stream's state, in the stepper's precision, laid
+    end to end): the memory traffic a single stream cannot avoid."""
+    import numba
+
+    from sktdi.deep_model.stream_kernels import compiled_stepper
+
+    stepper = compiled_stepper(model._inference_module(), 1)
+    # the arrays of the step: A_bar and CB_bar are kept complex for the convolution mode
+    # only (the step reads their real and imaginary parts), conv_taps too
+    skipped = {"A_bar", "CB_bar", "conv_taps", "tap_start", "widths"}
+    arrays = [value for name, value in vars(stepper).items()
+              if isinstance(value, np.ndarray) and name not in skipped]
+    flat = np.concatenate([a.ravel().astype(stepper.dtype) for a in arrays])
+
+    @numba.njit(fastmath=True)
+    def read(values, times):  # pragma: no cover - compiled
+        total = 0.0
+        for _ in range(times):
+            for i in range(values.shape[0]):
+                total += values[i]
+        return total
+
+    read(flat, 1)
+    start = time.perf_counter()
+    read(flat, steps)
+    return {"read_bound_samples_per_s": steps / (time.perf_counter() - start),
+            "read_bytes_per_sample": int(flat.nbytes)}
+
+
 def torch_step_rate(model, steps: int, rng) -> float:
     """Samples per second of one stream through the network's own torch ``step`` (what a
     stream ran before the compiled step): the same scaled samples, one call per sample."""
@@ -171,6 +205,9 @@ def main() -> None:
         rows.append({"model": network, "torch_step_samples_per_s": torch_step_rate(
             model, args.steps // 4, rng)})
         print(rows[-1], flush=True)
+        for name, fitted in ((network, model), (f"{network} float32", single)):
+            rows.append({"model": name, **read_bound(fitted)})
+            print(rows[-1], flush=True)
         rows.append(
             {"model": network, "every_prefix_samples_per_s": prefix_rate(model.predict_proba, series)}
         )

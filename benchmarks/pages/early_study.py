@@ -111,13 +111,33 @@ def stream_targets() -> str:
             return chosen.iloc[0] if len(chosen) else None
 
         mine, single = rate(network), rate(f"{network} float32")
+        bound = (runs[runs["model"] == network]["read_bound_samples_per_s"].dropna()
+                 if "read_bound_samples_per_s" in runs else pd.Series(dtype=float))
         rows.append({"target (samples per second, one thread)": f"{what} ≥ {goal:,}",
                      "measured": f"{mine:,.0f}",
                      "with `inference_dtype=\"float32\"`": (
                          "—" if single is None else f"{single:,.0f}"
                      ),
+                     "reading the step's arrays once per sample, nothing computed": (
+                         f"{bound.iloc[0]:,.0f}" if key == (1, 1) and len(bound) else "—"
+                     ),
                      "status": "met" if mine >= goal else "**missed**"})
-    return _md_table(pd.DataFrame(rows), ["l", "r", "r", "l"]) + "\n"
+    table = _md_table(pd.DataFrame(rows), ["l", "r", "r", "r", "l"]) + "\n"
+    if "read_bound_samples_per_s" not in runs:
+        return table
+    reads = runs.set_index("model")["read_bound_samples_per_s"].dropna()
+    sizes = runs.set_index("model")["read_bytes_per_sample"].dropna()
+    return table + (
+        "\nThe fourth column is what no step of one stream can pass on this machine: a "
+        "compiled loop that only sums, once per sample, every array the step holds (its "
+        "weights and a stream's state, "
+        f"{sizes['s4d'] / 2**20:.1f} MiB for `network=\"s4d\"` in float64, "
+        f"{sizes['s4d float32'] / 2**20:.1f} MiB in float32; the default network's count "
+        "includes the zero taps its step skips). `network=\"s4d\"`'s target is "
+        f"{30000 / reads['s4d']:.0%} of that bound in float64 and "
+        f"{30000 / reads['s4d float32']:.0%} of it in float32: a step that also computes "
+        "cannot reach it in the default precision.\n"
+    )
 
 
 @region("early-defaults")
