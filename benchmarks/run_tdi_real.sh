@@ -88,3 +88,8 @@ python tdi_real.py --mode train --datasets digits digits-784 GunPoint JapaneseVo
 python tdi_real.py --mode test --datasets $CONFIRMATION --preset bank --per-class 16 100000 \
     --resamples 3 --n-jobs 2 --arms s4d-lin beside alias alias-control tdi \
     --out ../docs/data/tdi_real_fast_confirm.csv
+# the issue's own first setting, never used to choose: the default network with one block
+# on the 784-step digits' test split, TDI as shipped and its control
+python tdi_real.py --mode test --datasets digits-784 --preset conv-1 --per-class 60 \
+    --budgets 5 10 20 --resamples 4 --n-jobs 2 --arms s4d-lin tdi tdi-control \
+    --out ../docs/data/tdi_real_conv1.csv
