@@ -145,6 +145,59 @@ def test_stream_errors_name_the_problem(data):
         bidirectional.stream()
 
 
+def test_stream_input_the_estimator_would_refuse_is_refused_by_name(data):
+    """What the estimator's validation refuses, update refuses too (found by a new-user
+    trial): text, numbers written as text, complex samples, ragged lists, repeated indices in
+    keep, and a PredictionStream made of something it cannot follow."""
+    from sklearn.exceptions import NotFittedError
+
+    from sktdi import PredictionStream
+
+    X, y = data
+    clf = SSMClassifier(**SMALL, d_model=16, n_layers=3).fit(X, y)
+    live = clf.stream(n_streams=2)
+    for text in ([["1", "2"], ["3", "4"]], np.array([["a", "b"], ["c", "d"]])):
+        with pytest.raises(TypeError, match="must be numeric, but holds text"):
+            live.update(text)
+    with pytest.raises(ValueError, match="real samples; got complex"):
+        live.update(np.ones((2, 2)) * 1j)
+    with pytest.raises(ValueError, match="uneven lengths"):
+        live.update([[1.0, 2.0], [3.0]])
+    with pytest.raises(ValueError, match=r"distinct stream indices; \[1\] repeat"):
+        live.keep([1, 1])
+    assert live.n_steps_ == 0  # nothing refused was taken
+    with pytest.raises(NotFittedError):
+        PredictionStream(SSMClassifier(), 2)
+    with pytest.raises(TypeError, match="follows a fitted SSMClassifier or SSMRegressor"):
+        PredictionStream("model", 2)
+
+
+@pytest.mark.parametrize("inference_dtype", ["float32", "float64"])
+def test_a_sample_too_large_for_the_network_is_named_not_carried_silently(data, inference_dtype):
+    """A finite sample that overflows once scaled to the network's precision is refused
+    before it reaches the state; one that overflows inside the network (its state NaN for
+    good) is named, with the streams it cost, at every update; the other streams go on."""
+    X, y = data
+    clf = SSMClassifier(**SMALL, d_model=16, n_layers=3, inference_dtype=inference_dtype)
+    clf.fit(X, y)
+    live = clf.stream(n_streams=3).update(X[:3, :, :5])
+    if inference_dtype == "float32":
+        with pytest.raises(ValueError, match="too large for the network.*float32"):
+            live.update(np.full((3, 2), 1e39))
+        assert live.n_steps_ == 5  # refused before the state
+    huge = np.zeros((3, 2, 8))  # near the largest finite value, both signs: some channel's
+    huge[1] = (1.7e308 if inference_dtype == "float64" else 3e38) * np.array([[1], [-1]])
+    huge[1, :, 1::2] *= -1  # running sum overflows whatever the weights
+    with pytest.raises(ValueError, match=r"stream\(s\) \[1\] overflowed"):
+        live.update(huge)
+    with pytest.raises(ValueError, match=r"stream\(s\) \[1\] overflowed"):
+        live.update(X[:3, :, 6:30])  # the chunk mode too, and every update after
+    with pytest.raises(ValueError, match=r"stream\(s\) \[1\] overflowed"):
+        live.predict_proba()
+    live.keep([0, 2]).update(X[[0, 2], :, 30:])
+    assert np.isfinite(live.predict_proba()).all()
+
+
 def test_a_stream_keeps_the_streams_it_is_told_to(data):
     """keep drops streams mid-way: the rest go on as if they had been alone."""
     X, y = data

@@ -86,7 +86,10 @@ class _Stepper:
             self.count += k
             return out if every_step else out[:, 0]
         tiles = []
-        with blas_threads(resolve_n_threads(n_threads)):
+        # a sample too large for the network overflows here as in the step, which says so
+        # in numba's silence: PredictionStream names the streams it lost
+        with blas_threads(resolve_n_threads(n_threads)), np.errstate(over="ignore",
+                                                                     invalid="ignore"):
             for start in range(0, k, TILE):
                 part = x[:, :, start : start + TILE]  # (S, C, k')
                 if every_step or start + TILE >= k:  # update keeps only the last output

@@ -23,8 +23,24 @@ from numbers import Integral
 import numpy as np
 import torch
 
+from sklearn.utils.validation import check_is_fitted
+
 from ..utils.threads import resolve_n_threads, torch_threads
+from ..utils.validation import check_not_text
 from .stream_kernels import compiled_stepper
+
+
+def _raise_lost_streams(outputs: np.ndarray) -> None:
+    """Finite samples can still overflow inside the network (values near the precision's
+    limit): a stream's running state then stays NaN or infinite for good. Say which streams,
+    every time their outputs are read, rather than let their predictions go quietly NaN; each
+    stream's state is its own, so the others go on. outputs: (S, O), some not finite."""
+    lost = np.flatnonzero(~np.isfinite(outputs).all(axis=-1)).tolist()
+    raise ValueError(
+        f"the state of stream(s) {lost} overflowed: a sample was too large for the network "
+        "to carry, and their predictions are NaN from here on (the samples were taken). Drop "
+        "them with keep(...) to go on with the others, or start a new stream"
+    )
 
 
 class PredictionStream:
@@ -51,6 +67,12 @@ class PredictionStream:
     """
 
     def __init__(self, estimator, n_streams: int = 1):
+        if not callable(getattr(estimator, "_inference_module", None)):
+            raise TypeError(
+                "PredictionStream follows a fitted SSMClassifier or SSMRegressor (or use their "
+                f"stream() method); got {type(estimator).__name__}"
+            )
+        check_is_fitted(estimator)
         if not isinstance(n_streams, Integral) or isinstance(n_streams, bool) or n_streams < 1:
             raise ValueError(f"n_streams must be a positive int, got {n_streams!r}")
         self.n_streams = int(n_streams)
@@ -86,7 +108,13 @@ class PredictionStream:
 
     def update(self, x) -> PredictionStream:
         """Feed the next sample of every stream, x of shape (n_streams, n_channels), or the
-        next k samples, (n_streams, n_channels, k). Returns the stream itself."""
+        next k samples, (n_streams, n_channels, k). Returns the stream itself.
+
+        A univariate model's sample is (n_streams, 1). Samples must be real, finite numbers,
+        and not so large that the fit's input scaling overflows the network's precision
+        (a ValueError, and nothing is taken). A sample that still overflows inside the
+        network leaves that stream's state NaN for good: update and predict then raise a
+        ValueError naming the streams lost, which :meth:`keep` can drop."""
         self._feed(x, every_step=False)
         return self
 
@@ -99,7 +127,17 @@ class PredictionStream:
         """Step the network through x; the output after each sample when ``every_step``
         (update keeps only the last: nothing is collected per sample on its path)."""
         n_channels = self._n_channels
-        given = np.shape(x)
+        check_not_text(x, name="update's x")
+        try:
+            given = np.shape(x)
+            x = np.asarray(x)
+        except ValueError as error:  # a ragged list: numpy's message names no shape
+            raise ValueError(
+                "update takes x of shape (n_streams, n_channels) or (n_streams, n_channels, k); "
+                f"got a nested sequence of uneven lengths ({error})"
+            ) from None
+        if x.dtype.kind == "c":
+            raise ValueError("update takes real samples; got complex values")
         x = np.asarray(x, dtype=np.float64)
         if x.ndim == 2:
             x = x[:, :, np.newaxis]  # (n_streams, C, 1)
@@ -109,16 +147,30 @@ class PredictionStream:
                 f"{n_channels}), or (n_streams, n_channels, k) for k >= 1 samples; got "
                 f"{given}"
             )
-        if not np.isfinite(x).all():
-            raise ValueError("update got NaN or infinite values; a stream needs finite samples")
-        x = x - self._input_mean[:, None]  # (S, C, k), a new array: scaled in place
-        x /= self._input_scale[:, None]
+        given_x = x
+        with np.errstate(over="ignore", invalid="ignore"):
+            x = x - self._input_mean[:, None]  # (S, C, k), a new array: scaled in place
+            x /= self._input_scale[:, None]
+            if self._dtype == torch.float32:
+                x = x.astype(np.float32)
+        if not np.isfinite(x).all():  # checked once scaled: the state would keep an overflow
+            if not np.isfinite(given_x).all():
+                raise ValueError(
+                    "update got NaN or infinite values; a stream needs finite samples"
+                )
+            raise ValueError(
+                "update got samples too large for the network: scaled by the fit's input "
+                f"scale, they overflow its {str(self._dtype).removeprefix('torch.')} precision "
+                f"(largest |x| given: {np.abs(given_x).max():.3g})"
+            )
         if self._stepper is not None:
             # a sample costs the compiled step tens of microseconds: nothing here that can
             # wait (the threads, resolved for chunks only; torch, when outputs are read)
             outputs = self._stepper.feed(x, every_step, n_threads=self._n_threads)
             self._output = outputs[:, -1] if every_step else outputs  # (S, O), an array
             self.n_steps_ += x.shape[-1]
+            if not np.isfinite(self._output).all():  # a microsecond: checked at every update
+                _raise_lost_streams(self._output)
             return torch.from_numpy(outputs) if every_step else None  # (S, k, O)
         x = torch.as_tensor(x, dtype=self._dtype, device=self._device)  # (S, C, k)
         outputs = []
@@ -128,6 +180,7 @@ class PredictionStream:
                 if every_step:
                     outputs.append(self._output)  # (S, O)
         self.n_steps_ += x.shape[-1]
+        # on a GPU the outputs are read (and checked) by predict, not at every sample
         return torch.stack(outputs, dim=1) if every_step else None  # (S, k, O)
 
     def keep(self, streams) -> PredictionStream:
@@ -158,6 +211,12 @@ class PredictionStream:
                 f"{self.n_streams - 1}), or a boolean mask; got {streams.tolist()!r}"
             )
         rows = np.arange(self.n_streams)[streams]  # (S',)
+        if len(np.unique(rows)) < len(rows):
+            repeated = sorted({int(r) for r in rows if (rows == r).sum() > 1})
+            raise ValueError(
+                f"keep takes distinct stream indices; {repeated} repeat. To keep streams by a "
+                "mask, pass booleans (e.g. np.array([...], dtype=bool))"
+            )
         index = torch.as_tensor(rows, dtype=torch.long, device=self._device)  # (S',)
         if self._stepper is not None:
             self._stepper.keep(rows)
@@ -179,14 +238,20 @@ class PredictionStream:
         """Class probabilities for the series so far, (n_streams, n_classes)."""
         if self._classes is None:
             raise AttributeError("predict_proba is for a classifier's stream")
-        return torch.softmax(self._outputs(), dim=-1).cpu().numpy()
+        logits = self._outputs().cpu().numpy()  # (S, K)
+        if not np.isfinite(logits).all():
+            _raise_lost_streams(logits)
+        return torch.softmax(torch.from_numpy(logits), dim=-1).numpy()
 
     def predict(self) -> np.ndarray:
         """Predicted labels (a classifier) or values (a regressor) for the series so far,
         (n_streams,) or (n_streams, n_outputs)."""
         if self._classes is not None:
             return self._classes[np.argmax(self.predict_proba(), axis=1)]
-        Y = self._outputs().cpu().numpy() * self._y_scale + self._y_mean
+        outputs = self._outputs().cpu().numpy()  # (S, O)
+        if not np.isfinite(outputs).all():
+            _raise_lost_streams(outputs)
+        Y = outputs * self._y_scale + self._y_mean
         return Y.ravel() if self._y_ndim == 1 else Y
 
     def __repr__(self) -> str:
