@@ -38,7 +38,10 @@ ARMS = ("s4d-lin", "tdi", "tdi-transfer", "tdi-known")
 TILED = {"coverage": "tiled", "spread": 0.25}
 # the same arms moving only the base's aliased modes
 ALIAS = {"coverage": "alias", "spread": 0.5}
-FORMS = {"-tiled": TILED, "-alias": ALIAS}
+# beside the base, with three quarters of each aligned channel's modes on the peaks (a
+# quarter of the base's kept) instead of half
+BESIDE25 = {"coverage": "base", "spread": 0.25}
+FORMS = {"-tiled": TILED, "-alias": ALIAS, "-b25": BESIDE25}
 ALL_ARMS = ARMS + tuple(f"{arm}{suffix}" for suffix in FORMS for arm in ARMS[1:])
 
 

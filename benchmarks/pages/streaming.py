@@ -90,7 +90,8 @@ def stream_speed() -> str:
     mode = runs["mode"] if "mode" in runs else pd.Series("convolution", index=runs.index)
     for network, label in (("conv-s4d", 'the classifier\'s default (`network="conv-s4d"`)'),
                            ("s4d", '`network="s4d"`, the classifier\'s 6 layers'),
-                           ("conv-s4d float32", '`network="conv-s4d"`, `inference_dtype="float32"`'),
+                           ("conv-s4d float32",
+                            '`network="conv-s4d"`, `inference_dtype="float32"`'),
                            ("s4d float32", '`network="s4d"`, `inference_dtype="float32"`')):
         mine = runs[runs["model"] == network]
         if not len(mine):

@@ -398,7 +398,8 @@ def tdi_real_targets() -> str:
         "": _check(all(len(lead) == 2 and lead.min() >= 3 for lead in leads.values())),
     })
     control = pd.concat([
-        _real_pairs(choice, "beside", "beside-control"), _real_test_gaps("beside", "beside-control"),
+        _real_pairs(choice, "beside", "beside-control"),
+        _real_test_gaps("beside", "beside-control"),
         _real_pairs(conv1, "beside", "beside-control"),
     ])
     control = control.groupby(level=["dataset", "budget"]).mean().groupby(level="budget").mean()
