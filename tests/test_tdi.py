@@ -892,3 +892,28 @@ def test_a_mistyped_dataset_name_lists_sktdis_own_datasets_too():
     with pytest.raises(ValueError, match=r"'digits-785' is neither one of sktdi's own datasets "
                                          r"\(digits, pixel-digits, digits-784, planted\)"):
         load_dataset_split("digits-785")
+
+
+def test_spread_auto_commits_three_quarters_to_a_given_spectrum_on_a_deep_model():
+    """spread="auto" (resolve_spread): a deep model given a spectrum puts three quarters of
+    each aligned channel's modes on its peaks, beside a quarter of the base's; an estimated
+    statistic, or the untrained filter bank, keeps half; an explicit spread is kept."""
+    from sktdi import SpectralAlignmentTransformer, SSMClassifier
+    from sktdi.tdi import TaskSpectrum, TDIOptions, resolve_spread
+
+    rng = np.random.default_rng(0)
+    X, y = rng.normal(size=(12, 1, 64)), np.repeat([0, 1], 6)
+    spectrum = TaskSpectrum.from_frequencies([0.1, 0.3])
+    fit = {"d_model": 8, "n_layers": 1, "max_epochs": 1, "random_state": 0}
+    given = SSMClassifier(**fit, tdi=TDIOptions(spectrum=spectrum)).fit(X, y)
+    assert "8 of 32 modes are the base's own" in given.init_report_["summary"]
+    half = SSMClassifier(**fit, tdi=TDIOptions(spectrum=spectrum, spread=0.5)).fit(X, y)
+    assert "16 of 32 modes are the base's own" in half.init_report_["summary"]
+    bank = SpectralAlignmentTransformer(
+        random_state=0, tdi=TDIOptions(spectrum=spectrum, coverage="base")
+    ).fit(X, y)
+    assert "4 of 8 modes are the base's own" in bank.init_report_["summary"]
+    assert resolve_spread("auto", trained=False, given=True) == 0.5
+    assert resolve_spread("auto", trained=True) == 0.5
+    assert resolve_spread(0.75, trained=True, given=True) == 0.75
+    assert TDIOptions().spread == "auto"

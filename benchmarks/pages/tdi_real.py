@@ -408,9 +408,13 @@ def tdi_real_targets() -> str:
         "measured": ", ".join(f"{int(b)}: {_pts(v)}" for b, v in control.items()),
         "": _check(control.min() > 0),
     })
-    known, transfer = _given_gaps(GIVEN_BESIDE, "tdi-known"), _given_gaps(GIVEN_BESIDE, "tdi-transfer")
+    # the default for a given spectrum: three quarters of the modes on its peaks (spread
+    # "auto", 0.25 there), fitted beside its own S4D-Lin
+    known = _given_gaps(GIVEN_B25, "tdi-known-b25")
+    transfer = _given_gaps(GIVEN_B25, "tdi-transfer-b25")
     rows.append({
-        "target": "keep the gains where the base is blind (+16 to +41 with a given spectrum)",
+        "target": "keep the gains where the base is blind (+16 to +41 with a given spectrum; "
+                  "the default, spread \"auto\")",
         "measured": "planted task, band given: " + ", ".join(
             f"{int(k)} per class {_pts(v)}" for k, v in known.items()
         ) + "; related data's spectrum: " + ", ".join(

@@ -28,7 +28,7 @@ from .initialize import (
     plan_initialization,
     read_init,
 )
-from .options import TDIOptions, resolve_coverage
+from .options import TDIOptions, resolve_coverage, resolve_spread
 from .reliability import split_half_reliability
 from .spectra import TaskSpectrum, cross_spectrum, fisher_log_power, task_spectrum
 
@@ -59,6 +59,7 @@ __all__ = [
     "read_init",
     "TDIOptions",
     "resolve_coverage",
+    "resolve_spread",
     "TDI_INITS",
     "BASE_INIT",
 ]

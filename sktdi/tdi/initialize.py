@@ -29,7 +29,7 @@ from ..utils.inputs import _caller_stacklevel
 from ..utils.sampling import subsample_indices
 from ..utils.validation import as_sequences, check_lengths
 from .align import ALIAS_FELL_BACK, TDIReport, align_layer, find_spectral_peaks
-from .options import TDIOptions, resolve_coverage
+from .options import TDIOptions, resolve_coverage, resolve_spread
 from .reliability import _split_half_reliability
 from .spectra import TaskSpectrum, _task_spectrum, _task_target
 
@@ -436,7 +436,8 @@ def initialize_layers(
     :func:`read_init`) in place.
 
     ``trained``: whether training follows (a network) or not (a filter bank): what
-    ``options.coverage="auto"`` resolves by (:func:`~sktdi.tdi.resolve_coverage`).
+    ``options.coverage="auto"`` and ``options.spread="auto"`` resolve by
+    (:func:`~sktdi.tdi.resolve_coverage`, :func:`~sktdi.tdi.resolve_spread`).
 
     ``init``: the estimator's :class:`InitRequest` (:func:`read_init`), or the ``init`` value.
 
@@ -473,7 +474,9 @@ def initialize_layers(
         align_layer(
             layer,
             plan.spectrum,
-            spread=options.spread,
+            spread=resolve_spread(
+                options.spread, trained=trained, given=options.spectrum is not None
+            ),
             max_peaks=options.max_peaks,
             refine_steps=options.refine_steps,
             channel_share=plan.channel_share,
