@@ -22,7 +22,6 @@ from numbers import Integral
 
 import numpy as np
 import torch
-
 from sklearn.utils.validation import check_is_fitted
 
 from ..utils.threads import resolve_n_threads, torch_threads
@@ -184,8 +183,8 @@ class PredictionStream:
         return torch.stack(outputs, dim=1) if every_step else None  # (S, k, O)
 
     def keep(self, streams) -> PredictionStream:
-        """Follow only ``streams`` (indices, or a boolean mask of length n_streams), in that
-        order; the others' state is dropped. Returns the stream itself.
+        """Follow only ``streams`` (distinct indices, or a boolean mask of length n_streams),
+        in that order; the others' state is dropped. Returns the stream itself.
 
         For series that end or leave while the rest go on: an early classifier drops the
         series it has decided on.
