@@ -916,4 +916,7 @@ def test_spread_auto_commits_three_quarters_to_a_given_spectrum_on_a_deep_model(
     assert resolve_spread("auto", trained=False, given=True) == 0.5
     assert resolve_spread("auto", trained=True) == 0.5
     assert resolve_spread(0.75, trained=True, given=True) == 0.75
+    assert type(resolve_spread(np.float32(0.5), trained=True)) is float  # assigned into tensors
+    with pytest.raises(ValueError, match="spread must be a float in"):
+        resolve_spread("half", trained=True)
     assert TDIOptions().spread == "auto"

@@ -254,8 +254,8 @@ def tdi_real_given_b25() -> str:
             rows.append({
                 "dataset": dataset, "TDI's statistic": label, "series per class": int(per_class),
                 "S4D-Lin": _f(accuracy),
-                "half on the peaks (the default) − S4D-Lin": _mean_se(half.loc[key]),
-                "three quarters (spread 0.25) − S4D-Lin": (
+                "half on the peaks (spread 0.5, the default before) − S4D-Lin": _mean_se(half.loc[key]),
+                "three quarters (spread 0.25, the default now) − S4D-Lin": (
                     _mean_se(most.loc[key]) if key in most.droplevel("resample").index else ""
                 ),
             })

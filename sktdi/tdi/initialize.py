@@ -263,8 +263,8 @@ class InitPlan:
         fell_back = any(note.startswith(ALIAS_FELL_BACK) for r in reports for note in r.notes)
         if fell_back:  # the bank was blind at a peak: say why half of the modes moved
             rest += (
-                "; the base was blind at a peak of the statistic, so half of each aligned "
-                "channel's modes moved there instead of only the aliased ones"
+                "; the base was blind at a peak of the statistic, so modes of each aligned "
+                "channel moved there beside the base's own instead of only the aliased ones"
             )
         return (
             f"{which} aligned {of} of {layers} with {statistic}{why}{rest}. On each aligned "

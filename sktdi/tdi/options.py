@@ -44,8 +44,8 @@ class TDIOptions(OptionGroup):
         The largest share of each aligned layer's channels TDI aligns; the others keep the
         base initialization (S4D-Lin). ``reliability`` shrinks it further.
     coverage : {"auto", "base", "alias", "tiled", "gain"}, default="auto"
-        Which modes move to the peaks: half of each aligned channel's beside the base's own
-        ("base"); only the base's aliased modes ("alias": the least any form moves); every
+        Which modes move to the peaks: a share (1 − ``spread``) of each aligned channel's,
+        beside the base's own ("base"); only the base's aliased modes ("alias": the least any form moves); every
         mode ("tiled", the earlier default); none, gains only ("gain"). "auto": "alias" for the
         filter bank's classification, "base" otherwise (:func:`resolve_coverage`).
     decay : {"band", "base"}, default="band"
@@ -172,9 +172,11 @@ def resolve_spread(spread, *, trained: bool, given: bool = False) -> float:
     >>> resolve_spread("auto", trained=False, given=True), resolve_spread(0.75, trained=True)
     (0.5, 0.75)
     """
-    if spread != "auto":
-        return spread
-    return 0.25 if trained and given else 0.5
+    if isinstance(spread, str):
+        if spread != "auto":
+            raise ValueError(f"spread must be a float in [0, 1] or 'auto', got {spread!r}")
+        return 0.25 if trained and given else 0.5
+    return float(spread)  # a numpy scalar too: the alignment assigns it into tensors
 
 
 # an earlier sktdi's flat parameters, each now a field (``tdi_spread`` -> ``tdi__spread``): the
