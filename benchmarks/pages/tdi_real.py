@@ -180,12 +180,18 @@ def tdi_real_fast() -> str:
 GIVEN_BESIDE = DATA / "given_spectrum_beside.csv"
 
 
+def _given_pairs(results: pd.DataFrame, arm: str) -> pd.Series:
+    """100 × (arm − S4D-Lin) per (dataset, per_class, resample): the same draw's fits."""
+    wide = results.pivot_table(index=["dataset", "per_class", "resample"], columns="arm",
+                               values="accuracy")
+    return (100 * (wide[arm] - wide["s4d-lin"])).dropna() if arm in wide else pd.Series()
+
+
 def _given_gaps(path: Path, arm: str) -> pd.Series:
     """Per-class mean of 100 × (arm − S4D-Lin) on the planted task (paired resamples)."""
     results = _csv(path)
-    results = results[results["dataset"] == "planted"]
-    wide = results.pivot_table(index=["per_class", "resample"], columns="arm", values="accuracy")
-    return (100 * (wide[arm] - wide["s4d-lin"])).groupby(level="per_class").mean()
+    planted = _given_pairs(results[results["dataset"] == "planted"], arm)
+    return planted.groupby(level="per_class").mean()
 
 
 def _given_table(path: Path, statistics, forms) -> str:
@@ -226,13 +232,6 @@ def tdi_real_given() -> str:
 
 
 GIVEN_B25 = DATA / "given_spectrum_b25.csv"
-
-
-def _given_pairs(results: pd.DataFrame, arm: str) -> pd.Series:
-    """100 × (arm − S4D-Lin) per (dataset, per_class, resample): the same draw's fits."""
-    wide = results.pivot_table(index=["dataset", "per_class", "resample"], columns="arm",
-                               values="accuracy")
-    return (100 * (wide[arm] - wide["s4d-lin"])).dropna() if arm in wide else pd.Series()
 
 
 @region("tdi-real-given-b25")

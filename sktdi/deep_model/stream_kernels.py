@@ -353,10 +353,6 @@ def _ssm_chunk(u: np.ndarray, state: tuple, skip: np.ndarray, kernels: tuple, ou
 FASTMATH = {"reassoc", "contract", "nsz", "arcp"}
 
 
-# the convolution mode's BatchNorm and ReLU in one pass over the array, where numpy's
-# three took 8× as long (stream samples are finite: no NaN rule is needed)
-
-
 @compiled(nogil=True, fastmath=FASTMATH)
 def _advance_state(real, imag, decay_re, decay_im, added):  # pragma: no cover - compiled
     """An S4D state after a tile, in place: x <- Ā^k x + added, on the real and imaginary
@@ -370,6 +366,10 @@ def _advance_state(real, imag, decay_re, decay_im, added):  # pragma: no cover -
                 d_re, d_im = decay_re[h, n], decay_im[h, n]
                 real[b, h, n] = d_re * re - d_im * im + added[h, b, n]
                 imag[b, h, n] = d_re * im + d_im * re + added[h, b, N + n]
+
+
+# the convolution mode's BatchNorm and ReLU (and the residual join) in one pass over the
+# array, where numpy's three took 8× as long (stream samples are finite: no NaN rule)
 
 
 @compiled(nogil=True, fastmath=FASTMATH)

@@ -210,11 +210,11 @@ class PredictionStream:
                 f"{self.n_streams - 1}), or a boolean mask; got {streams.tolist()!r}"
             )
         rows = np.arange(self.n_streams)[streams]  # (S',)
-        if len(np.unique(rows)) < len(rows):
-            repeated = sorted({int(r) for r in rows if (rows == r).sum() > 1})
+        values, counts = np.unique(rows, return_counts=True)
+        if (counts > 1).any():
             raise ValueError(
-                f"keep takes distinct stream indices; {repeated} repeat. To keep streams by a "
-                "mask, pass booleans (e.g. np.array([...], dtype=bool))"
+                f"keep takes distinct stream indices; {values[counts > 1].tolist()} repeat. To "
+                "keep streams by a mask, pass booleans (e.g. np.array([...], dtype=bool))"
             )
         index = torch.as_tensor(rows, dtype=torch.long, device=self._device)  # (S',)
         if self._stepper is not None:
@@ -233,13 +233,19 @@ class PredictionStream:
             return torch.from_numpy(self._output)  # (n_streams, n_outputs)
         return self._output  # (n_streams, n_outputs), on the network's device
 
+    def _finite_outputs(self) -> np.ndarray:
+        """The raw outputs as an array, (n_streams, n_outputs); the streams whose state
+        overflowed are named instead (:func:`_raise_lost_streams`)."""
+        outputs = self._outputs().cpu().numpy()
+        if not np.isfinite(outputs).all():
+            _raise_lost_streams(outputs)
+        return outputs
+
     def predict_proba(self) -> np.ndarray:
         """Class probabilities for the series so far, (n_streams, n_classes)."""
         if self._classes is None:
             raise AttributeError("predict_proba is for a classifier's stream")
-        logits = self._outputs().cpu().numpy()  # (S, K)
-        if not np.isfinite(logits).all():
-            _raise_lost_streams(logits)
+        logits = self._finite_outputs()  # (S, K)
         return torch.softmax(torch.from_numpy(logits), dim=-1).numpy()
 
     def predict(self) -> np.ndarray:
@@ -247,10 +253,7 @@ class PredictionStream:
         (n_streams,) or (n_streams, n_outputs)."""
         if self._classes is not None:
             return self._classes[np.argmax(self.predict_proba(), axis=1)]
-        outputs = self._outputs().cpu().numpy()  # (S, O)
-        if not np.isfinite(outputs).all():
-            _raise_lost_streams(outputs)
-        Y = outputs * self._y_scale + self._y_mean
+        Y = self._finite_outputs() * self._y_scale + self._y_mean  # (S, O)
         return Y.ravel() if self._y_ndim == 1 else Y
 
     def __repr__(self) -> str:
