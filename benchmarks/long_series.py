@@ -26,8 +26,10 @@ epoch's batches left freed, and ``every batch`` with it returned after any batch
 more than the limit freed (the form first shipped, then dropped:
 ``docs/data/long_series_memory_every_batch.csv`` is its run beside ``kept``), and
 ``torch ops`` as shipped but with the residual shortcut's join, the 1×1 convolutions and the
-max-pool's gradient in torch's own ops (as before ``sktdi.ssm.conv_ops.residual_join``), and
-records each epoch's seconds and the
+max-pool's gradient in torch's own ops (as before ``sktdi.ssm.conv_ops.residual_join``),
+``outputs kept`` as shipped but with every block's output kept for the backward pass and the
+S4D branch's spectra computed for the whole batch at once (as before
+``sktdi.ssm.conv_ops.RecomputedActivations``), and records each epoch's seconds and the
 process's running peak resident memory: whether a long fit's memory stays flat, what keeping
 it flat costs, and what the join's saving is worth.
 
@@ -55,6 +57,10 @@ The tasks (a sample is one step; frequencies in cycles per step, at most 0.5):
         --out docs/data/long_series_memory_join.csv
     python benchmarks/long_series.py --memory --memory-arms "torch ops" kept \\
         --memory-per-class 8 --memory-epochs 6 --out docs/data/long_series_memory_join_40.csv
+    python benchmarks/long_series.py --memory --memory-arms "outputs kept" kept \\
+        --out docs/data/long_series_memory_recompute.csv
+    python benchmarks/long_series.py --memory --memory-arms "outputs kept" kept \\
+        --memory-per-class 8 --memory-epochs 6 --out docs/data/long_series_memory_recompute_40.csv
 
 Seed 0 set the tasks' signal-to-noise ratios (``SNR_DB``; MiniRocket and the deep model on
 its draws), so that no task sits at chance or at the ceiling; the study runs on other seeds,
@@ -223,8 +229,10 @@ def run_cell(task: str, length: int, model: str, seed: int, epochs: int, scaling
 
 # freed memory returned past the first epoch's; never returned (as shipped); returned after
 # every batch that left more than FREED_LIMIT_BYTES freed; as shipped but with the block's
-# join, 1×1 convolutions and max-pool gradient as before sktdi.ssm.conv_ops.residual_join
-MEMORY_ARMS = ("released", "kept", "every batch", "torch ops")
+# join, 1×1 convolutions and max-pool gradient as before sktdi.ssm.conv_ops.residual_join; as
+# shipped but with every block's output kept for the backward pass and the S4D branch's
+# spectra of the whole batch at once, as before sktdi.ssm.conv_ops.RecomputedActivations
+MEMORY_ARMS = ("released", "kept", "every batch", "torch ops", "outputs kept")
 MEMORY_LENGTH = 16000
 
 
@@ -309,6 +317,16 @@ def _block_ops_as_before() -> None:
     conv_ops.PART_VALUES = 2**62  # the whole batch in one part
 
 
+def _block_outputs_kept() -> None:
+    """Make this process's networks keep every block's output for the backward pass and
+    transform the S4D branch's whole batch at once, as before
+    ``sktdi.ssm.conv_ops.RecomputedActivations`` and ``SPECTRUM_GROUP_BYTES``."""
+    from sktdi.ssm import hybrid, kernel
+
+    hybrid.recompute_block_outputs = lambda x, channels: False  # where the network looks
+    kernel.SPECTRUM_GROUP_BYTES = 2**62  # the whole batch in one group
+
+
 def run_memory_cell(arm: str, epochs: int, seed: int, per_class: int = N_TRAIN) -> list[dict]:
     """One long fit of the deep model, in this process: per epoch, its seconds and the running
     peak resident memory (sampled every 20 ms, and ``ru_maxrss`` at the end)."""
@@ -321,6 +339,8 @@ def run_memory_cell(arm: str, epochs: int, seed: int, per_class: int = N_TRAIN) 
     torch.set_num_threads(1)
     if arm == "torch ops":
         _block_ops_as_before()
+    elif arm == "outputs kept":
+        _block_outputs_kept()
     elif arm != "kept":
         _release_heap_during_training(every_batch=arm == "every batch")
     X, y = audio_like_task("formants", MEMORY_LENGTH, per_class, random_state=seed)

@@ -216,13 +216,21 @@ def test_the_compiled_max_pool_follows_its_rule_at_nan_infinity_and_ties(dtype, 
 
 
 @pytest.mark.parametrize("momentum", [0.1, None])
-def test_the_residual_join_gives_torchs_values_gradients_and_statistics(momentum):
+@pytest.mark.parametrize("part_values", [None, 60])
+def test_the_residual_join_gives_torchs_values_gradients_and_statistics(
+    momentum, part_values, monkeypatch
+):
     # relu(relu(a) + BatchNorm(W r)) in one step (sktdi.ssm.conv_ops.residual_join) against
     # torch's modules, in float64, over two training steps (BatchNorm's running statistics
-    # and batch count move as torch's do, a cumulative average too), with exact zeros in a
+    # and batch count move as torch's do, a cumulative average too), with exact zeros in a;
+    # the batch in one part and one series at a time (part_values=60, as long series go)
     import copy
 
+    from sktdi.ssm import conv_ops
     from sktdi.ssm.conv_ops import residual_join
+
+    if part_values is not None:
+        monkeypatch.setattr(conv_ops, "PART_VALUES", part_values)
 
     gen = torch.Generator().manual_seed(0)
     ours = torch.nn.Sequential(
@@ -278,6 +286,86 @@ def test_the_residual_join_keeps_no_full_float_array_but_its_input():
     full = a.numel() * a.element_size()
     assert kept_float_bytes(lambda a, r, s: torch.relu(torch.relu(a) + s(r))) >= 3 * full
     assert kept_float_bytes(residual_join) < r.numel() * r.element_size() + full / 10
+
+
+@pytest.mark.parametrize("depth, pooling, dropout", [(6, "mean", 0.0), (4, "max", 0.0),
+                                                     (6, "mean-max", 0.3)])
+@pytest.mark.parametrize("padded", [False, True])
+def test_recomputed_block_outputs_give_the_same_training_step(
+    depth, pooling, dropout, padded, monkeypatch
+):
+    # a CPU training step drops the outputs of the blocks without a shortcut and recomputes
+    # them from their BatchNorm's input (sktdi.ssm.conv_ops.RecomputedActivations): the same
+    # loss, gradients and running statistics as the network that keeps them, in float64
+    import copy
+
+    from sktdi.ssm import conv_ops, hybrid
+
+    monkeypatch.setattr(conv_ops, "MMAP_THRESHOLD_BYTES", 0)  # as long series' outputs are
+    net = ConvS4DNetwork(2, 3, depth=depth, n_filters=4, pooling=pooling, dropout=dropout,
+                         dtype=torch.float64)
+    kept = copy.deepcopy(net)
+    gen = torch.Generator().manual_seed(0)
+    X = torch.randn(5, 2, 40, dtype=torch.float64, generator=gen)
+    y = torch.tensor([0, 1, 2, 0, 1])
+    lengths = torch.tensor([40, 31, 40, 12, 25]) if padded else None
+    remade = []
+    remake = hybrid._normalized_relu
+    monkeypatch.setattr(hybrid, "_normalized_relu", lambda *a: remade.append(1) or remake(*a))
+
+    def step(network):
+        torch.manual_seed(1)  # the same dropout masks
+        loss = torch.nn.functional.cross_entropy(network(X, lengths), y)
+        loss.backward()
+        return loss
+
+    loss = step(net)
+    dropped = [d for d in range(depth) if not net._closes_group(d)]
+    masked = [d for d in dropped if padded and d < depth - 1]  # the next block's masked input
+    # each dropped output recomputed once, and each masked copy of one
+    assert len(remade) == len(dropped) + len(masked) or dropout > 0
+    assert remade
+    monkeypatch.setattr(hybrid, "recompute_block_outputs", lambda x, channels: False)
+    torch.testing.assert_close(loss, step(kept), rtol=0, atol=1e-12)
+    for (name, a), b in zip(net.named_parameters(), kept.parameters()):
+        torch.testing.assert_close(a.grad, b.grad, rtol=0, atol=1e-12, msg=name)
+    for a, b in zip(net.buffers(), kept.buffers()):
+        torch.testing.assert_close(a, b, rtol=0, atol=1e-12)
+
+
+def test_only_outputs_the_heap_would_not_serve_again_are_recomputed():
+    from sktdi.ssm.conv_ops import recompute_block_outputs
+
+    x = torch.zeros(16, 1, 16000)  # its blocks' outputs: 125 MiB each in float32
+    assert recompute_block_outputs(x, 128)
+    assert not recompute_block_outputs(x[..., :1000], 128)  # 8 MiB: reused from the heap
+    with torch.no_grad():  # nothing is kept for a backward pass
+        assert not recompute_block_outputs(x, 128)
+
+
+def test_a_recomputed_activation_is_read_where_it_was_saved_and_released_memory_is_not():
+    from sktdi.ssm.conv_ops import RecomputedActivations
+
+    x = torch.randn(4, 6, dtype=torch.float64, requires_grad=True)
+    calls = []
+    with RecomputedActivations() as recompute:
+        h = torch.tanh(x)
+        recompute.drop(h, lambda: calls.append(1) or torch.tanh(x.detach()))
+        loss = (h[:, 1:4].t() ** 3).sum()  # keeps a transposed slice of h
+        recompute.release(h)
+        other = torch.sigmoid(x)  # kept as torch keeps it, wherever its memory lies
+        loss = loss + (other * other).sum()
+    loss.backward()
+    expected = torch.zeros_like(x)
+    t = torch.tanh(x.detach())
+    expected[:, 1:4] = 3 * t[:, 1:4] ** 2 * (1 - t[:, 1:4] ** 2)
+    s = torch.sigmoid(x.detach())
+    expected += 2 * s * s * (1 - s)
+    torch.testing.assert_close(x.grad, expected, rtol=0, atol=1e-12)
+    # tanh's own backward and the power's both read h: recomputed once for both
+    assert calls == [1]
+    with pytest.raises(ValueError, match="contiguous"):
+        RecomputedActivations().drop(h.t(), lambda: h.t())
 
 
 def test_the_bidirectional_network_sees_the_whole_series_and_refuses_to_stream():

@@ -78,10 +78,17 @@ def test_kernel_matches_explicit_sum():
 # 7 and 13: odd FFT sizes (next_fast_len(14) = 15, next_fast_len(26) = 27)
 @pytest.mark.parametrize("length", [1, 6, 7, 13, 33])
 @pytest.mark.parametrize("two_sided", [False, True])
-def test_fft_conv_values_and_gradients_match_a_direct_convolution(length, two_sided):
+@pytest.mark.parametrize("group_bytes", [None, 1])
+def test_fft_conv_values_and_gradients_match_a_direct_convolution(
+    length, two_sided, group_bytes, monkeypatch
+):
     """fft_conv's hand-written backward (real transforms only) against autograd through a
-    plain double loop of the same sums, for u, K, K_back and D."""
-    from sktdi.ssm import fft_conv
+    plain double loop of the same sums, for u, K, K_back and D; the batch's spectra at once
+    (short series) and one series at a time (``group_bytes=1``, as long series go)."""
+    from sktdi.ssm import fft_conv, kernel
+
+    if group_bytes is not None:
+        monkeypatch.setattr(kernel, "SPECTRUM_GROUP_BYTES", group_bytes)
 
     gen = torch.Generator().manual_seed(4)
     u = torch.randn(2, length, 3, dtype=torch.float64, generator=gen, requires_grad=True)
@@ -123,6 +130,12 @@ def test_fft_conv_values_and_gradients_match_a_direct_convolution(length, two_si
     # only u needing a gradient (an odd FFT size must not shorten it)
     (grad_u,) = torch.autograd.grad((fft_conv(u, K.detach()) * weights).sum(), (u,))
     assert grad_u.shape == u.shape
+    # one input channel through H kernels (the filter bank's use): H output channels
+    with torch.no_grad():
+        one = u[..., :1]  # (B, L, 1)
+        torch.testing.assert_close(
+            fft_conv(one, K), fft_conv(one.expand(-1, -1, 3).contiguous(), K), atol=1e-12, rtol=0
+        )
 
 
 def test_zoh_discretization_matches_matrix_exponential():

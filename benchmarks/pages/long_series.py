@@ -7,6 +7,8 @@ import math
 
 import pandas as pd
 
+from sktdi.utils.memory import MMAP_THRESHOLD_BYTES
+
 from .common import DATA, _csv, _f, _md_table, _pts, region
 
 LONG_SERIES = DATA / "long_series.csv"
@@ -19,6 +21,7 @@ MODELS = {
     "inceptiontime": "InceptionTime",
 }
 GIB = 1024  # MiB
+MMAP_MIB = MMAP_THRESHOLD_BYTES // 2**20  # block outputs from this size on are recomputed
 
 
 def _long() -> pd.DataFrame:
@@ -163,6 +166,10 @@ LONG_MEMORY_40 = DATA / "long_series_memory_40.csv"
 # the residual join's runs: "kept" is today's code, "torch ops" the block's ops as before
 LONG_MEMORY_JOIN = DATA / "long_series_memory_join.csv"
 LONG_MEMORY_JOIN_40 = DATA / "long_series_memory_join_40.csv"
+# the recomputed block outputs' runs: "kept" is today's code, "outputs kept" as before
+LONG_MEMORY_RECOMPUTE = DATA / "long_series_memory_recompute.csv"
+LONG_MEMORY_RECOMPUTE_40 = DATA / "long_series_memory_recompute_40.csv"
+LONG_MEMORY_RECOMPUTE_40_LONG = DATA / "long_series_memory_recompute_40_long.csv"  # kept only
 FREED_LIMIT_BYTES = 512 * 2**20  # long_series.py's, for its released arms
 
 
@@ -277,12 +284,75 @@ def long_series_join() -> str:
     )
 
 
+@region("long-series-recompute")
+def long_series_recompute() -> str:
+    memory, wide = _memory(LONG_MEMORY_RECOMPUTE), _memory(LONG_MEMORY_RECOMPUTE_40)
+    n = int(_csv(LONG_MEMORY_RECOMPUTE)["n_train"].iloc[0])
+    wide_n = int(_csv(LONG_MEMORY_RECOMPUTE_40)["n_train"].iloc[0])
+
+    def cell(table, epoch, arm):
+        return f"{table.loc[epoch, arm] / GIB:.2f} GiB" if epoch in table.index else "—"
+
+    rows = [{
+        "epoch": int(epoch),
+        f"{n} series, shipped": cell(memory, epoch, "kept"),
+        f"{n} series, outputs kept": cell(memory, epoch, "outputs kept"),
+        f"{wide_n} series, shipped": cell(wide, epoch, "kept"),
+        f"{wide_n} series, outputs kept": cell(wide, epoch, "outputs kept"),
+    } for epoch in memory.index]
+    peak, wide_peak = memory.max(), wide.max()
+    first = memory.iloc[0]
+    seconds = _epoch_seconds(LONG_MEMORY_RECOMPUTE)
+    wide_seconds = _epoch_seconds(LONG_MEMORY_RECOMPUTE_40)
+    long_fit = _memory(LONG_MEMORY_RECOMPUTE_40_LONG)["kept"]
+    long_n = int(_csv(LONG_MEMORY_RECOMPUTE_40_LONG)["n_train"].iloc[0])
+    long_epochs = int(long_fit.index.max())
+    return (
+        "A block without a shortcut outputs relu(BatchNorm(c)) of its branches c. That "
+        "output is kept for the backward pass by the next block's 1×1 convolution and "
+        "max-pool and by the ReLU, while BatchNorm keeps c itself. On a CPU in training, "
+        f"where such an output is at least {MMAP_MIB} MiB (the size above which the heap "
+        "hands memory back and faults it in anew at every step; 16,000 steps at batch 16 "
+        "give 125 MiB), the network now keeps it as c and recomputes it where the backward "
+        "pass reads it (`sktdi.ssm.conv_ops.RecomputedActivations`): one elementwise pass "
+        "per block, and one such array alive at a time instead of one per block. Its memory "
+        "is let go as soon as the next block has read it, within the forward pass too. "
+        "Smaller outputs are kept: there recomputing cost about 5% of a step, for memory the "
+        "heap serves again anyway. The S4D "
+        "branch's transforms go a few series at a time (at most "
+        "`sktdi.ssm.kernel.SPECTRUM_GROUP_BYTES` of spectra at once; short series in one "
+        "group), and the residual join adds relu(block) to the shortcut a few series at a "
+        "time. Losses, gradients and running statistics are those of the network that keeps "
+        "its outputs (tested in float64). The same fits as above, shipped against the same "
+        "network with the outputs kept and the batch's spectra at once, as before "
+        "(`long_series.py --memory --memory-arms \"outputs kept\" kept`), the two arms of a "
+        "run at once, one thread each, running peak memory after each epoch:\n\n"
+        + _md_table(pd.DataFrame(rows), ["r"] * 5)
+        + f"\n\nPeak: {peak['kept'] / GIB:.2f} GiB shipped against "
+        f"{peak['outputs kept'] / GIB:.2f} GiB with the outputs kept "
+        f"({peak['outputs kept'] - peak['kept']:.0f} MiB less; after the first epoch "
+        f"{first['outputs kept'] - first['kept']:.0f} MiB less); with {wide_n} series "
+        f"{wide_peak['kept'] / GIB:.2f} against {wide_peak['outputs kept'] / GIB:.2f} GiB "
+        f"({wide_peak['outputs kept'] - wide_peak['kept']:.0f} MiB less). Seconds per epoch, "
+        f"median: {seconds['kept']:.1f} shipped against {seconds['outputs kept']:.1f} "
+        f"({seconds['kept'] / seconds['outputs kept']:.2f}×); with {wide_n} series "
+        f"{wide_seconds['kept']:.1f} against {wide_seconds['outputs kept']:.1f} "
+        f"({wide_seconds['kept'] / wide_seconds['outputs kept']:.2f}×). What the heap's "
+        "freed memory fragments into still grows over the epochs "
+        f"(by {peak['kept'] - first['kept']:.0f} MiB from the first epoch to the last of the "
+        f"{n}-series fit). The shipped network alone, {long_n} series for {long_epochs} "
+        f"epochs (another run): {long_fit.iloc[0] / GIB:.2f} GiB after the first epoch, "
+        f"{long_fit.max() / GIB:.2f} GiB at the most, still growing at epoch "
+        f"{int(long_fit.idxmax())}.\n"
+    )
+
+
 def _shipped_long_fit() -> tuple[float, int]:
-    """The longest fits measured on today's code, the join runs' shipped arm ("kept"): the
-    higher peak of the two runs (MiB) and the epochs of the longer fit."""
-    long_fit = _memory(LONG_MEMORY_JOIN)["kept"]
-    peak = max(long_fit.max(), _memory(LONG_MEMORY_JOIN_40)["kept"].max())
-    return float(peak), int(long_fit.index.max())
+    """The longest fits measured on today's code, the recompute runs' shipped arm ("kept"):
+    the highest peak of the three runs (MiB) and the epochs of the longest fit."""
+    runs = (LONG_MEMORY_RECOMPUTE, LONG_MEMORY_RECOMPUTE_40, LONG_MEMORY_RECOMPUTE_40_LONG)
+    peak = max(_memory(path)["kept"].max() for path in runs)
+    return float(peak), int(_memory(LONG_MEMORY_RECOMPUTE)["kept"].index.max())
 
 
 @region("long-series-targets")
@@ -320,10 +390,11 @@ def long_series_targets() -> str:
         (f"fit time grows no faster than L log L ({lo:,} to {hi:,} steps)",
          f"×{growth:.1f} against L log L's ×{nlogn:.1f}", status(growth <= nlogn)),
         (f"peak memory at {memory_length:,} steps < 4 GiB at the default batch size",
-         f"{long_peak / GIB:.2f} GiB, the higher of a {long_epochs}-epoch fit of "
-         f"{int(_csv(LONG_MEMORY_JOIN)['n_train'].iloc[0])} series and a shorter one of "
-         f"{int(_csv(LONG_MEMORY_JOIN_40)['n_train'].iloc[0])} (the study's own fits ran on "
-         "earlier code)",
+         f"{long_peak / GIB:.2f} GiB, the highest of {long_epochs}-epoch fits of "
+         f"{int(_csv(LONG_MEMORY_RECOMPUTE)['n_train'].iloc[0])} and "
+         f"{int(_csv(LONG_MEMORY_RECOMPUTE_40_LONG)['n_train'].iloc[0])} series and a "
+         "shorter one (the study's own fits ran on earlier code); the heap's fragments grow "
+         "it over the epochs",
          status(long_peak < 4 * GIB)),
     ]
     return _md_table(pd.DataFrame(rows, columns=["target", "measured", ""]), ["l", "r", "l"]) + "\n"
@@ -342,7 +413,7 @@ def long_series_row() -> dict:
         "minirocket": "sktime's MiniRocket",
         "inceptiontime": "sktime's InceptionTime",
     }[best]
-    runs = _csv(LONG_MEMORY_JOIN)
+    runs = _csv(LONG_MEMORY_RECOMPUTE)
     long_peak, long_epochs = _shipped_long_fit()
     return {
         "your data": "long recordings (thousands of steps: audio, vibration, sensors) with "
@@ -352,10 +423,10 @@ def long_series_row() -> dict:
             f"on synthetic audio-like tasks of {lengths.min():,} to {lengths.max():,} steps "
             f"({{doc}}`long_series`), mean accuracy: SSMClassifier {_f(means['ssm'])}, "
             f"the fast path {_f(means['fast-path'])}, MiniRocket {_f(means['minirocket'])}; "
-            f"{_pts(s['it'].mean())} points against InceptionTime where it ran; a "
-            f"{long_epochs}-epoch fit of {int(runs['n_train'].iloc[0])} series of "
-            f"{int(runs['length'].iloc[0]):,} steps, and a shorter one of "
-            f"{int(_csv(LONG_MEMORY_JOIN_40)['n_train'].iloc[0])}, peak at "
+            f"{_pts(s['it'].mean())} points against InceptionTime where it ran; "
+            f"{long_epochs}-epoch fits of {int(runs['n_train'].iloc[0])} and "
+            f"{int(_csv(LONG_MEMORY_RECOMPUTE_40_LONG)['n_train'].iloc[0])} series of "
+            f"{int(runs['length'].iloc[0]):,} steps peak at "
             f"{long_peak / GIB:.1f} GiB at most on a CPU"
         ),
     }

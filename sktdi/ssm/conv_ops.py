@@ -12,8 +12,9 @@ memory, the max-pool and the 1×1 projection after it are one step whose backwar
 recomputes the pooled series rather than keep it (:func:`max_pool3_project`), a few series
 at a time; where a group of blocks meets its residual shortcut, the join keeps two masks and
 recomputes the shortcut's 1×1 convolution rather than keep three full arrays
-(:func:`residual_join`); and 1×1 convolutions are matrix products, which copy nothing
-(:func:`pointwise_conv`).
+(:func:`residual_join`); a block's output is kept as its BatchNorm's input and recomputed
+where the backward pass reads it (:class:`RecomputedActivations`); and 1×1 convolutions are
+matrix products, which copy nothing (:func:`pointwise_conv`).
 ``benchmarks/bench_deep_cost.py`` measures the default network's training step with these
 and with torch's kernels. On a GPU torch's own kernels are kept.
 
@@ -29,6 +30,8 @@ from __future__ import annotations
 import torch
 import torch.nn.functional as F
 from torch import Tensor
+
+from ..utils.memory import MMAP_THRESHOLD_BYTES
 
 POOL = 3  # the max-pool's window, in steps
 
@@ -134,7 +137,9 @@ class _ResidualJoin(torch.autograd.Function):
             _pointwise(r, weight), gamma, beta, running_mean, running_var, True, factor, eps
         )  # (B, C, L), (C,), (C,)
         a_passed = a > 0  # (B, C, L)
-        out = shortcut.add_(a.clamp(min=0)).relu_()  # (B, C, L)
+        for part in _batch_parts(a):  # relu(a) a few series at a time: no third (B, C, L)
+            shortcut[part].add_(a[part].clamp(min=0))
+        out = shortcut.relu_()  # (B, C, L)
         ctx.save_for_backward(r, weight, gamma, mean, invstd, a_passed, out > 0)
         return out
 
@@ -351,3 +356,99 @@ def pointwise_conv(x: Tensor, weight: Tensor) -> Tensor:
     if not _own_backward(x):
         return F.conv1d(x, weight)  # (B, C_out, L)
     return _pointwise(x, weight)
+
+
+class _Recipe:
+    """How to recompute one dropped activation, and the copy made for the saved places that
+    have not read it yet."""
+
+    __slots__ = ("make", "copy", "unread")
+
+    def __init__(self, make) -> None:
+        self.make, self.copy, self.unread = make, None, 0
+
+    def read(self) -> Tensor:
+        if self.copy is None:
+            self.copy = self.make()
+        value = self.copy
+        self.unread -= 1
+        if self.unread <= 0:  # its last reader: held no longer than the original was
+            self.copy = None
+        return value
+
+
+class RecomputedActivations:
+    """Saved-tensor hooks under which chosen activations are not kept for the backward pass
+    but recomputed when it reads them, from tensors it keeps anyway.
+
+    A block's output relu(BatchNorm(c)) is kept by the next block's 1×1 convolution and
+    max-pool and by the ReLU itself, while BatchNorm keeps c: :meth:`drop` it with a function
+    that recomputes it from c, and the backward pass holds one such array at a time instead
+    of one per block (for the default network at 16,000 steps, 125 MiB per block at batch 16).
+    Until it is :meth:`release` d or the ``with`` block (the forward pass) ends, a dropped
+    tensor stays referenced, so no other tensor can take its memory and be mistaken for it.
+
+    Examples
+    --------
+    >>> import torch
+    >>> x = torch.randn(3, 4, requires_grad=True)
+    >>> with RecomputedActivations() as recompute:
+    ...     h = torch.relu(x)
+    ...     recompute.drop(h, lambda: torch.relu(x.detach()))
+    ...     loss = (h * h).sum()  # the product keeps h: as a recipe, not the array
+    >>> loss.backward()
+    >>> bool(torch.allclose(x.grad, 2 * torch.relu(x.detach())))
+    True
+    """
+
+    def __init__(self) -> None:
+        self._dropped: dict[int, tuple[Tensor, _Recipe]] = {}
+        self._hooks = torch.autograd.graph.saved_tensors_hooks(self._pack, self._unpack)
+
+    def __enter__(self) -> RecomputedActivations:
+        self._hooks.__enter__()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._hooks.__exit__(*exc)
+        self._dropped.clear()  # the forward pass's references: the arrays can go now
+
+    def drop(self, tensor: Tensor, make) -> None:
+        """Keep ``tensor`` (contiguous, its own memory) for the backward pass as ``make()``,
+        which must return a tensor of the same values, shape and dtype."""
+        if not tensor.is_contiguous() or tensor.storage_offset() != 0:
+            raise ValueError("only a contiguous tensor that owns its memory can be dropped")
+        self._dropped[tensor.untyped_storage().data_ptr()] = (tensor, _Recipe(make))
+
+    def release(self, tensor: Tensor) -> None:
+        """Drop the forward pass's reference to a dropped tensor that nothing after this will
+        keep: its memory can go, and a later tensor there is kept as torch keeps it."""
+        self._dropped.pop(tensor.untyped_storage().data_ptr(), None)
+
+    def _pack(self, tensor: Tensor):
+        storage = tensor.untyped_storage()
+        entry = self._dropped.get(storage.data_ptr())
+        if entry is None or entry[0].untyped_storage().nbytes() != storage.nbytes():
+            return tensor  # kept as torch keeps it
+        recipe = entry[1]
+        recipe.unread += 1
+        return recipe, tensor.size(), tensor.stride(), tensor.storage_offset()
+
+    @staticmethod
+    def _unpack(packed):
+        if isinstance(packed, Tensor):
+            return packed
+        recipe, size, stride, offset = packed
+        return recipe.read().as_strided(size, stride, offset)  # the view that was saved
+
+
+def recompute_block_outputs(x: Tensor, channels: int) -> bool:
+    """Whether a training forward pass from x (B, C, L) drops its blocks' outputs, each
+    (B, channels, L), for recomputation (:class:`RecomputedActivations`): on a CPU
+    (:func:`_own_backward`), with gradients on, for outputs of at least
+    ``MMAP_THRESHOLD_BYTES``. Smaller arrays are served again from the heap's freed memory
+    at no cost, and recomputing them cost about 5% of a step at 1,000 and 4,000 steps;
+    larger ones are faulted in anew at every step anyway, and there it cost nothing
+    measurable (``benchmarks/long_series.py --memory``)."""
+    size = x.shape[0] * channels * x.shape[-1] * x.element_size()
+    return _own_backward(x) and torch.is_grad_enabled() and size >= MMAP_THRESHOLD_BYTES

@@ -12,16 +12,21 @@ model of whole series may use and a stream cannot.
 
 from __future__ import annotations
 
+import contextlib
+import functools
+
 import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
 from .conv_ops import POOL as MAX_POOL
 from .conv_ops import (
+    RecomputedActivations,
     conv1d_same_length,
     max_pool3_project,
     max_pool3_same_length,
     pointwise_conv,
+    recompute_block_outputs,
     residual_join,
 )
 from .layers import S4D, ChannelDropout
@@ -37,6 +42,20 @@ from .network import (
 )
 
 LONG_RANGES = ("conv", "s4d")
+
+
+def _normalized_relu(branches: Tensor, norm: nn.BatchNorm1d) -> Tensor:
+    """A block's output again, relu(BatchNorm(branches)) with the batch's statistics (as in
+    training), without touching the running statistics."""
+    with torch.no_grad():
+        return F.relu_(
+            F.batch_norm(branches, None, None, norm.weight, norm.bias, True, 0.0, norm.eps)
+        )  # (B, n_out, L)
+
+
+def _masked(remake, mask: Tensor) -> Tensor:
+    """A dropped block output recomputed, times the padding mask (B, 1, L)."""
+    return remake().mul_(mask)  # (B, n_out, L)
 
 
 class CausalConv1d(nn.Conv1d):
@@ -121,6 +140,10 @@ class MultiScaleBlock(nn.Module):
     def pre_activation(self, x: Tensor, valid: Tensor | None = None) -> Tensor:
         """The block before its ReLU: the branches concatenated and normalized, x: (B, C_in, L)
         -> (B, n_out, L) (see :meth:`forward`)."""
+        return self.norm(self.branches(x, valid))  # (B, n_out, L)
+
+    def branches(self, x: Tensor, valid: Tensor | None = None) -> Tensor:
+        """The branches concatenated, BatchNorm's input: x: (B, C_in, L) -> (B, n_out, L)."""
         z = pointwise_conv(x, self.bottleneck.weight)  # (B, F, L)
         branches = [conv(z) for conv in self.convs]  # each (B, F, L)
         if self.ssm is not None:
@@ -135,7 +158,7 @@ class MultiScaleBlock(nn.Module):
             branches.append(pointwise_conv(pooled, self.pool_proj.weight))  # (B, F, L)
         else:
             branches.append(max_pool3_project(x, self.pool_proj.weight, left))  # (B, F, L)
-        return self.norm(torch.cat(branches, dim=1))  # (B, n_out, L)
+        return torch.cat(branches, dim=1)  # (B, n_out, L)
 
     def initial_state(self, batch_size: int) -> dict:
         """Zero history for :meth:`step` (the zeros and -inf that ``forward`` pads with): the
@@ -289,17 +312,38 @@ class ConvS4DNetwork(nn.Module):
         mask = None
         if lengths is not None:
             mask = valid_steps(lengths.to(X.device), X.shape[-1], X.dtype).transpose(1, 2)  # (B, 1, L)
-        x, residual = X, X  # (B, C, L)
-        for d, block in enumerate(self.blocks):
-            inputs = (x, None) if mask is None else (x * mask, mask > 0)
-            if self._closes_group(d):
-                # relu(block(x) + shortcut(residual)), as one step that keeps less memory
-                x = residual_join(block.pre_activation(*inputs), residual, self.shortcuts[d // 3])
-                residual = x  # (B, 4F, L)
-            else:
-                x = block(*inputs)  # (B, 4F, L)
-            # (B, L, 4F) view for ChannelDropout, which drops a channel at every step
-            x = self.dropout(x.transpose(1, 2)).transpose(1, 2)  # (B, 4F, L)
+        # on a CPU in training on long series, the output of a block without a shortcut is
+        # kept for the backward pass as its BatchNorm's input, which BatchNorm keeps anyway
+        width = self.blocks[0].n_out
+        recompute = RecomputedActivations() if recompute_block_outputs(X, width) else None
+        with recompute or contextlib.nullcontext():
+            x, residual = X, X  # (B, C, L)
+            remake = None  # recomputes x, when x is dropped
+            for d, block in enumerate(self.blocks):
+                inputs = (x, None) if mask is None else (x * mask, mask > 0)
+                if remake is not None and mask is not None:
+                    recompute.drop(inputs[0], functools.partial(_masked, remake, mask))
+                branches = block.branches(*inputs)  # (B, 4F, L)
+                if remake is not None:  # kept as recipes by now: their memory can go
+                    recompute.release(x)
+                    recompute.release(inputs[0])
+                x = inputs = remake = None
+                normalized = block.norm(branches)  # (B, 4F, L)
+                if self._closes_group(d):
+                    # relu(block(x) + shortcut(residual)), as one step that keeps less memory
+                    x = residual = residual_join(normalized, residual, self.shortcuts[d // 3])
+                else:
+                    if recompute is not None and block.norm.training:
+                        remake = functools.partial(_normalized_relu, branches, block.norm)
+                        recompute.drop(normalized, remake)
+                    # in place: BatchNorm's backward pass needs its input, not its output
+                    x = F.relu(normalized, inplace=True)  # (B, 4F, L)
+                branches = normalized = None
+                # (B, L, 4F) view for ChannelDropout, which drops a channel at every step
+                dropped = self.dropout(x.transpose(1, 2)).transpose(1, 2)  # (B, 4F, L)
+                if dropped.data_ptr() != x.data_ptr():  # a new array, not a view of x
+                    remake = None
+                x = dropped
         return x.transpose(1, 2)  # (B, L, 4F)
 
     def forward(self, X: Tensor, lengths: Tensor | None = None) -> Tensor:

@@ -123,6 +123,24 @@ def vandermonde_kernel(log_A_bar: Tensor, CB_bar: Tensor, length: int) -> Tensor
     return 2 * K.reshape(K.shape[0], -1)[:, :length].real  # (H, L)
 
 
+# on a CPU the batch is transformed a few series at a time, each group's spectrum at most
+# this many bytes: the whole batch's spectra (B·H·(n/2+1) complex numbers, several times the
+# layer's input) were a large share of a long-series training step's peak memory, and short
+# series still go in one group. A GPU transforms the whole batch at once.
+SPECTRUM_GROUP_BYTES = 8 * 2**20
+
+
+def _row_groups(u: Tensor, channels: int, n_fft: int) -> list[slice]:
+    """Slices of u's first (batch) axis whose spectra, ``channels`` × (n/2+1) complex numbers
+    per series, fill at most ``SPECTRUM_GROUP_BYTES`` each (one slice for an unbatched u or
+    on a GPU)."""
+    if u.dim() < 3 or u.device.type != "cpu":
+        return [slice(None)]
+    per_series = channels * (n_fft // 2 + 1) * 2 * u.element_size()
+    rows = max(1, SPECTRUM_GROUP_BYTES // per_series)
+    return [slice(start, start + rows) for start in range(0, u.shape[0], rows)]
+
+
 class _FFTConvolution(torch.autograd.Function):
     """y = first L samples of the circular convolution of zero-padded u with k, over time.
 
@@ -131,40 +149,48 @@ class _FFTConvolution(torch.autograd.Function):
     Autograd through ``rfft(u, n)`` differentiates it as a complex-to-complex transform of
     the whole padded length, zero-filled (about a third of a layer's training step on CPU);
     the gradients here are the same correlations written as real transforms. The backward
-    pass transforms u again rather than keep its spectrum from the forward pass.
+    pass transforms u again rather than keep its spectrum from the forward pass. On a CPU
+    the batch goes a few series at a time (``SPECTRUM_GROUP_BYTES``).
     """
 
     @staticmethod
     def forward(ctx, u: Tensor, k: Tensor) -> Tensor:
         length, n_fft = u.shape[-2], k.shape[-1]
-        u_f = torch.fft.rfft(u.transpose(-1, -2), n=n_fft)  # (B, H, n/2+1)
         k_f = torch.fft.rfft(k)  # (H, n/2+1)
-        y = torch.fft.irfft(u_f * k_f, n=n_fft)  # (B, H, n)
+        channels = max(u.shape[-1], k.shape[0])  # u may hold one channel for H kernels
+        y = u.new_empty(*u.shape[:-1], channels)  # (B, L, H)
+        for rows in _row_groups(u, channels, n_fft):
+            u_f = torch.fft.rfft(u[rows].transpose(-1, -2), n=n_fft)  # (b, H, n/2+1)
+            y_rows = torch.fft.irfft(u_f * k_f, n=n_fft)  # (b, H, n)
+            y[rows] = y_rows[..., :length].transpose(-1, -2)  # (b, L, H)
         # u, not its spectrum: u is the layer's input, which the network keeps anyway, and
         # the spectrum (twice its bytes) is one transform to redo in the backward pass
         ctx.save_for_backward(u, k_f)
         ctx.length, ctx.n_fft = length, n_fft  # n may be odd: not recoverable from k_f
-        return y[..., :length].transpose(-1, -2).contiguous()  # (B, L, H)
+        return y  # (B, L, H)
 
     @staticmethod
     @torch.autograd.function.once_differentiable  # the saved spectra carry no graph
     def backward(ctx, grad_y: Tensor) -> tuple[Tensor | None, Tensor | None]:
         u, k_f = ctx.saved_tensors  # (B, L, H), (H, n/2+1)
-        n_fft = ctx.n_fft
-        g_f = torch.fft.rfft(grad_y.transpose(-1, -2), n=n_fft)  # (B, H, n/2+1)
-        grad_u = grad_k = None
-        if ctx.needs_input_grad[1]:
-            # dL/dk[m] = Σ_b Σ_l g[l] u[l - m]: summed over the batch before the inverse
-            u_f = torch.fft.rfft(u.transpose(-1, -2), n=n_fft)  # (B, H, n/2+1)
-            cross = g_f * u_f.conj_physical_()  # (B, H, n/2+1)
-            if cross.dim() > 2:  # any batch dimensions (none for an unbatched (L, H) input)
-                cross = cross.sum(dim=tuple(range(cross.dim() - 2)))  # (H, n/2+1)
-            grad_k = torch.fft.irfft(cross, n=n_fft)  # (H, n)
-        if ctx.needs_input_grad[0]:
-            # dL/du[j] = Σ_l g[l] k[l - j]: a correlation with k, i.e. conj(k_f) in
-            # frequency; in place, as g_f is not needed after this
-            grad_u = torch.fft.irfft(g_f.mul_(k_f.conj()), n=n_fft)  # (B, H, n)
-            grad_u = grad_u[..., : ctx.length].transpose(-1, -2).contiguous()  # (B, L, H)
+        n_fft, length = ctx.n_fft, ctx.length
+        grad_u = torch.empty_like(u) if ctx.needs_input_grad[0] else None  # (B, L, H)
+        # dL/dk[m] = Σ_b Σ_l g[l] u[l - m]: summed over the batch before the inverse
+        cross = torch.zeros_like(k_f) if ctx.needs_input_grad[1] else None  # (H, n/2+1)
+        for rows in _row_groups(u, k_f.shape[0], n_fft):
+            g_f = torch.fft.rfft(grad_y[rows].transpose(-1, -2), n=n_fft)  # (b, H, n/2+1)
+            if cross is not None:
+                u_f = torch.fft.rfft(u[rows].transpose(-1, -2), n=n_fft)  # (b, H, n/2+1)
+                products = g_f * u_f.conj_physical_()  # (b, H, n/2+1)
+                if products.dim() > 2:  # any batch dimensions (none for an unbatched u)
+                    products = products.sum(dim=tuple(range(products.dim() - 2)))
+                cross += products  # (H, n/2+1)
+            if grad_u is not None:
+                # dL/du[j] = Σ_l g[l] k[l - j]: a correlation with k, i.e. conj(k_f) in
+                # frequency; in place, as g_f is not needed after this
+                grad_rows = torch.fft.irfft(g_f.mul_(k_f.conj()), n=n_fft)  # (b, H, n)
+                grad_u[rows] = grad_rows[..., :length].transpose(-1, -2)  # (b, L, H)
+        grad_k = None if cross is None else torch.fft.irfft(cross, n=n_fft)  # (H, n)
         return grad_u, grad_k
 
 
