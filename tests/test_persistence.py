@@ -155,6 +155,19 @@ def test_regressor_round_trip_is_exact_multi_output_and_lengths(tmp_path):
     np.testing.assert_array_equal(loaded.frequency_response()[1], reg.frequency_response()[1])
 
 
+@pytest.mark.parametrize("estimator_class", [SSMClassifier, SSMRegressor])
+def test_a_deep_model_fitted_on_float32_series_saves_and_loads(estimator_class, tmp_path):
+    # float32 input (what audio tools hand over) made float32 standardization statistics,
+    # which save refused as not the declared float64; found by a new-user trial
+    X, y = planted(n_channels=2)
+    X = X.astype(np.float32)
+    target = y if estimator_class is SSMClassifier else X[:, 0, -4:].mean(axis=1)
+    model = quietly_fit(estimator_class(**FAST), X, target)
+    assert model.input_mean_.dtype == model.input_scale_.dtype == np.float64
+    loaded = round_trip(model, tmp_path)
+    np.testing.assert_array_equal(loaded.predict(X), model.predict(X))
+
+
 @pytest.mark.parametrize(
     "params",
     [

@@ -920,3 +920,17 @@ def test_spread_auto_commits_three_quarters_to_a_given_spectrum_on_a_deep_model(
     with pytest.raises(ValueError, match="spread must be a float in"):
         resolve_spread("half", trained=True)
     assert TDIOptions().spread == "auto"
+
+
+@pytest.mark.parametrize("field", ["spread", "channel_share"])
+def test_a_boolean_where_an_option_takes_a_number_is_refused_by_name(field):
+    """scikit-learn's Real intervals take True as 1: an option group refuses it by name."""
+    from sktdi import SSMClassifier
+    from sktdi.tdi import TDIOptions
+
+    X, y = np.random.default_rng(0).normal(size=(8, 1, 32)), np.repeat([0, 1], 4)
+    clf = SSMClassifier(d_model=4, n_layers=1, max_epochs=1, tdi=TDIOptions(**{field: True}))
+    with pytest.raises(ValueError, match=rf"The '{field}' parameter of TDIOptions takes a "
+                                         r"number .* not a boolean: got True"):
+        clf.fit(X, y)
+    assert TDIOptions(reliability=False).validated().reliability is False  # a boolean field

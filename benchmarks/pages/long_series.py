@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 
 import pandas as pd
@@ -170,6 +171,7 @@ LONG_MEMORY_JOIN_40 = DATA / "long_series_memory_join_40.csv"
 LONG_MEMORY_RECOMPUTE = DATA / "long_series_memory_recompute.csv"
 LONG_MEMORY_RECOMPUTE_40 = DATA / "long_series_memory_recompute_40.csv"
 LONG_MEMORY_RECOMPUTE_40_LONG = DATA / "long_series_memory_recompute_40_long.csv"  # kept only
+RECOMPUTE_COST = DATA / "recompute_cost.json"  # benchmarks/bench_recompute.py
 FREED_LIMIT_BYTES = 512 * 2**20  # long_series.py's, for its released arms
 
 
@@ -344,6 +346,31 @@ def long_series_recompute() -> str:
         f"epochs (another run): {long_fit.iloc[0] / GIB:.2f} GiB after the first epoch, "
         f"{long_fit.max() / GIB:.2f} GiB at the most, still growing at epoch "
         f"{int(long_fit.idxmax())}.\n"
+        + _recompute_cost_sentence()
+    )
+
+
+def _recompute_cost_sentence() -> str:
+    """What recomputing and grouping cost a training step by length
+    (``benchmarks/bench_recompute.py``)."""
+    run = json.loads(RECOMPUTE_COST.read_text())
+    parts = []
+    for length, cell in run["lengths"].items():
+        ratio = cell["over_neither"]
+        parts.append(
+            f"{int(length):,} steps: recomputed and grouped {ratio['both']:.2f}×, recomputed "
+            f"only {ratio['recompute only']:.2f}×, grouped only {ratio['groups only']:.2f}×"
+        )
+    shortest = run["lengths"][min(run["lengths"], key=int)]["over_neither"]
+    return (
+        "\nOne training step (batch 16, one thread, the arms alternated in one process, "
+        "`benchmarks/bench_recompute.py`, recomputation forced on at every length), against "
+        "the outputs kept and the whole batch transformed at once: " + "; ".join(parts)
+        + ". At the shortest length the batch's transforms fit in one group, so "
+        "\"recomputed and grouped\" and \"recomputed only\" run the same code there: their "
+        f"gap ({abs(shortest['both'] - shortest['recompute only']):.2f}) is this run's noise "
+        "(it shared the 2-core machine with another fit), as large as any cost measured; "
+        "the memory runs above measure the time of whole fits.\n"
     )
 
 

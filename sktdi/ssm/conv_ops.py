@@ -333,12 +333,33 @@ def residual_join(a: Tensor, r: Tensor, shortcut: torch.nn.Sequential) -> Tensor
     )
     if not fused:
         return F.relu(F.relu(a) + shortcut(r))  # (B, C, L)
-    norm.num_batches_tracked.add_(1)
-    factor = 1.0 / float(norm.num_batches_tracked) if norm.momentum is None else norm.momentum
+    factor = _count_batch(norm)
     return _ResidualJoin.apply(
         a, r, conv.weight, norm.weight, norm.bias, norm.running_mean, norm.running_var,
         factor, norm.eps,
     )  # (B, C, L)
+
+
+def _count_batch(norm: torch.nn.BatchNorm1d) -> float:
+    """Count a training batch as ``nn.BatchNorm1d`` does; the running statistics' update
+    factor for it (a cumulative average when ``momentum`` is None)."""
+    norm.num_batches_tracked.add_(1)
+    return 1.0 / float(norm.num_batches_tracked) if norm.momentum is None else norm.momentum
+
+
+def batch_norm_with_statistics(c: Tensor, norm: torch.nn.BatchNorm1d):
+    """``norm(c)`` for a ``BatchNorm1d`` in training mode with running statistics and an
+    affine map, c: (B, C, L) -> (output (B, C, L), scale (C, 1), shift (C, 1)): the output is
+    relu-free scale · c + shift, the batch's statistics folded in, for recomputing it; the
+    running statistics and batch count move as the module's do."""
+    y, mean, invstd = torch.native_batch_norm(
+        c, norm.weight, norm.bias, norm.running_mean, norm.running_var, True,
+        _count_batch(norm), norm.eps,
+    )  # (B, C, L), (C,), (C,)
+    with torch.no_grad():
+        scale = norm.weight * invstd  # (C,)
+        shift = norm.bias - mean * scale  # (C,)
+    return y, scale.unsqueeze(-1), shift.unsqueeze(-1)
 
 
 def pointwise_conv(x: Tensor, weight: Tensor) -> Tensor:
@@ -447,8 +468,8 @@ def recompute_block_outputs(x: Tensor, channels: int) -> bool:
     (B, channels, L), for recomputation (:class:`RecomputedActivations`): on a CPU
     (:func:`_own_backward`), with gradients on, for outputs of at least
     ``MMAP_THRESHOLD_BYTES``. Smaller arrays are served again from the heap's freed memory
-    at no cost, and recomputing them cost about 5% of a step at 1,000 and 4,000 steps;
-    larger ones are faulted in anew at every step anyway, and there it cost nothing
-    measurable (``benchmarks/long_series.py --memory``)."""
+    at no cost, and recomputing them costs time; larger ones are faulted in anew at every
+    step anyway (``benchmarks/bench_recompute.py``, ``benchmarks/long_series.py
+    --memory``)."""
     size = x.shape[0] * channels * x.shape[-1] * x.element_size()
     return _own_backward(x) and torch.is_grad_enabled() and size >= MMAP_THRESHOLD_BYTES

@@ -22,6 +22,7 @@ from torch import Tensor, nn
 from .conv_ops import POOL as MAX_POOL
 from .conv_ops import (
     RecomputedActivations,
+    batch_norm_with_statistics,
     conv1d_same_length,
     max_pool3_project,
     max_pool3_same_length,
@@ -44,13 +45,16 @@ from .network import (
 LONG_RANGES = ("conv", "s4d")
 
 
-def _normalized_relu(branches: Tensor, norm: nn.BatchNorm1d) -> Tensor:
-    """A block's output again, relu(BatchNorm(branches)) with the batch's statistics (as in
-    training), without touching the running statistics."""
+def _normalized_relu(branches: Tensor, scale: Tensor, shift: Tensor) -> Tensor:
+    """A block's output again, relu(scale · branches + shift): its training-mode BatchNorm
+    with the batch's statistics folded into ``scale`` and ``shift`` (C, 1) each."""
     with torch.no_grad():
-        return F.relu_(
-            F.batch_norm(branches, None, None, norm.weight, norm.bias, True, 0.0, norm.eps)
-        )  # (B, n_out, L)
+        return torch.addcmul(shift, branches, scale).relu_()  # (B, n_out, L)
+
+
+def _trains(norm: nn.BatchNorm1d) -> bool:
+    """Whether ``norm`` normalizes by the batch's statistics and updates running ones."""
+    return norm.training and norm.affine and norm.track_running_stats
 
 
 def _masked(remake, mask: Tensor) -> Tensor:
@@ -328,14 +332,16 @@ class ConvS4DNetwork(nn.Module):
                     recompute.release(x)
                     recompute.release(inputs[0])
                 x = inputs = remake = None
-                normalized = block.norm(branches)  # (B, 4F, L)
+                if self._closes_group(d) or recompute is None or not _trains(block.norm):
+                    normalized = block.norm(branches)  # (B, 4F, L)
+                else:
+                    normalized, *affine = batch_norm_with_statistics(branches, block.norm)
+                    remake = functools.partial(_normalized_relu, branches, *affine)
+                    recompute.drop(normalized, remake)
                 if self._closes_group(d):
                     # relu(block(x) + shortcut(residual)), as one step that keeps less memory
                     x = residual = residual_join(normalized, residual, self.shortcuts[d // 3])
                 else:
-                    if recompute is not None and block.norm.training:
-                        remake = functools.partial(_normalized_relu, branches, block.norm)
-                        recompute.drop(normalized, remake)
                     # in place: BatchNorm's backward pass needs its input, not its output
                     x = F.relu(normalized, inplace=True)  # (B, 4F, L)
                 branches = normalized = None

@@ -36,8 +36,10 @@ def fit_standardization(
     """
     mask = valid_mask(X3, lengths)  # (n, 1, L) or 1.0
     count = mask.sum() if lengths is not None else X3.shape[0] * X3.shape[2]
-    mean = (X3 * mask).sum(axis=(0, 2)) / count  # (C,)
-    var = (((X3 - mean[:, None]) * mask) ** 2).sum(axis=(0, 2)) / count  # (C,)
+    # in float64 whatever X's precision: a float32 sum over long series loses digits, and
+    # the fitted statistics are float64 wherever they are kept (a saved model declares so)
+    mean = (X3 * mask).sum(axis=(0, 2), dtype=np.float64) / count  # (C,)
+    var = (((X3 - mean[:, None]) * mask) ** 2).sum(axis=(0, 2)) / count  # (C,), float64
     scale = np.sqrt(var)  # (C,)
     return mean, np.where(scale > 0, scale, 1.0)
 

@@ -10,6 +10,7 @@ None, the group's defaults (scikit-learn's conventions forbid an object as a def
 
 from __future__ import annotations
 
+import numpy as np
 from sklearn.base import BaseEstimator
 
 from .validation import renamed_parameter_hint
@@ -27,6 +28,14 @@ class OptionGroup(BaseEstimator):
     def validated(self):
         """Self, once the fields pass their constraints (a clear error names the field)."""
         self._validate_params()
+        for name, value in self.get_params(deep=False).items():
+            # scikit-learn's Real intervals take True and False as 1 and 0: a typo, not a number
+            boolean = isinstance(value, (bool, np.bool_))
+            if boolean and "boolean" not in self._parameter_constraints.get(name, ()):
+                raise ValueError(
+                    f"The {name!r} parameter of {type(self).__name__} takes a number or one "
+                    f"of its named options, not a boolean: got {value!r}."
+                )
         return self
 
     def __eq__(self, other):
