@@ -368,9 +368,9 @@ def _recompute_cost_sentence() -> str:
         "the outputs kept and the whole batch transformed at once: " + "; ".join(parts)
         + ". At the shortest length the batch's transforms fit in one group, so "
         "\"recomputed and grouped\" and \"recomputed only\" run the same code there: their "
-        f"gap ({abs(shortest['both'] - shortest['recompute only']):.2f}) is this run's noise "
-        "(it shared the 2-core machine with another fit), as large as any cost measured; "
-        "the memory runs above measure the time of whole fits.\n"
+        f"gap ({abs(shortest['both'] - shortest['recompute only']):.2f}) is a measure of "
+        "this run's noise (it shared the 2-core machine with another fit). The memory runs "
+        "above measure the time of whole fits.\n"
     )
 
 
