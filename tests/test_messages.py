@@ -585,6 +585,77 @@ def test_models_that_need_the_fit_length_say_why():
     assert "pass lengths=" not in message  # no way out that would fail in turn
 
 
+# ---- padding that is NaN, empty series, zero lengths, the channel axis --------------------
+@pytest.mark.parametrize("name", ALL_MODELS)
+def test_nan_padding_with_lengths_is_read_as_zero_padding(name):
+    # sktime's unequal-length panels and the UCR files pad with NaN; before, scikit-learn's
+    # "Input X contains NaN" refused it although lengths= said where each series ends
+    X, lengths, y = _padded()
+    y = _target(name, y)
+    with_nan = X.copy()
+    with_nan[np.arange(16) >= lengths[:, None, None]] = np.nan
+    method = OUTPUTS[name][0]
+    zeros = _call(_model(name).fit(X, y, lengths=lengths), method, X, y, lengths=lengths)
+    nans = _call(_model(name).fit(with_nan, y, lengths=lengths), method, with_nan, y,
+                 lengths=lengths)
+    np.testing.assert_array_equal(nans, zeros)
+    assert np.isnan(with_nan).any()  # the caller's array is left as it was
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf])
+def test_nan_within_a_series_length_is_named(bad):
+    X, lengths, y = _padded()
+    X[3, 0, 5] = bad  # series 3 has 16 steps: step 5 is inside it
+    with pytest.raises(ValueError, match=r"within series 3's length \(16 steps\): channel 0, "
+                       r"step 5\. Only the padding past a series' length may be NaN"):
+        SSMClassifier(**TINY).fit(X, y, lengths=lengths)
+    with pytest.raises(ValueError, match="within series 3's length"):
+        _fitted().predict(X, lengths=lengths)
+
+
+def test_nan_padding_needs_lengths():
+    X, lengths, y = _padded()
+    X[np.arange(16) >= lengths[:, None, None]] = np.nan
+    with pytest.raises(ValueError, match="NaN"):
+        SSMClassifier(**TINY).fit(X, y)  # without lengths= the NaN is data: refused
+
+
+@pytest.mark.parametrize("where", ["fit", "predict"])
+def test_an_empty_series_in_a_list_is_named(where):
+    # before: "lengths must lie in [1, 5]", a lengths= the caller never passed
+    series = _series([5, 6, 7, 5, 6, 7, 5, 0])
+    call = (lambda: SSMClassifier(**TINY).fit(series, np.arange(8) % 2)) if where == "fit" \
+        else (lambda: _fitted().predict(series))
+    with pytest.raises(ValueError, match=r"series 7 of X is empty \(0 time steps\)"):
+        call()
+
+
+@pytest.mark.parametrize("name", ALL_MODELS)
+def test_length_zero_gives_no_lengths_advice_that_would_fail(name):
+    model = _other_lengths(name, "equal")
+    with pytest.raises(ValueError) as info:
+        getattr(model, OUTPUTS[name][0])(np.zeros((2, 1, 0)))
+    message = str(info.value)
+    assert "a series needs at least 1 time step" in message and "lengths=" not in message
+
+
+def test_a_zero_length_names_its_series():
+    X, lengths, _ = _padded()
+    lengths[4] = 0
+    with pytest.raises(ValueError, match=r"a series needs at least 1 time step\); got \[0, 16\], "
+                       r"first series 4: 0"):
+        _fitted().predict(X, lengths=lengths)
+
+
+def test_2d_X_for_a_multichannel_model_names_the_channels():
+    # before: scikit-learn's "X has 16 features, but SSMClassifier is expecting 3 features"
+    X = np.random.default_rng(0).normal(size=(8, 3, 16))
+    model = SSMClassifier(**TINY).fit(X, np.arange(8) % 2)
+    with pytest.raises(ValueError, match=r"X is 2-D \(8, 16\), a panel of univariate series .*"
+                       r"fitted on 3 channels: pass X as a 3-D array \(n_samples, 3, length\)"):
+        model.predict(X[:, 0, :])
+
+
 # ---- a list of series given with lengths= ------------------------------------------------
 @pytest.mark.parametrize("name", ALL_MODELS)
 def test_a_list_of_series_with_lengths_is_refused_by_every_method(name):

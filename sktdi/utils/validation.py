@@ -481,6 +481,14 @@ def validate_sequences(
             X = np.asarray(X)[:, np.newaxis, :]
         elif len(shape) == 3 and fitted_ndim == 3:
             _check_fitted_shape(estimator, shape[1], shape[2] if check_length else None)
+        elif len(shape) == 2 and fitted_ndim == 3:
+            # validate_data would say "X has {L} features ... expecting {C} features": the
+            # length read as a channel count
+            raise ValueError(
+                f"X is 2-D {tuple(shape)}, a panel of univariate series (n_samples, length), "
+                f"but {type(estimator).__name__} was fitted on {estimator.n_channels_} "
+                f"channels: pass X as a 3-D array (n_samples, {estimator.n_channels_}, length)"
+            )
         univariate = len(shape) == 2 or (len(shape) == 3 and shape[1] == 1)
         expected = estimator.n_features_in_
         if check_length and fitted_ndim == 2 and univariate and shape[-1] != expected:
@@ -553,6 +561,8 @@ def _length_error(estimator, length: int, opening: str) -> ValueError:
     says why.
     """
     name = type(estimator).__name__
+    if length < 1:  # no lengths= can help: a series needs a time step
+        return ValueError(f"{opening}: a series needs at least 1 time step")
     fixed = getattr(estimator, "_fixed_length_reason", None)
     reason = fixed() if fixed is not None else None
     if reason is not None:
@@ -586,11 +596,37 @@ def check_lengths(lengths, X3: np.ndarray) -> np.ndarray | None:
         raise TypeError(f"lengths must be integers; got dtype {arr.dtype}")
     arr = arr.astype(np.int64)
     if arr.min() < 1 or arr.max() > X3.shape[-1]:
+        first = int(np.flatnonzero((arr < 1) | (arr > X3.shape[-1]))[0])
         raise ValueError(
-            f"lengths must lie in [1, {X3.shape[-1]}] (the padded length); got "
-            f"[{arr.min()}, {arr.max()}]"
+            f"lengths must lie in [1, {X3.shape[-1]}] (the padded length; a series needs at "
+            f"least 1 time step); got [{arr.min()}, {arr.max()}], first series {first}: "
+            f"{arr[first]}"
         )
     return arr
+
+
+def _zero_missing_padding(X, lengths):
+    """X with NaN past each series' length set to 0, where ``lengths`` says where its padding
+    begins: sktime's unequal-length panels and the UCR archive's files pad with NaN, and the
+    models read padding as zeros anyway. NaN or infinity within a series' length is refused,
+    naming the first place; anything else (text, a DataFrame, a bad ``lengths``) goes on
+    unchanged to the checks that name it."""
+    if not isinstance(X, np.ndarray) or X.dtype.kind != "f" or X.ndim not in (2, 3):
+        return X
+    finite = np.isfinite(X)
+    if finite.all():
+        return X
+    X3 = X[:, np.newaxis, :] if X.ndim == 2 else X  # (n, C, L), a view
+    lengths = check_lengths(lengths, X3)
+    inside = np.broadcast_to(np.arange(X3.shape[-1]) < lengths[:, None, None], X3.shape)
+    bad = ~finite.reshape(X3.shape) & inside  # (n, C, L)
+    if bad.any():
+        i, c, t = (int(v) for v in np.argwhere(bad)[0])
+        raise ValueError(
+            f"X contains NaN or infinity within series {i}'s length ({lengths[i]} steps): "
+            f"channel {c}, step {t}. Only the padding past a series' length may be NaN"
+        )
+    return np.where(np.isnan(X) & ~inside.reshape(X.shape), 0.0, X)
 
 
 def _series_shapes(X) -> list[tuple] | None:
@@ -652,6 +688,8 @@ def validate_padded_sequences(
         )
     if shapes is not None:
         X, lengths = pad_sequences(X)
+    elif lengths is not None:
+        X = _zero_missing_padding(X, lengths)
     X3, y = validate_sequences(
         estimator, X, y, reset=reset, check_length=lengths is None, **kwargs
     )
