@@ -173,6 +173,38 @@ def test_stream_input_the_estimator_would_refuse_is_refused_by_name(data):
 
 
 @pytest.mark.parametrize("inference_dtype", ["float32", "float64"])
+def test_a_single_sample_in_any_form_steps_the_same(data, inference_dtype):
+    """One sample as a float64 or float32 (S, C) array takes the compiled path of one sample
+    (scaled and checked in one pass); as a list, or as (S, C, 1), the general one: the same
+    outputs. A refused sample leaves the stream as it was, whichever path saw it."""
+    X, y = data
+    clf = SSMClassifier(**SMALL, d_model=16, n_layers=3, inference_dtype=inference_dtype)
+    clf.fit(X, y)
+    forms = [
+        lambda t: np.ascontiguousarray(X[:2, :, t]),
+        lambda t: X[:2, :, t].astype(np.float32).astype(np.float64),
+        lambda t: X[:2, :, t].astype(np.float32),
+        lambda t: X[:2, :, t].astype(np.float32).tolist(),
+        lambda t: X[:2, :, t : t + 1].astype(np.float32),
+    ]
+    streams = [clf.stream(2) for _ in forms]
+    for t in range(6):
+        for live, form in zip(streams, forms):
+            live.update(form(t))
+    outputs = [live.predict_proba() for live in streams]
+    np.testing.assert_array_equal(outputs[1], outputs[2])  # float32 samples, read exactly
+    np.testing.assert_array_equal(outputs[2], outputs[3])
+    np.testing.assert_array_equal(outputs[2], outputs[4])
+    np.testing.assert_allclose(outputs[0], outputs[1], atol=1e-3)
+    live = streams[0]
+    for bad in (np.array([[np.nan, 0.0], [0.0, 0.0]]), np.array([[0.0, 0.0], [np.inf, 0.0]])):
+        with pytest.raises(ValueError, match="update got NaN or infinite values"):
+            live.update(bad)
+    assert live.n_steps_ == 6
+    np.testing.assert_array_equal(live.predict_proba(), outputs[0])
+
+
+@pytest.mark.parametrize("inference_dtype", ["float32", "float64"])
 def test_a_sample_too_large_for_the_network_is_named_not_carried_silently(data, inference_dtype):
     """A finite sample that overflows once scaled to the network's precision is refused
     before it reaches the state; one that overflows inside the network (its state NaN for

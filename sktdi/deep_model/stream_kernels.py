@@ -353,6 +353,31 @@ def _ssm_chunk(u: np.ndarray, state: tuple, skip: np.ndarray, kernels: tuple, ou
 FASTMATH = {"reassoc", "contract", "nsz", "arcp"}
 
 
+@compiled(nogil=True)
+def scale_sample(x, mean, scale, out):  # pragma: no cover - compiled
+    """One sample of every stream scaled by the fit's input statistics, in out's precision:
+    out[s, c, 0] = (x[s, c] - mean[c]) / scale[c], x (S, C), out (S, C, 1). False where a
+    value is not finite once scaled (no fastmath: its flags would assume infinities away)."""
+    S, C = x.shape
+    finite = True
+    for s in range(S):
+        for c in range(C):
+            out[s, c, 0] = (x[s, c] - mean[c]) / scale[c]
+            finite &= np.isfinite(out[s, c, 0])
+    return finite
+
+
+@compiled(nogil=True)
+def all_finite(a):  # pragma: no cover - compiled
+    """Whether every value of the 2-D array a is finite (np.isfinite(a).all() without the
+    temporary array and the reduction's dispatch: a microsecond a sample)."""
+    for i in range(a.shape[0]):
+        for j in range(a.shape[1]):
+            if not np.isfinite(a[i, j]):
+                return False
+    return True
+
+
 @compiled(nogil=True, fastmath=FASTMATH)
 def _advance_state(real, imag, decay_re, decay_im, added):  # pragma: no cover - compiled
     """An S4D state after a tile, in place: x <- Ā^k x + added, on the real and imaginary

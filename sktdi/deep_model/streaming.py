@@ -26,7 +26,10 @@ from sklearn.utils.validation import check_is_fitted
 
 from ..utils.threads import resolve_n_threads, torch_threads
 from ..utils.validation import check_not_text
-from .stream_kernels import compiled_stepper
+from .stream_kernels import all_finite, compiled_stepper, scale_sample
+
+# a sample of these types takes the compiled path of one sample (PredictionStream._feed_sample)
+_SAMPLE_DTYPES = (np.dtype(np.float64), np.dtype(np.float32))
 
 
 def _raise_lost_streams(outputs: np.ndarray) -> None:
@@ -125,6 +128,15 @@ class PredictionStream:
     def _feed(self, x, every_step: bool) -> torch.Tensor | None:
         """Step the network through x; the output after each sample when ``every_step``
         (update keeps only the last: nothing is collected per sample on its path)."""
+        if (
+            not every_step
+            and self._stepper is not None
+            and type(x) is np.ndarray
+            and x.dtype in _SAMPLE_DTYPES
+            and x.shape == (self.n_streams, self._n_channels)
+            and self._feed_sample(x)
+        ):
+            return None
         n_channels = self._n_channels
         check_not_text(x, name="update's x")
         try:
@@ -181,6 +193,20 @@ class PredictionStream:
         self.n_steps_ += x.shape[-1]
         # on a GPU the outputs are read (and checked) by predict, not at every sample
         return torch.stack(outputs, dim=1) if every_step else None  # (S, k, O)
+
+    def _feed_sample(self, x: np.ndarray) -> bool:
+        """One sample (S, C) of floats through the compiled step, scaled and checked in one
+        compiled pass: a live stream's usual call, where the checks of :meth:`_feed` cost a
+        fifth of the step. False, and nothing fed, where a scaled value is not finite:
+        :meth:`_feed` then names the problem."""
+        scaled = np.empty((*x.shape, 1), self._stepper.dtype)  # (S, C, 1)
+        if not scale_sample(x, self._input_mean, self._input_scale, scaled):
+            return False
+        self._output = self._stepper.feed(scaled, every_step=False)  # (S, O)
+        self.n_steps_ += 1
+        if not all_finite(self._output):
+            _raise_lost_streams(self._output)
+        return True
 
     def keep(self, streams) -> PredictionStream:
         """Follow only ``streams`` (distinct indices, or a boolean mask of length n_streams),
