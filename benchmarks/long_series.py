@@ -20,8 +20,12 @@ peak memory: how the fit's cost grows with the length, at the default batch size
 
 The memory part (``--memory``) fits the deep model on ``--memory-per-class`` series per class
 (the study's 4, 20 series) of 16,000 steps for ``--memory-epochs`` epochs, once per arm in one
-run (the fits side by side, one thread each): ``kept`` as shipped (the heap's freed memory
-never returned during a fit), ``released`` with it returned once it grows past what the first
+run (the fits side by side, one thread each; ``--memory-length`` another length):
+``shipped`` as shipped (the heap's freed memory returned at the end of every epoch on series
+this long, ``sktdi.deep_model.training.ReleaseFreedMemory``), ``every epoch`` with it returned
+so at any length, ``kept`` with it never returned during a fit (as shipped before
+``ReleaseFreedMemory``; in the earlier results files, which have no ``shipped`` arm, ``kept``
+is what was shipped), ``released`` with it returned once it grows past what the first
 epoch's batches left freed, and ``every batch`` with it returned after any batch that left
 more than the limit freed (the form first shipped, then dropped:
 ``docs/data/long_series_memory_every_batch.csv`` is its run beside ``kept``), and
@@ -61,6 +65,12 @@ The tasks (a sample is one step; frequencies in cycles per step, at most 0.5):
         --out docs/data/long_series_memory_recompute.csv
     python benchmarks/long_series.py --memory --memory-arms "outputs kept" kept \\
         --memory-per-class 8 --memory-epochs 6 --out docs/data/long_series_memory_recompute_40.csv
+    python benchmarks/long_series.py --memory --memory-arms shipped kept --memory-per-class 8 \\
+        --out docs/data/long_series_memory_release_40.csv
+    python benchmarks/long_series.py --memory --memory-arms shipped kept \\
+        --out docs/data/long_series_memory_release.csv
+    python benchmarks/long_series.py --memory --memory-arms "every epoch" shipped \\
+        --memory-length 8000 --memory-epochs 8 --out docs/data/long_series_memory_release_8k.csv
 
 Seed 0 set the tasks' signal-to-noise ratios (``SNR_DB``; MiniRocket and the deep model on
 its draws), so that no task sits at chance or at the ceiling; the study runs on other seeds,
@@ -227,12 +237,18 @@ def run_cell(task: str, length: int, model: str, seed: int, epochs: int, scaling
     return row
 
 
-# freed memory returned past the first epoch's; never returned (as shipped); returned after
-# every batch that left more than FREED_LIMIT_BYTES freed; as shipped but with the block's
-# join, 1×1 convolutions and max-pool gradient as before sktdi.ssm.conv_ops.residual_join; as
-# shipped but with every block's output kept for the backward pass and the S4D branch's
-# spectra of the whole batch at once, as before sktdi.ssm.conv_ops.RecomputedActivations
-MEMORY_ARMS = ("released", "kept", "every batch", "torch ops", "outputs kept")
+# as shipped: freed memory returned at the end of an epoch whose resident memory outgrew the
+# first epoch's (sktdi.deep_model.training.ReleaseFreedMemory); never returned (as shipped
+# before it); returned past the first epoch's freed memory; returned after every batch that
+# left more than FREED_LIMIT_BYTES freed; as shipped but with the block's join, 1×1
+# convolutions and max-pool gradient as before sktdi.ssm.conv_ops.residual_join; as shipped
+# but with every block's output kept for the backward pass and the S4D branch's spectra of
+# the whole batch at once, as before sktdi.ssm.conv_ops.RecomputedActivations. In the runs
+# before ReleaseFreedMemory (the results files without a "shipped" arm) there was nothing to
+# turn off: "kept" was shipped, and "torch ops" and "outputs kept" kept their freed memory.
+# "every epoch": as shipped, but the release at every epoch's end whatever the length
+MEMORY_ARMS = ("shipped", "kept", "released", "every batch", "torch ops", "outputs kept",
+               "every epoch")
 MEMORY_LENGTH = 16000
 
 
@@ -294,6 +310,27 @@ def _release_heap_during_training(every_batch: bool) -> None:
     estimators.build_net = build_with_release  # where fit looks it up
 
 
+def _release_every_epoch() -> None:
+    """Make this process's CPU fits release the heap's free memory at the end of every
+    epoch, whatever the length (``ReleaseFreedMemory`` does so on long series only)."""
+    from sktdi.deep_model import training
+
+    def on_epoch_end(self, net, **kwargs):
+        from sktdi.utils.memory import release_freed_memory
+
+        release_freed_memory()
+
+    training.ReleaseFreedMemory.on_epoch_end = on_epoch_end
+
+
+def _epochs_keep_freed_memory() -> None:
+    """Make this process's CPU fits keep the heap's freed memory at the end of every epoch,
+    as before ``sktdi.deep_model.training.ReleaseFreedMemory``."""
+    from sktdi.deep_model import training
+
+    training.ReleaseFreedMemory.on_epoch_end = lambda self, net, **kwargs: None
+
+
 def _block_ops_as_before() -> None:
     """Make this process's networks run the residual join, the 1×1 convolutions and the
     max-pool's gradient in torch's own ops, as before ``sktdi.ssm.conv_ops.residual_join``:
@@ -327,7 +364,8 @@ def _block_outputs_kept() -> None:
     kernel.SPECTRUM_GROUP_BYTES = 2**62  # the whole batch in one group
 
 
-def run_memory_cell(arm: str, epochs: int, seed: int, per_class: int = N_TRAIN) -> list[dict]:
+def run_memory_cell(arm: str, epochs: int, seed: int, per_class: int = N_TRAIN,
+                    length: int = MEMORY_LENGTH) -> list[dict]:
     """One long fit of the deep model, in this process: per epoch, its seconds and the running
     peak resident memory (sampled every 20 ms, and ``ru_maxrss`` at the end)."""
     import threading
@@ -341,9 +379,13 @@ def run_memory_cell(arm: str, epochs: int, seed: int, per_class: int = N_TRAIN) 
         _block_ops_as_before()
     elif arm == "outputs kept":
         _block_outputs_kept()
-    elif arm != "kept":
-        _release_heap_during_training(every_batch=arm == "every batch")
-    X, y = audio_like_task("formants", MEMORY_LENGTH, per_class, random_state=seed)
+    elif arm == "every epoch":
+        _release_every_epoch()
+    elif arm != "shipped":
+        _epochs_keep_freed_memory()
+        if arm != "kept":
+            _release_heap_during_training(every_batch=arm == "every batch")
+    X, y = audio_like_task("formants", length, per_class, random_state=seed)
     samples, done = [], threading.Event()
 
     def sample() -> None:
@@ -365,14 +407,15 @@ def run_memory_cell(arm: str, epochs: int, seed: int, per_class: int = N_TRAIN) 
     rows = []
     for epoch, (stop, seconds) in enumerate(zip(epoch_ends, durations), start=1):
         peak = rss[times <= stop].max() if np.any(times <= stop) else np.nan
-        rows.append({"arm": arm, "length": MEMORY_LENGTH, "n_train": len(y), "seed": seed,
+        rows.append({"arm": arm, "length": length, "n_train": len(y), "seed": seed,
                      "epoch": epoch, "epoch_seconds": round(float(seconds), 2),
                      "peak_rss_mib": round(float(peak), 1)})
     rows[-1]["peak_rss_mib"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
     return rows
 
 
-def run_memory(out: Path, epochs: int, seed: int, arms: list[str], per_class: int) -> None:
+def run_memory(out: Path, epochs: int, seed: int, arms: list[str], per_class: int,
+               length: int = MEMORY_LENGTH) -> None:
     """The arms side by side, each in a fresh process with one thread; rows to ``out``."""
     import pandas as pd
 
@@ -380,7 +423,7 @@ def run_memory(out: Path, epochs: int, seed: int, arms: list[str], per_class: in
            "MKL_NUM_THREADS": "1"}
     procs = [subprocess.Popen(
         [sys.executable, __file__, "--out", str(out), "--memory-cell",
-         json.dumps([arm, epochs, seed, per_class])],
+         json.dumps([arm, epochs, seed, per_class, length])],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
     ) for arm in arms]
     rows = []
@@ -409,6 +452,7 @@ def main() -> None:
     parser.add_argument("--memory", action="store_true")
     parser.add_argument("--memory-epochs", type=int, default=12)
     parser.add_argument("--memory-per-class", type=int, default=N_TRAIN)
+    parser.add_argument("--memory-length", type=int, default=MEMORY_LENGTH)
     parser.add_argument("--memory-arms", nargs="+", default=["released", "kept"],
                         choices=MEMORY_ARMS)
     parser.add_argument("--cell", help=argparse.SUPPRESS)  # internal: one cell, JSON out
@@ -419,7 +463,7 @@ def main() -> None:
         return
     if args.memory:
         run_memory(args.out, args.memory_epochs, args.seeds[0], args.memory_arms,
-                   args.memory_per_class)
+                   args.memory_per_class, args.memory_length)
         return
     if args.cell:
         task, length, model, seed, epochs, scaling = json.loads(args.cell)

@@ -745,6 +745,30 @@ def test_a_narrow_network_aligned_to_a_given_band_trains_to_a_finite_loss():
     assert np.isfinite(clf.predict_proba(X)).all()
 
 
+@pytest.mark.parametrize("with_lengths", [False, True])
+def test_a_fit_on_long_series_hands_back_the_heaps_free_memory_each_epoch(
+    monkeypatch, with_lengths
+):
+    """Where the network recomputes its block outputs (long series on a CPU), every epoch
+    ends by returning malloc's free memory to the system; shorter series, and networks that
+    never recompute, keep it for the next batch."""
+    from sktdi.ssm import conv_ops
+    from sktdi.utils import memory
+
+    released = []
+    monkeypatch.setattr(memory, "release_freed_memory", lambda: released.append(1) or True)
+    X, y = planted(n_per_class=6, length=16)
+    lengths = np.full(len(X), 16) if not with_lengths else np.r_[np.full(len(X) - 1, 16), 9]
+    params = dict(d_model=4, n_layers=3, d_state=4, max_epochs=3, random_state=0, device="cpu")
+    SSMClassifier(**params).fit(X, y, lengths=lengths)
+    assert released == []  # short series
+    monkeypatch.setattr(conv_ops, "MMAP_THRESHOLD_BYTES", 1)  # every block output is "long"
+    SSMClassifier(**params).fit(X, y, lengths=lengths)
+    assert len(released) == 3  # once an epoch
+    SSMClassifier(**params, network="s4d").fit(X, y, lengths=lengths)
+    assert len(released) == 3  # an S4D network keeps its outputs: nothing to hand back
+
+
 @pytest.mark.parametrize("Estimator", [SSMClassifier, SSMRegressor])
 def test_a_diverging_training_is_an_error_that_names_its_settings(Estimator):
     """A loss that becomes NaN or infinite stops the fit with an error in plain words: what

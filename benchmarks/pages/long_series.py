@@ -172,6 +172,12 @@ LONG_MEMORY_RECOMPUTE = DATA / "long_series_memory_recompute.csv"
 LONG_MEMORY_RECOMPUTE_40 = DATA / "long_series_memory_recompute_40.csv"
 LONG_MEMORY_RECOMPUTE_40_LONG = DATA / "long_series_memory_recompute_40_long.csv"  # kept only
 RECOMPUTE_COST = DATA / "recompute_cost.json"  # benchmarks/bench_recompute.py
+# the epoch-end release's runs: "shipped" is today's code, "kept" its freed memory never
+# returned, as shipped before sktdi.deep_model.training.ReleaseFreedMemory
+LONG_MEMORY_RELEASE = DATA / "long_series_memory_release.csv"
+LONG_MEMORY_RELEASE_40 = DATA / "long_series_memory_release_40.csv"
+# at 8,000 steps: "every epoch" releases whatever the length, "shipped" keeps (outputs kept)
+LONG_MEMORY_RELEASE_8K = DATA / "long_series_memory_release_8k.csv"
 FREED_LIMIT_BYTES = 512 * 2**20  # long_series.py's, for its released arms
 
 
@@ -340,9 +346,10 @@ def long_series_recompute() -> str:
         f"({seconds['kept'] / seconds['outputs kept']:.2f}×); with {wide_n} series "
         f"{wide_seconds['kept']:.1f} against {wide_seconds['outputs kept']:.1f} "
         f"({wide_seconds['kept'] / wide_seconds['outputs kept']:.2f}×). What the heap's "
-        "freed memory fragments into still grows over the epochs "
+        "freed memory fragments into still grew over the epochs "
         f"(by {peak['kept'] - first['kept']:.0f} MiB from the first epoch to the last of the "
-        f"{n}-series fit). The shipped network alone, {long_n} series for {long_epochs} "
+        f"{n}-series fit; the next section hands it back). That network alone, before the "
+        f"next section's release, {long_n} series for {long_epochs} "
         f"epochs (another run): {long_fit.iloc[0] / GIB:.2f} GiB after the first epoch, "
         f"{long_fit.max() / GIB:.2f} GiB at the most, still growing at epoch "
         f"{int(long_fit.idxmax())}.\n"
@@ -374,12 +381,66 @@ def _recompute_cost_sentence() -> str:
     )
 
 
+@region("long-series-release")
+def long_series_release() -> str:
+    runs = {path: _memory(path) for path in (LONG_MEMORY_RELEASE, LONG_MEMORY_RELEASE_40)}
+    n = {path: int(_csv(path)["n_train"].iloc[0]) for path in runs}
+
+    def cell(table, epoch, arm):
+        return f"{table.loc[epoch, arm] / GIB:.2f} GiB" if epoch in table.index else "—"
+
+    epochs = sorted(set().union(*(table.index for table in runs.values())))
+    rows = [{"epoch": int(epoch), **{
+        f"{n[path]} series, {label}": cell(table, epoch, arm)
+        for path, table in runs.items()
+        for label, arm in (("shipped", "shipped"), ("never released", "kept"))
+    }} for epoch in epochs]
+    short = _csv(LONG_MEMORY_RELEASE_8K)
+    short_length, short_n = int(short["length"].iloc[0]), int(short["n_train"].iloc[0])
+    short_epochs = int(short["epoch"].max())
+    short_peak = _memory(LONG_MEMORY_RELEASE_8K).max()
+    short_seconds = _epoch_seconds(LONG_MEMORY_RELEASE_8K)
+    parts = []
+    for path, table in runs.items():
+        peak, seconds = table.max(), _epoch_seconds(path)
+        parts.append(
+            f"{n[path]} series: peak {peak['shipped'] / GIB:.2f} GiB shipped against "
+            f"{peak['kept'] / GIB:.2f} GiB never released "
+            f"({peak['kept'] - peak['shipped']:.0f} MiB less), {seconds['shipped']:.1f} "
+            f"against {seconds['kept']:.1f} s per epoch, median "
+            f"({seconds['shipped'] / seconds['kept']:.2f}×)"
+        )
+    return (
+        "What the heap kept was free memory, not memory in use: at the end of each batch of "
+        "a 40-series fit of 16,000 steps glibc's heap held over ten times as much free as in "
+        "use, in pieces below its top, where its trim threshold does not reach. The pieces "
+        "grew at the epochs' ends, whose last batch is shorter than the others and lays the "
+        "heap out anew. A CPU fit on series this long, where the network recomputes its "
+        "block outputs, now hands the heap's free memory back to the system at the end of "
+        "every epoch (`sktdi.deep_model.training.ReleaseFreedMemory`); the next batch faults "
+        f"its pages in again. At {short_length:,} steps, where the outputs are kept, "
+        f"releasing at every epoch's end gave a peak of {short_peak['every epoch'] / GIB:.2f} "
+        f"GiB against {short_peak['shipped'] / GIB:.2f} GiB kept over {short_epochs} epochs of "
+        f"{short_n} series, at {short_seconds['every epoch']:.2f} against "
+        f"{short_seconds['shipped']:.2f} s per epoch, median "
+        f"({short_seconds['every epoch'] / short_seconds['shipped']:.2f}×; "
+        "`--memory-arms \"every epoch\" shipped --memory-length 8000`): at shorter lengths "
+        "a release costs more of an epoch for less memory, and there a fit keeps its freed "
+        "memory as before. Shipped against the same fit with the freed "
+        "memory never "
+        "returned, as before (`long_series.py --memory --memory-arms shipped kept`), the two "
+        "arms of a run at once, one thread each, running peak memory after each epoch:\n\n"
+        + _md_table(pd.DataFrame(rows), ["r"] * len(rows[0]))
+        + "\n\n" + "; ".join(parts) + ".\n"
+    )
+
+
 def _shipped_long_fit() -> tuple[float, int]:
-    """The longest fits measured on today's code, the recompute runs' shipped arm ("kept"):
-    the highest peak of the three runs (MiB) and the epochs of the longest fit."""
-    runs = (LONG_MEMORY_RECOMPUTE, LONG_MEMORY_RECOMPUTE_40, LONG_MEMORY_RECOMPUTE_40_LONG)
-    peak = max(_memory(path)["kept"].max() for path in runs)
-    return float(peak), int(_memory(LONG_MEMORY_RECOMPUTE)["kept"].index.max())
+    """The longest fits measured on today's code, the release runs' shipped arm: the highest
+    peak of the runs (MiB) and the epochs of the longest fit."""
+    runs = (LONG_MEMORY_RELEASE, LONG_MEMORY_RELEASE_40)
+    peak = max(_memory(path)["shipped"].max() for path in runs)
+    return float(peak), int(max(_memory(path).index.max() for path in runs))
 
 
 @region("long-series-targets")
@@ -418,10 +479,9 @@ def long_series_targets() -> str:
          f"×{growth:.1f} against L log L's ×{nlogn:.1f}", status(growth <= nlogn)),
         (f"peak memory at {memory_length:,} steps < 4 GiB at the default batch size",
          f"{long_peak / GIB:.2f} GiB, the highest of {long_epochs}-epoch fits of "
-         f"{int(_csv(LONG_MEMORY_RECOMPUTE)['n_train'].iloc[0])} and "
-         f"{int(_csv(LONG_MEMORY_RECOMPUTE_40_LONG)['n_train'].iloc[0])} series and a "
-         "shorter one (the study's own fits ran on earlier code); the heap's fragments grow "
-         "it over the epochs",
+         f"{int(_csv(LONG_MEMORY_RELEASE)['n_train'].iloc[0])} and "
+         f"{int(_csv(LONG_MEMORY_RELEASE_40)['n_train'].iloc[0])} series (the study's own "
+         "fits ran on earlier code)",
          status(long_peak < 4 * GIB)),
     ]
     return _md_table(pd.DataFrame(rows, columns=["target", "measured", ""]), ["l", "r", "l"]) + "\n"
@@ -440,7 +500,7 @@ def long_series_row() -> dict:
         "minirocket": "sktime's MiniRocket",
         "inceptiontime": "sktime's InceptionTime",
     }[best]
-    runs = _csv(LONG_MEMORY_RECOMPUTE)
+    runs = _csv(LONG_MEMORY_RELEASE)
     long_peak, long_epochs = _shipped_long_fit()
     return {
         "your data": "long recordings (thousands of steps: audio, vibration, sensors) with "
@@ -452,7 +512,7 @@ def long_series_row() -> dict:
             f"the fast path {_f(means['fast-path'])}, MiniRocket {_f(means['minirocket'])}; "
             f"{_pts(s['it'].mean())} points against InceptionTime where it ran; "
             f"{long_epochs}-epoch fits of {int(runs['n_train'].iloc[0])} and "
-            f"{int(_csv(LONG_MEMORY_RECOMPUTE_40_LONG)['n_train'].iloc[0])} series of "
+            f"{int(_csv(LONG_MEMORY_RELEASE_40)['n_train'].iloc[0])} series of "
             f"{int(runs['length'].iloc[0]):,} steps peak at "
             f"{long_peak / GIB:.1f} GiB at most on a CPU"
         ),

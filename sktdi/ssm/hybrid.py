@@ -309,6 +309,14 @@ class ConvS4DNetwork(nn.Module):
         """Whether block ``d`` ends a group of three that has a residual shortcut."""
         return d % 3 == 2 and d // 3 < len(self.shortcuts)
 
+    def recomputes_block_outputs(self, X: Tensor) -> bool:
+        """Whether a forward pass of X (B, C, L) or (B, L) in this grad mode drops its blocks'
+        outputs for recomputation (:func:`~sktdi.ssm.conv_ops.recompute_block_outputs`: on a
+        CPU, in training, on long series)."""
+        if X.dim() == 2:
+            X = X.unsqueeze(1)  # (B, 1, L)
+        return recompute_block_outputs(X, self.blocks[0].n_out)
+
     def sequence_features(self, X: Tensor, lengths: Tensor | None = None) -> Tensor:
         """X: (B, C, L) or (B, L) -> the last block's per-step features (B, L, 4F)."""
         if X.dim() == 2:
@@ -318,8 +326,7 @@ class ConvS4DNetwork(nn.Module):
             mask = valid_steps(lengths.to(X.device), X.shape[-1], X.dtype).transpose(1, 2)  # (B, 1, L)
         # on a CPU in training on long series, the output of a block without a shortcut is
         # kept for the backward pass as its BatchNorm's input, which BatchNorm keeps anyway
-        width = self.blocks[0].n_out
-        recompute = RecomputedActivations() if recompute_block_outputs(X, width) else None
+        recompute = RecomputedActivations() if self.recomputes_block_outputs(X) else None
         with recompute or contextlib.nullcontext():
             x, residual = X, X  # (B, C, L)
             remake = None  # recomputes x, when x is dropped

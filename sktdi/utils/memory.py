@@ -19,7 +19,9 @@ What is kept can fragment: a long prediction's batches, each a few hundred MiB o
 under the mmap threshold, left the heap holding 0.4 to 2.5 GiB of free, unusable pieces
 after 100 batches (more with other threads allocating). :func:`release_freed_memory`
 returns the free pages to the system (``malloc_trim``); prediction calls it every few
-batches, so its resident memory stays bounded by one stretch of batches.
+batches, so its resident memory stays bounded by one stretch of batches. A training epoch on
+series so long that the network recomputes its block outputs calls it at its end
+(:class:`sktdi.deep_model.training.ReleaseFreedMemory`).
 """
 
 from __future__ import annotations
