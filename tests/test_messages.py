@@ -620,6 +620,46 @@ def test_nan_padding_needs_lengths():
         SSMClassifier(**TINY).fit(X, y)  # without lengths= the NaN is data: refused
 
 
+def test_nan_padding_without_lengths_points_to_lengths():
+    # before: scikit-learn's "Input X contains NaN ... HistGradientBoostingClassifier"
+    X, lengths, y = _padded()
+    X[np.arange(16) >= lengths[:, None, None]] = np.nan
+    with pytest.raises(ValueError, match=r"X contains NaN at the end of 6 series \(series 0 "
+                       r"from step 10 on\), as padding to one length does\. Pass each series' "
+                       r"true length with lengths="):
+        SSMClassifier(**TINY).fit(X, y)
+    with pytest.raises(ValueError, match="at the end of 6 series"):
+        _fitted().predict(X[:, 0, :])
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+def test_nan_or_infinity_inside_series_is_located(bad):
+    X, _, y = _padded()
+    X[2, 0, 4] = bad
+    word = "NaN" if np.isnan(bad) else "infinity"
+    with pytest.raises(ValueError, match=rf"X contains {word}: series 2, channel 0, step 4"):
+        SSMClassifier(**TINY).fit(X, y)
+    series = _series([5, 6, 7, 5, 6, 7, 5, 8])
+    series[6][3] = bad  # in a list: within the series' own length
+    with pytest.raises(ValueError, match=r"within series 6's length \(5 steps\): channel 0, "
+                       r"step 3"):
+        SSMClassifier(**TINY).fit(series, np.arange(8) % 2)
+
+
+def test_an_empty_1d_series_among_multichannel_ones_is_named_as_empty():
+    # before: "the series differ in their number of channels ([1, 3])"
+    series = [np.ones((3, 5))] * 7 + [np.array([])]
+    with pytest.raises(ValueError, match=r"series 7 of X is empty"):
+        pad_sequences(series)
+
+
+def test_lengths_with_a_fraction_say_whole_numbers():
+    X, lengths, _ = _padded()
+    with pytest.raises(TypeError, match=r"lengths must be whole numbers .* with a fraction"):
+        _fitted().predict(X, lengths=lengths + 0.5)
+    _fitted().predict(X, lengths=lengths.astype(float))  # whole numbers as floats: fine
+
+
 @pytest.mark.parametrize("where", ["fit", "predict"])
 def test_an_empty_series_in_a_list_is_named(where):
     # before: "lengths must lie in [1, 5]", a lengths= the caller never passed

@@ -226,6 +226,28 @@ def test_save_accepts_str_and_pathlike_and_is_deterministic(classifier, tmp_path
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.sktdi", "b.sktdi"]  # no temp files
 
 
+def test_save_and_load_take_binary_file_objects(classifier, tmp_path):
+    import io
+
+    clf, X, _ = classifier
+    buffer = io.BytesIO()
+    clf.save(buffer)
+    clf.save(tmp_path / "a.sktdi")
+    assert buffer.getvalue() == (tmp_path / "a.sktdi").read_bytes()
+    buffer.seek(0)
+    np.testing.assert_array_equal(sktdi.load(buffer).predict(X), clf.predict(X))
+    with open(tmp_path / "a.sktdi", "rb") as file:
+        np.testing.assert_array_equal(sktdi.load(file).predict(X), clf.predict(X))
+    with open(tmp_path / "a.sktdi", "r", encoding="latin-1") as text, \
+            pytest.raises(TypeError, match="open it with 'rb'"):
+        sktdi.load(text)
+    for bad in (5, None):  # before: pathlib's "expected str, bytes or os.PathLike object"
+        with pytest.raises(TypeError, match=r"save takes a file path .* or a binary file object"):
+            clf.save(bad)
+        with pytest.raises(TypeError, match=r"load takes a file path"):
+            sktdi.load(bad)
+
+
 def test_sktime_adapters_round_trip(tmp_path):
     pytest.importorskip("sktime")
     pd = pytest.importorskip("pandas")

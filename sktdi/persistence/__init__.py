@@ -196,9 +196,11 @@ class SaveMixin:
 
         Parameters
         ----------
-        path : str or os.PathLike
+        path : str, os.PathLike or binary file object
             Where to write; the suffix ``.sktdi`` is recommended. An existing file is
             replaced (written to a temporary file first, so a failed save leaves it intact).
+            An open binary file (``open(path, "wb")``, ``io.BytesIO``) is written to as it
+            is.
 
         Raises
         ------
@@ -299,8 +301,8 @@ def save_estimator(estimator, path, *, sktime_layout: bool = False) -> None:
     estimator : SSMClassifier, SSMRegressor, SpectralAlignmentTransformer, \
 SpectralRidgeClassifier, SpectralRidgeRegressor or one of the sktime adapters
         A fitted estimator of one of sktdi's own classes (not a subclass).
-    path : str or os.PathLike
-        The file to write; the suffix ``.sktdi`` is recommended.
+    path : str, os.PathLike or binary file object
+        The file to write (the suffix ``.sktdi`` is recommended), or an open binary file.
     sktime_layout : bool, default=False
         Wrap the archive in sktime's file layout (what the sktime adapters' ``save`` writes),
         so that ``sktime.base.load`` reads the file as well as :func:`load` does.
@@ -319,7 +321,11 @@ SpectralRidgeClassifier, SpectralRidgeRegressor or one of the sktime adapters
         If a parameter or fitted attribute cannot be stored, or a parameter changed since
         fit no longer describes the fitted model; the message names it.
     """
-    raw = os.fspath(path)
+    if _is_file_object(path, "write"):  # a binary file opened for writing, a BytesIO
+        data = dumps(estimator)
+        path.write(_in_sktime_layout(type(estimator), data) if sktime_layout else data)
+        return
+    raw = _fspath(path, "save")
     path = Path(raw)
     _check_folder(path, raw)
     data = dumps(estimator)
@@ -334,6 +340,25 @@ SpectralRidgeClassifier, SpectralRidgeRegressor or one of the sktime adapters
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def _is_file_object(target, method: str) -> bool:
+    """Whether ``target`` is an open file-like object with ``method`` (write or read), not a
+    path: ``save`` and ``load`` take either."""
+    return not isinstance(target, (str, bytes, os.PathLike)) and callable(
+        getattr(target, method, None)
+    )
+
+
+def _fspath(path, verb: str):
+    """``os.fspath(path)``, or a TypeError that says what ``verb`` (save, load) takes."""
+    try:
+        return os.fspath(path)
+    except TypeError:
+        raise TypeError(
+            f"{verb} takes a file path (str or os.PathLike) or a binary file object "
+            f"(open(..., 'wb' or 'rb'), io.BytesIO); got {type(path).__name__}"
+        ) from None
 
 
 def _check_folder(path: Path, raw=None) -> None:
@@ -375,8 +400,9 @@ def load(path):
 
     Parameters
     ----------
-    path : str or os.PathLike
-        A file written by ``save`` (suffix ``.sktdi`` recommended).
+    path : str, os.PathLike or binary file object
+        A file written by ``save`` (suffix ``.sktdi`` recommended), or an open binary file
+        (``open(path, "rb")``, ``io.BytesIO``) holding one.
 
     Returns
     -------
@@ -411,7 +437,12 @@ def load(path):
     >>> type(sktdi.load(path)).__name__
     'SpectralAlignmentTransformer'
     """
-    path = Path(os.fspath(path))
+    if _is_file_object(path, "read"):  # a binary file opened for reading, a BytesIO
+        data = path.read()
+        if isinstance(data, str):
+            raise TypeError("load reads a binary file: open it with 'rb', not 'r'")
+        return loads(bytes(data), source=getattr(path, "name", "the file object"))
+    path = Path(_fspath(path, "load"))
     return loads(path.read_bytes(), source=str(path))
 
 

@@ -195,6 +195,13 @@ def pad_sequences(X, length: int | None = None) -> tuple[np.ndarray, np.ndarray]
             f"series {bad} has shape {np.shape(X[bad])}; each series must be (length,) or "
             f"(n_channels, length)"
         )
+    empty = [i for i, s in enumerate(series) if s.shape[-1] < 1]
+    if empty:  # before the channels: an empty 1-D series reads as one channel
+        raise ValueError(
+            f"series {', '.join(map(str, empty[:5]))}{' ...' if len(empty) > 5 else ''} of X "
+            f"{'is' if len(empty) == 1 else 'are'} empty (0 time steps); every series needs at "
+            f"least 1"
+        )
     channels = {s.shape[0] for s in series}
     if len(channels) > 1:
         raise ValueError(
@@ -202,13 +209,6 @@ def pad_sequences(X, length: int | None = None) -> tuple[np.ndarray, np.ndarray]
             f"only evens out lengths"
         )
     lengths = np.array([s.shape[-1] for s in series])
-    if lengths.min() < 1:
-        empty = np.flatnonzero(lengths < 1)
-        raise ValueError(
-            f"series {', '.join(map(str, empty[:5]))}{' ...' if len(empty) > 5 else ''} of X "
-            f"{'is' if len(empty) == 1 else 'are'} empty (0 time steps); every series needs at "
-            f"least 1"
-        )
     out = np.zeros((len(series), series[0].shape[0], max(lengths.max(), length or 0)))
     for i, s in enumerate(series):
         out[i, :, : s.shape[-1]] = s

@@ -536,7 +536,8 @@ def _check_fitted_shape(estimator, n_channels: int, length: int | None) -> None:
     name = type(estimator).__name__
     if n_channels != estimator.n_channels_:
         raise ValueError(
-            f"X has {n_channels} channels, but {name} was fitted on {estimator.n_channels_}"
+            f"X has {n_channels} channel{'s' if n_channels != 1 else ''}, but {name} was "
+            f"fitted on {estimator.n_channels_}"
         )
     if length is not None and length != estimator.n_timepoints_:
         raise _length_error(
@@ -593,7 +594,10 @@ def check_lengths(lengths, X3: np.ndarray) -> np.ndarray | None:
     if arr.dtype.kind not in "iu" and not (
         arr.dtype.kind == "f" and np.all(np.isfinite(arr)) and np.all(arr == np.round(arr))
     ):
-        raise TypeError(f"lengths must be integers; got dtype {arr.dtype}")
+        raise TypeError(
+            f"lengths must be whole numbers (integers, or floats without a fraction); got "
+            f"dtype {arr.dtype}" + (" with a fraction" if arr.dtype.kind == "f" else "")
+        )
     arr = arr.astype(np.int64)
     if arr.min() < 1 or arr.max() > X3.shape[-1]:
         first = int(np.flatnonzero((arr < 1) | (arr > X3.shape[-1]))[0])
@@ -627,6 +631,35 @@ def _zero_missing_padding(X, lengths):
             f"channel {c}, step {t}. Only the padding past a series' length may be NaN"
         )
     return np.where(np.isnan(X) & ~inside.reshape(X.shape), 0.0, X)
+
+
+def _check_finite(X) -> None:
+    """Refuse NaN or infinity in X (a float array given without ``lengths``) naming the first
+    place; NaN that ends series, as padding to one length does, gets the way to pass it
+    (``lengths=``). Other X goes on to scikit-learn's checks."""
+    if not isinstance(X, np.ndarray) or X.dtype.kind != "f" or X.ndim not in (2, 3):
+        return
+    finite = np.isfinite(X)
+    if finite.all():
+        return
+    X3 = X[:, np.newaxis, :] if X.ndim == 2 else X  # (n, C, L), a view
+    missing = ~finite.reshape(X3.shape)  # (n, C, L)
+    i, c, t = (int(v) for v in np.argwhere(missing)[0])
+    # a tail of NaN in every channel from some step on, in each series that has one
+    nan_steps = np.isnan(X3).all(axis=1)  # (n, L)
+    tail = np.flip(np.cumprod(np.flip(nan_steps, -1), axis=-1), -1).astype(bool)  # (n, L)
+    if np.array_equal(missing, np.broadcast_to(tail[:, None, :], X3.shape)):
+        padded = np.flatnonzero(tail.any(axis=-1))
+        raise ValueError(
+            f"X contains NaN at the end of {len(padded)} series (series {padded[0]} from step "
+            f"{int(np.argmax(tail[padded[0]]))} on), as padding to one length does. Pass each "
+            f"series' true length with lengths= (the NaN past it is read as padding), or give "
+            f"the series as a list"
+        )
+    raise ValueError(
+        f"X contains {'NaN' if np.isnan(X3[i, c, t]) else 'infinity'}: series {i}, channel "
+        f"{c}, step {t}; a series needs finite values"
+    )
 
 
 def _series_shapes(X) -> list[tuple] | None:
@@ -687,9 +720,11 @@ def validate_padded_sequences(
             "carry their own lengths: pass lengths=None"
         )
     if shapes is not None:
-        X, lengths = pad_sequences(X)
-    elif lengths is not None:
+        X, lengths = pad_sequences(X)  # padded with zeros: a NaN lies within its series
+    if lengths is not None:
         X = _zero_missing_padding(X, lengths)
+    else:
+        _check_finite(X)
     X3, y = validate_sequences(
         estimator, X, y, reset=reset, check_length=lengths is None, **kwargs
     )
