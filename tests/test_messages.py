@@ -660,6 +660,20 @@ def test_lengths_with_a_fraction_say_whole_numbers():
     _fitted().predict(X, lengths=lengths.astype(float))  # whole numbers as floats: fine
 
 
+@pytest.mark.parametrize("name", ALL_MODELS)
+def test_an_option_group_given_as_a_dict_says_how_it_goes_in(name):
+    # before: scikit-learn's "must be None or an instance of TDIOptions", nothing more
+    import sktdi
+    from sklearn.utils._param_validation import InvalidParameterError
+
+    X, _, y = _padded()
+    model = getattr(sktdi, name)(tdi={"spread": 0.5})
+    with pytest.raises(InvalidParameterError, match=r"The 'tdi' parameter of \w+ must be None "
+                       r"or an instance of TDIOptions\. Got \{'spread': 0\.5\} instead: a "
+                       r"dict of its fields goes in as tdi=TDIOptions\(\*\*fields\)"):
+        model.fit(X[:, 0, :], _target(name, y))
+
+
 @pytest.mark.parametrize("where", ["fit", "predict"])
 def test_an_empty_series_in_a_list_is_named(where):
     # before: "lengths must lie in [1, 5]", a lengths= the caller never passed

@@ -73,6 +73,21 @@ class HasOptionGroups:
 
     _option_groups: dict = {}
 
+    def _validate_params(self):
+        # a dict of the group's fields is the likeliest wrong value: say how it goes in
+        from sklearn.utils._param_validation import InvalidParameterError
+
+        for name, group in self._option_groups.items():
+            value = getattr(self, name, None)
+            if isinstance(value, dict):
+                raise InvalidParameterError(
+                    f"The {name!r} parameter of {type(self).__name__} must be None or an "
+                    f"instance of {group.__name__}. Got {value!r} instead: a dict of its fields "
+                    f"goes in as {name}={group.__name__}(**fields) (from {group.__module__}), or "
+                    f"field by field with set_params({name}__<field>=...)."
+                )
+        super()._validate_params()
+
     def set_params(self, **params):
         for key in params:
             hint = renamed_parameter_hint(type(self), key)
