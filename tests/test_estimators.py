@@ -765,8 +765,10 @@ def test_a_fit_on_long_series_hands_back_the_heaps_free_memory_each_epoch(
     monkeypatch.setattr(conv_ops, "MMAP_THRESHOLD_BYTES", 1)  # every block output is "long"
     SSMClassifier(**params).fit(X, y, lengths=lengths)
     assert len(released) == 3  # once an epoch
+    SSMClassifier(**params, n_estimators=2).fit(X, y, lengths=lengths)
+    assert len(released) == 6  # an ensemble of such networks too
     SSMClassifier(**params, network="s4d").fit(X, y, lengths=lengths)
-    assert len(released) == 3  # an S4D network keeps its outputs: nothing to hand back
+    assert len(released) == 6  # an S4D network keeps its outputs: nothing to hand back
 
 
 @pytest.mark.parametrize("Estimator", [SSMClassifier, SSMRegressor])

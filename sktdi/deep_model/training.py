@@ -157,7 +157,7 @@ class ReleaseFreedMemory(Callback):
     """Hand the heap's free memory back to the system at the end of every epoch of a fit on
     series so long that the network recomputes its block outputs (on a CPU, block outputs of
     at least ``MMAP_THRESHOLD_BYTES``: 16,000 steps at batch 16; ``recomputes_block_outputs``
-    of :class:`~sktdi.ssm.ConvS4DNetwork`).
+    of :class:`~sktdi.ssm.ConvS4DNetwork`, and of an ensemble of them).
 
     A CPU fit keeps freed memory for the next batch (:mod:`sktdi.utils.memory`), and glibc
     trims only the top of its heap. On such series the free pieces below the top grew with

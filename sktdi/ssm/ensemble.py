@@ -62,6 +62,13 @@ class S4DEnsemble(nn.Module):
         """Every member's S4D operators, member by member, input side first."""
         return [layer for member in self.members for layer in member.ssm_layers]
 
+    def recomputes_block_outputs(self, X: Tensor) -> bool:
+        """Whether the members' forward passes of X drop their block outputs for
+        recomputation (:meth:`~sktdi.ssm.ConvS4DNetwork.recomputes_block_outputs`; False for
+        members that never do)."""
+        recomputes = getattr(self.members[0], "recomputes_block_outputs", None)
+        return recomputes is not None and recomputes(X)
+
     def forward(self, X: Tensor, lengths: Tensor | None = None) -> Tensor:
         """X: (B, C, L) -> (B, n_members, n_outputs) in training, (B, n_outputs) in eval."""
         outputs = torch.stack([member(X, lengths) for member in self.members], dim=1)  # (B, M, O)
