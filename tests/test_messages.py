@@ -606,8 +606,10 @@ def test_nan_padding_with_lengths_is_read_as_zero_padding(name):
 def test_nan_within_a_series_length_is_named(bad):
     X, lengths, y = _padded()
     X[3, 0, 5] = bad  # series 3 has 16 steps: step 5 is inside it
-    with pytest.raises(ValueError, match=r"within series 3's length \(16 steps\): channel 0, "
-                       r"step 5\. Only the padding past a series' length may be NaN"):
+    word = "NaN" if np.isnan(bad) else "infinity"
+    with pytest.raises(ValueError, match=rf"X contains {word} within series 3's length \(16 "
+                       r"steps\): channel 0, step 5; a series needs finite values \(only "
+                       r"right-padding past a series' length, where lengths= says it begins"):
         SSMClassifier(**TINY).fit(X, y, lengths=lengths)
     with pytest.raises(ValueError, match="within series 3's length"):
         _fitted().predict(X, lengths=lengths)
@@ -625,11 +627,48 @@ def test_nan_padding_without_lengths_points_to_lengths():
     X, lengths, y = _padded()
     X[np.arange(16) >= lengths[:, None, None]] = np.nan
     with pytest.raises(ValueError, match=r"X contains NaN at the end of 6 series \(series 0 "
-                       r"from step 10 on\), as padding to one length does\. Pass each series' "
+                       r"from step 10 on\), as right-padding to one length does\. Pass each series' "
                        r"true length with lengths="):
         SSMClassifier(**TINY).fit(X, y)
     with pytest.raises(ValueError, match="at the end of 6 series"):
         _fitted().predict(X[:, 0, :])
+
+
+@pytest.mark.parametrize("pad", [np.nan, np.inf, -np.inf])
+def test_infinite_padding_and_padding_in_some_channels_are_padding(pad):
+    X = np.random.default_rng(0).normal(size=(8, 2, 16))
+    lengths = np.array([16, 12, 10, 16, 9, 14, 16, 11])
+    y = np.arange(8) % 2
+    padded = X.copy()
+    past = np.arange(16) >= lengths[:, None]  # (n, L)
+    padded[:, 1][past] = pad  # the padding of one channel only
+    zeros = X * ~past[:, None, :]
+    clf = SSMClassifier(**TINY).fit(zeros, y, lengths=lengths)
+    other = SSMClassifier(**TINY).fit(padded, y, lengths=lengths)
+    np.testing.assert_array_equal(other.predict_proba(padded, lengths=lengths),
+                                  clf.predict_proba(zeros, lengths=lengths))
+    if np.isnan(pad):  # NaN to the end of a channel's row, without lengths=: the hint
+        with pytest.raises(ValueError, match=r"at the end of 5 series \(series 1 from step 12 "
+                           r"on\), as right-padding"):
+            SSMClassifier(**TINY).fit(padded, y)
+
+
+def test_nan_padding_in_a_data_frame_and_an_object_array():
+    pd = pytest.importorskip("pandas")
+    X, lengths, y = _padded()
+    flat = X[:, 0, :].copy()
+    flat[np.arange(16) >= lengths[:, None]] = np.nan
+    zeros = np.nan_to_num(flat)
+    expected = SSMClassifier(**TINY).fit(zeros, y, lengths=lengths).predict_proba(
+        zeros, lengths=lengths)
+    for given in (pd.DataFrame(flat, columns=[f"t{i}" for i in range(16)]), flat.astype(object)):
+        clf = SSMClassifier(**TINY).fit(given, y, lengths=lengths)
+        np.testing.assert_array_equal(clf.predict_proba(given, lengths=lengths), expected)
+        with pytest.raises(ValueError, match="at the end of 6 series"):
+            SSMClassifier(**TINY).fit(given, y)
+    frame = pd.DataFrame(flat, columns=[f"t{i}" for i in range(16)])
+    assert list(SSMClassifier(**TINY).fit(frame, y, lengths=lengths).feature_names_in_) == list(
+        frame.columns)
 
 
 @pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
@@ -641,8 +680,8 @@ def test_nan_or_infinity_inside_series_is_located(bad):
         SSMClassifier(**TINY).fit(X, y)
     series = _series([5, 6, 7, 5, 6, 7, 5, 8])
     series[6][3] = bad  # in a list: within the series' own length
-    with pytest.raises(ValueError, match=r"within series 6's length \(5 steps\): channel 0, "
-                       r"step 3"):
+    with pytest.raises(ValueError, match=rf"X contains {word} within series 6's length \(5 "
+                       r"steps\): channel 0, step 3"):
         SSMClassifier(**TINY).fit(series, np.arange(8) % 2)
 
 

@@ -198,7 +198,8 @@ def test_a_single_sample_in_any_form_steps_the_same(data, inference_dtype):
     np.testing.assert_allclose(outputs[0], outputs[1], atol=1e-3)
     live = streams[0]
     for bad in (np.array([[np.nan, 0.0], [0.0, 0.0]]), np.array([[0.0, 0.0], [np.inf, 0.0]])):
-        with pytest.raises(ValueError, match="update got NaN or infinite values"):
+        with pytest.raises(ValueError, match=r"update got NaN or infinite values \(stream \d, "
+                           r"channel 0\); a stream needs finite samples, and nothing was taken"):
             live.update(bad)
     assert live.n_steps_ == 6
     np.testing.assert_array_equal(live.predict_proba(), outputs[0])

@@ -241,11 +241,25 @@ def test_save_and_load_take_binary_file_objects(classifier, tmp_path):
     with open(tmp_path / "a.sktdi", "r", encoding="latin-1") as text, \
             pytest.raises(TypeError, match="open it with 'rb'"):
         sktdi.load(text)
-    for bad in (5, None):  # before: pathlib's "expected str, bytes or os.PathLike object"
+    for bad in (5, None, b"model.sktdi"):  # before: pathlib's "expected str, bytes or ..."
         with pytest.raises(TypeError, match=r"save takes a file path .* or a binary file object"):
             clf.save(bad)
+    for bad in (5, None):
         with pytest.raises(TypeError, match=r"load takes a file path"):
             sktdi.load(bad)
+    with pytest.raises(TypeError, match=r"not the file's bytes: load\(io.BytesIO\(data\)\)"):
+        sktdi.load(buffer.getvalue())
+    with pytest.raises(ValueError, match=r"at its end .* seek\(0\) first"):
+        sktdi.load(buffer)  # read to its end above
+    with open(tmp_path / "t.sktdi", "w") as text, pytest.raises(TypeError, match="'wb'"):
+        clf.save(text)
+    with open(tmp_path / "a.sktdi", "rb") as readable, pytest.raises(TypeError, match="'wb'"):
+        clf.save(readable)
+    with open(tmp_path / "w.sktdi", "wb") as writable, pytest.raises(TypeError, match="'rb'"):
+        sktdi.load(writable)
+    with open(tmp_path / "a.sktdi", encoding="utf-8") as text, pytest.raises(TypeError,
+                                                                          match="'rb'"):
+        sktdi.load(text)
 
 
 def test_sktime_adapters_round_trip(tmp_path):

@@ -166,8 +166,13 @@ class PredictionStream:
                 x = x.astype(np.float32)
         if not np.isfinite(x).all():  # checked once scaled: the state would keep an overflow
             if not np.isfinite(given_x).all():
+                stream, channel, k = (int(v) for v in np.argwhere(~np.isfinite(given_x))[0])
+                where = f"stream {stream}, channel {channel}" + (
+                    f", sample {k} of the chunk" if given_x.shape[-1] > 1 else ""
+                )
                 raise ValueError(
-                    "update got NaN or infinite values; a stream needs finite samples"
+                    f"update got NaN or infinite values ({where}); a stream needs finite "
+                    "samples, and nothing was taken"
                 )
             raise ValueError(
                 "update got samples too large for the network: scaled by the fit's input "

@@ -323,7 +323,13 @@ SpectralRidgeClassifier, SpectralRidgeRegressor or one of the sktime adapters
     """
     if _is_file_object(path, "write"):  # a binary file opened for writing, a BytesIO
         data = dumps(estimator)
-        path.write(_in_sktime_layout(type(estimator), data) if sktime_layout else data)
+        data = _in_sktime_layout(type(estimator), data) if sktime_layout else data
+        try:
+            path.write(data)
+        except (TypeError, io.UnsupportedOperation) as error:  # a text file, one opened to read
+            raise TypeError(
+                f"save writes bytes: open the file with 'wb' ({error})"
+            ) from None
         return
     raw = _fspath(path, "save")
     path = Path(raw)
@@ -351,14 +357,19 @@ def _is_file_object(target, method: str) -> bool:
 
 
 def _fspath(path, verb: str):
-    """``os.fspath(path)``, or a TypeError that says what ``verb`` (save, load) takes."""
+    """``os.fspath(path)`` as a str, or a TypeError that says what ``verb`` (save, load)
+    takes."""
+    mode = "wb" if verb == "save" else "rb"
     try:
-        return os.fspath(path)
+        raw = os.fspath(path)
     except TypeError:
+        raw = None
+    if not isinstance(raw, str):  # bytes paths too: pathlib refuses them
         raise TypeError(
             f"{verb} takes a file path (str or os.PathLike) or a binary file object "
-            f"(open(..., 'wb' or 'rb'), io.BytesIO); got {type(path).__name__}"
-        ) from None
+            f"(open(..., {mode!r}), io.BytesIO); got {type(path).__name__}"
+        )
+    return raw
 
 
 def _check_folder(path: Path, raw=None) -> None:
@@ -437,10 +448,23 @@ def load(path):
     >>> type(sktdi.load(path)).__name__
     'SpectralAlignmentTransformer'
     """
+    if isinstance(path, (bytes, bytearray, memoryview)):
+        raise TypeError(
+            "load takes a file path or a binary file object, not the file's bytes: "
+            "load(io.BytesIO(data)), or sktdi.persistence.loads(data)"
+        )
     if _is_file_object(path, "read"):  # a binary file opened for reading, a BytesIO
-        data = path.read()
+        try:
+            data = path.read()
+        except (UnicodeDecodeError, io.UnsupportedOperation) as error:  # text, or write-only
+            raise TypeError(f"load reads bytes: open the file with 'rb' ({error})") from None
         if isinstance(data, str):
             raise TypeError("load reads a binary file: open it with 'rb', not 'r'")
+        if not data and callable(getattr(path, "seek", None)):
+            raise ValueError(
+                "load read nothing from the file object: it is at its end (a buffer just "
+                "written to is; seek(0) first) or empty"
+            )
         return loads(bytes(data), source=getattr(path, "name", "the file object"))
     path = Path(_fspath(path, "load"))
     return loads(path.read_bytes(), source=str(path))

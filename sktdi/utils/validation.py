@@ -373,7 +373,7 @@ def as_sequences(X, *, name: str = "X", min_length: int = 1) -> np.ndarray:
     if length < min_length:
         raise ValueError(
             f"{name} holds sequences of length {length}, too short: at least {min_length} "
-            f"time steps are required"
+            f"time step{'s are' if min_length > 1 else ' is'} required"
         )
     arr = arr.astype(np.float64, copy=False)
     if not np.isfinite(arr).all():
@@ -524,8 +524,8 @@ def validate_sequences(
         if length < min_length:
             raise ValueError(
                 f"X holds sequences of length {length} (n_features = {length}), too short for "
-                f"{name}: at least "
-                f"{min_length} time steps are required"
+                f"{name}: at least {min_length} time "
+                f"step{'s are' if min_length > 1 else ' is'} required"
             )
     else:
         _check_fitted_shape(estimator, n_channels, length if check_length else None)
@@ -594,9 +594,12 @@ def check_lengths(lengths, X3: np.ndarray) -> np.ndarray | None:
     if arr.dtype.kind not in "iu" and not (
         arr.dtype.kind == "f" and np.all(np.isfinite(arr)) and np.all(arr == np.round(arr))
     ):
+        detail = ""
+        if arr.dtype.kind == "f":
+            detail = " with a fraction" if np.all(np.isfinite(arr)) else " with NaN or infinity"
         raise TypeError(
             f"lengths must be whole numbers (integers, or floats without a fraction); got "
-            f"dtype {arr.dtype}" + (" with a fraction" if arr.dtype.kind == "f" else "")
+            f"dtype {arr.dtype}{detail}"
         )
     arr = arr.astype(np.int64)
     if arr.min() < 1 or arr.max() > X3.shape[-1]:
@@ -609,56 +612,89 @@ def check_lengths(lengths, X3: np.ndarray) -> np.ndarray | None:
     return arr
 
 
+def _float_values(X) -> np.ndarray | None:
+    """X's values as a float (n, C, L) array (a view where X is one) for the checks of
+    non-finite values, or None where X is no 2-D or 3-D numeric array or frame (text, ragged
+    lists, ...: later checks name those)."""
+    if hasattr(X, "to_numpy") and getattr(X, "ndim", None) == 2:  # a pandas frame
+        try:
+            X = X.to_numpy(dtype=np.float64, na_value=np.nan)
+        except (TypeError, ValueError):
+            return None
+    if not isinstance(X, np.ndarray) or X.ndim not in (2, 3):
+        return None
+    if X.dtype.kind == "O":
+        try:
+            X = X.astype(np.float64)
+        except (TypeError, ValueError):
+            return None
+    if X.dtype.kind != "f":
+        return None
+    return X[:, np.newaxis, :] if X.ndim == 2 else X
+
+
+def _missing_kind(values: np.ndarray) -> str:
+    """What the non-finite values of ``values`` are, in words."""
+    nan, inf = bool(np.isnan(values).any()), bool(np.isinf(values).any())
+    return "NaN and infinity" if nan and inf else "NaN" if nan else "infinity"
+
+
 def _zero_missing_padding(X, lengths):
-    """X with NaN past each series' length set to 0, where ``lengths`` says where its padding
-    begins: sktime's unequal-length panels and the UCR archive's files pad with NaN, and the
-    models read padding as zeros anyway. NaN or infinity within a series' length is refused,
-    naming the first place; anything else (text, a DataFrame, a bad ``lengths``) goes on
-    unchanged to the checks that name it."""
-    if not isinstance(X, np.ndarray) or X.dtype.kind != "f" or X.ndim not in (2, 3):
+    """X with NaN or infinity past each series' length set to 0, where ``lengths`` says where
+    its padding begins: sktime's unequal-length panels and the UCR archive's files pad with
+    NaN, and the models read padding as zeros whatever it holds. NaN or infinity within a
+    series' length is refused, naming the first place; anything else (text, a bad
+    ``lengths``) goes on unchanged to the checks that name it."""
+    X3 = _float_values(X)
+    if X3 is None:
         return X
-    finite = np.isfinite(X)
+    finite = np.isfinite(X3)  # (n, C, L)
     if finite.all():
         return X
-    X3 = X[:, np.newaxis, :] if X.ndim == 2 else X  # (n, C, L), a view
     lengths = check_lengths(lengths, X3)
     inside = np.broadcast_to(np.arange(X3.shape[-1]) < lengths[:, None, None], X3.shape)
-    bad = ~finite.reshape(X3.shape) & inside  # (n, C, L)
+    bad = ~finite & inside  # (n, C, L)
     if bad.any():
         i, c, t = (int(v) for v in np.argwhere(bad)[0])
         raise ValueError(
-            f"X contains NaN or infinity within series {i}'s length ({lengths[i]} steps): "
-            f"channel {c}, step {t}. Only the padding past a series' length may be NaN"
+            f"X contains {_missing_kind(X3[i, c, t])} within series {i}'s length "
+            f"({lengths[i]} steps): channel {c}, step {t}; a series needs finite values (only "
+            f"right-padding past a series' length, where lengths= says it begins, may be NaN)"
         )
-    return np.where(np.isnan(X) & ~inside.reshape(X.shape), 0.0, X)
+    zeroed = np.where(finite, X3, 0.0)  # (n, C, L): the padding's NaN and infinity as zeros
+    if hasattr(X, "to_numpy"):  # a frame keeps its columns (its feature names)
+        return X.__class__(zeroed[:, 0, :], index=X.index, columns=X.columns)
+    return zeroed[:, 0, :] if np.ndim(X) == 2 else zeroed
 
 
 def _check_finite(X) -> None:
-    """Refuse NaN or infinity in X (a float array given without ``lengths``) naming the first
-    place; NaN that ends series, as padding to one length does, gets the way to pass it
+    """Refuse NaN or infinity in X (given without ``lengths``) naming the first place; NaN
+    that ends series in some or all channels, as right-padding does, gets the way to pass it
     (``lengths=``). Other X goes on to scikit-learn's checks."""
-    if not isinstance(X, np.ndarray) or X.dtype.kind != "f" or X.ndim not in (2, 3):
+    X3 = _float_values(X)
+    if X3 is None:
         return
-    finite = np.isfinite(X)
+    finite = np.isfinite(X3)  # (n, C, L)
     if finite.all():
         return
-    X3 = X[:, np.newaxis, :] if X.ndim == 2 else X  # (n, C, L), a view
-    missing = ~finite.reshape(X3.shape)  # (n, C, L)
-    i, c, t = (int(v) for v in np.argwhere(missing)[0])
-    # a tail of NaN in every channel from some step on, in each series that has one
-    nan_steps = np.isnan(X3).all(axis=1)  # (n, L)
-    tail = np.flip(np.cumprod(np.flip(nan_steps, -1), axis=-1), -1).astype(bool)  # (n, L)
-    if np.array_equal(missing, np.broadcast_to(tail[:, None, :], X3.shape)):
-        padded = np.flatnonzero(tail.any(axis=-1))
+    missing = ~finite
+    # NaN to the end of each (series, channel) row that has one: a right-padding
+    nan = np.isnan(X3)
+    tails = np.flip(np.cumprod(np.flip(nan, -1), axis=-1), -1).astype(bool)  # (n, C, L)
+    if np.array_equal(missing, tails):
+        starts = np.where(tails.any(axis=-1), np.argmax(tails, axis=-1), X3.shape[-1])  # (n, C)
+        ends = starts.min(axis=1)  # (n,): where each series' NaN begins
+        padded = np.flatnonzero(ends < X3.shape[-1])
         raise ValueError(
             f"X contains NaN at the end of {len(padded)} series (series {padded[0]} from step "
-            f"{int(np.argmax(tail[padded[0]]))} on), as padding to one length does. Pass each "
+            f"{int(ends[padded[0]])} on), as right-padding to one length does. Pass each "
             f"series' true length with lengths= (the NaN past it is read as padding), or give "
             f"the series as a list"
         )
+    i, c, t = (int(v) for v in np.argwhere(missing)[0])
     raise ValueError(
-        f"X contains {'NaN' if np.isnan(X3[i, c, t]) else 'infinity'}: series {i}, channel "
-        f"{c}, step {t}; a series needs finite values"
+        f"X contains {_missing_kind(X3[i, c, t])}: series {i}, channel {c}, step {t}; a series "
+        f"needs finite values"
     )
 
 
