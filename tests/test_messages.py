@@ -3,6 +3,8 @@ library underneath (numpy's "inhomogeneous shape", scikit-learn's "reshape(-1, 1
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -729,7 +731,18 @@ def test_length_zero_gives_no_lengths_advice_that_would_fail(name):
     with pytest.raises(ValueError) as info:
         getattr(model, OUTPUTS[name][0])(np.zeros((2, 1, 0)))
     message = str(info.value)
-    assert "a series needs at least 1 time step" in message and "lengths=" not in message
+    assert re.search(r"needs series of at least [12] time step", message)
+    assert "lengths=" not in message
+
+
+@pytest.mark.parametrize("name", list(FAST_PATH))
+def test_series_too_short_for_the_bank_get_no_lengths_advice(name):
+    # before: "pass lengths=np.full(len(X), 1)", which the bank (it filters the first
+    # difference too) then refused
+    model = _other_lengths(name, "equal")
+    with pytest.raises(ValueError, match=r"needs series of at least 2 time steps$") as info:
+        getattr(model, OUTPUTS[name][0])(np.zeros((2, 1, 1)))
+    assert "lengths=" not in str(info.value)
 
 
 def test_a_zero_length_names_its_series():

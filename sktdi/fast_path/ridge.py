@@ -354,6 +354,10 @@ class _SpectralRidge(HasOptionGroups, SaveMixin, BaseEstimator):
             np.clip(features, *self.feature_range_, out=features)
         return features
 
+    def _min_series_length(self) -> int:
+        """The fewest time steps a series may have here: its filter bank's."""
+        return self.transformer_._min_series_length()
+
     def _fixed_length_reason(self) -> str | None:
         """Why this model needs series of the fit's length (None: it takes any length with
         their lengths), for the length error of :mod:`sktdi.utils.validation`."""

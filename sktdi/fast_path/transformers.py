@@ -448,6 +448,11 @@ class SpectralAlignmentTransformer(HasOptionGroups, SaveMixin, TransformerMixin,
             "series of any length with their lengths)"
         )
 
+    def _min_series_length(self) -> int:
+        """The fewest time steps a series may have here (2 where the bank also filters the
+        first difference), for the length error of :mod:`sktdi.utils.validation`."""
+        return 2 if self._difference() else 1
+
     def _difference(self) -> bool:
         """Whether the first difference's features are appended (``difference`` resolved)."""
         if self.difference == "auto":

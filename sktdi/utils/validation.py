@@ -562,8 +562,13 @@ def _length_error(estimator, length: int, opening: str) -> ValueError:
     says why.
     """
     name = type(estimator).__name__
-    if length < 1:  # no lengths= can help: a series needs a time step
-        return ValueError(f"{opening}: a series needs at least 1 time step")
+    shortest = getattr(estimator, "_min_series_length", None)
+    minimum = shortest() if shortest is not None else 1
+    if length < minimum:  # no lengths= can help: the advice would be refused in turn
+        return ValueError(
+            f"{opening}: {name} needs series of at least {minimum} time "
+            f"step{'s' if minimum > 1 else ''}"
+        )
     fixed = getattr(estimator, "_fixed_length_reason", None)
     reason = fixed() if fixed is not None else None
     if reason is not None:
