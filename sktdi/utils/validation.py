@@ -638,10 +638,9 @@ def _float_values(X) -> np.ndarray | None:
     return X[:, np.newaxis, :] if X.ndim == 2 else X
 
 
-def _missing_kind(values: np.ndarray) -> str:
-    """What the non-finite values of ``values`` are, in words."""
-    nan, inf = bool(np.isnan(values).any()), bool(np.isinf(values).any())
-    return "NaN and infinity" if nan and inf else "NaN" if nan else "infinity"
+def _missing_kind(value) -> str:
+    """What a non-finite value is, in words."""
+    return "NaN" if np.isnan(value) else "infinity"
 
 
 def _zero_missing_padding(X, lengths):
