@@ -634,6 +634,10 @@ def test_nan_padding_without_lengths_points_to_lengths():
         SSMClassifier(**TINY).fit(X, y)
     with pytest.raises(ValueError, match="at the end of 6 series"):
         _fitted().predict(X[:, 0, :])
+    X[2] = np.nan  # a series NaN from its first step is no padding: lengths= cannot help
+    with pytest.raises(ValueError, match=r"X contains NaN: series 0, channel 0, step 10; a "
+                       r"series needs finite values"):
+        SSMClassifier(**TINY).fit(X, y)
 
 
 @pytest.mark.parametrize("pad", [np.nan, np.inf, -np.inf])

@@ -685,9 +685,10 @@ def _check_finite(X) -> None:
     # NaN to the end of each (series, channel) row that has one: a right-padding
     nan = np.isnan(X3)
     tails = np.flip(np.cumprod(np.flip(nan, -1), axis=-1), -1).astype(bool)  # (n, C, L)
-    if np.array_equal(missing, tails):
-        starts = np.where(tails.any(axis=-1), np.argmax(tails, axis=-1), X3.shape[-1])  # (n, C)
-        ends = starts.min(axis=1)  # (n,): where each series' NaN begins
+    starts = np.where(tails.any(axis=-1), np.argmax(tails, axis=-1), X3.shape[-1])  # (n, C)
+    ends = starts.min(axis=1)  # (n,): where each series' NaN begins
+    # a padding leaves every series a step: NaN from the first step on is no padding
+    if np.array_equal(missing, tails) and ends.min() > 0:
         padded = np.flatnonzero(ends < X3.shape[-1])
         raise ValueError(
             f"X contains NaN at the end of {len(padded)} series (series {padded[0]} from step "
