@@ -21,7 +21,7 @@ short synthetic task; then, per model,
   as samples per second, and the network's multiply-adds per sample (its layers' weights
   touched once per step);
 - the bound on one stream's step: every array the compiled step reads per sample (weights
-  and state, in the stepper's precision) summed once per sample by a compiled loop, with
+  and state, each in the precision the step reads it) summed once per sample by a compiled loop, with
   nothing computed, as samples per second (``"read_bound_samples_per_s"``, and the bytes);
 - memory over ``--long-steps`` (10⁶) samples of one stream of a small ``network="s4d"``
   (d_model 8, one layer), whose steps are quick enough to run that far; the state is the
@@ -102,33 +102,36 @@ def convolution_bound(model, rng, n_series: int = 1000, steps: int = 200) -> dic
 
 def read_bound(model, steps: int = 2000) -> dict:
     """Samples per second if a step did nothing but read, once, every array the compiled
-    step reads per sample (weights and a stream's state, in the stepper's precision, laid
-    end to end): the memory traffic a single stream cannot avoid."""
+    step reads per sample (weights and a stream's state, each in the precision the step
+    reads it, laid end to end): the memory traffic a single stream cannot avoid."""
     import numba
 
     from sktdi.deep_model.stream_kernels import compiled_stepper
 
     stepper = compiled_stepper(model._inference_module(), 1)
-    # the arrays of the step: A_bar and CB_bar are kept complex for the convolution mode
-    # only (the step reads their real and imaginary parts), conv_taps too
-    skipped = {"A_bar", "CB_bar", "conv_taps", "tap_start", "widths"}
-    arrays = [value for name, value in vars(stepper).items()
-              if isinstance(value, np.ndarray) and name not in skipped]
-    flat = np.concatenate([a.ravel().astype(stepper.dtype) for a in arrays])
+    # in the precision the step reads each array: weights that hold float32 values are
+    # read as float32 by a float64 step
+    arrays = list(stepper.step_arrays().values())
+    wide, narrow = (
+        np.concatenate([a.ravel() for a in arrays if a.dtype == dtype] or [np.zeros(0, dtype)])
+        for dtype in (stepper.dtype, np.float32 if stepper.dtype == np.float64 else np.float64)
+    )
 
     @numba.njit(fastmath=True)
-    def read(values, times):  # pragma: no cover - compiled
+    def read(wide, narrow, times):  # pragma: no cover - compiled
         total = 0.0
         for _ in range(times):
-            for i in range(values.shape[0]):
-                total += values[i]
+            for i in range(wide.shape[0]):
+                total += wide[i]
+            for i in range(narrow.shape[0]):
+                total += narrow[i]
         return total
 
-    read(flat, 1)
+    read(wide, narrow, 1)
     start = time.perf_counter()
-    read(flat, steps)
+    read(wide, narrow, steps)
     return {"read_bound_samples_per_s": steps / (time.perf_counter() - start),
-            "read_bytes_per_sample": int(flat.nbytes)}
+            "read_bytes_per_sample": int(wide.nbytes + narrow.nbytes)}
 
 
 def torch_step_rate(model, steps: int, rng) -> float:

@@ -460,3 +460,30 @@ def test_a_chunk_runs_the_convolution_mode_with_the_state_carried(data, network,
     np.testing.assert_allclose(live.predict_proba(), proba, atol=1e-10)
     live = clf.stream(5).update(X[:, :, :50]).update(X[:, :, 50:])  # update keeps the last
     np.testing.assert_allclose(live.predict_proba(), proba, atol=1e-10)
+
+
+def test_the_default_networks_step_reads_float32_weights_only_where_they_are_exact(data):
+    """A float64 network trained in float32 holds float32 values: the step reads its larger
+    weights as float32 (half the bytes) and computes what it computed from the float64
+    arrays; weights that are not float32 values stay float64."""
+    from sktdi.deep_model.stream_kernels import compiled_stepper
+
+    X, y = data
+    clf = SSMClassifier(**SMALL, n_layers=4, d_model=16).fit(X, y)
+    module = clf._inference_module()
+    assert next(module.parameters()).dtype == torch.float64
+    stepper = compiled_stepper(module, 3)
+    assert stepper.conv.dtype == np.float32 and stepper.step_bottleneck.dtype == np.float32
+    assert stepper.bottleneck.dtype == np.float64  # the convolution mode's BLAS products
+    read = stepper.step_arrays()
+    assert "step_bottleneck" in read and "bottleneck" not in read and "conv_taps" not in read
+    wide = compiled_stepper(module, 3)
+    for name in ("conv", "step_bottleneck", "step_pool_proj", "step_shortcut"):
+        setattr(wide, name, getattr(wide, name).astype(np.float64))
+    scaled = (X[:3] - clf.input_mean_[:, None]) / clf.input_scale_[:, None]  # (3, C, 40)
+    outputs = [stepper.feed(scaled[..., :8], every_step=True),
+               wide.feed(scaled[..., :8], every_step=True)]
+    np.testing.assert_allclose(outputs[0], outputs[1], rtol=0, atol=1e-13)
+    with torch.no_grad():  # weights off float32's grid are read as they are
+        module.blocks[0].convs[0].weight.add_(1e-12)
+    assert compiled_stepper(module, 3).conv.dtype == np.float64
