@@ -129,11 +129,14 @@ def stream_targets() -> str:
     sizes = runs.set_index("model")["read_bytes_per_sample"].dropna()
     return table + (
         "\nThe fourth column is what no step of one stream can pass on this machine: a "
-        "compiled loop that only sums, once per sample, every array the step holds (its "
-        "weights and a stream's state, "
+        "compiled loop that only sums, once per sample, every array the step reads (its "
+        "weights, each in the precision the step reads it, and a stream's state: "
         f"{sizes['s4d'] / 2**20:.1f} MiB for `network=\"s4d\"` in float64, "
-        f"{sizes['s4d float32'] / 2**20:.1f} MiB in float32; the default network's count "
-        "includes the zero taps its step skips). `network=\"s4d\"`'s target is "
+        f"{sizes['s4d float32'] / 2**20:.1f} MiB in float32; the default network's "
+        f"{sizes['conv-s4d'] / 2**20:.1f} MiB in float64, whose step reads its weights as "
+        "float32 where they hold float32 values, as a model trained in float32 does, and "
+        "counts the zero taps it skips; this core has 1 MiB of L2). "
+        "`network=\"s4d\"`'s target is "
         f"{30000 / reads['s4d']:.0%} of that bound in float64 and "
         f"{30000 / reads['s4d float32']:.0%} of it in float32: a step that also computes "
         "cannot reach it in the default precision.\n"
