@@ -12,11 +12,21 @@ SSMClassifier overrides) is compared with the incumbent (today's defaults) in tw
 
 A candidate is adopted only if it is ahead on the choice mean *and* holds on the confirmation
 sets: mean difference ≥ 0 and no set more than :data:`WORST` points behind the incumbent
-(:func:`verdict`). Both stages are reported, with fit times.
+(:func:`verdict`). A candidate whose purpose is a cheaper fit (:data:`COST_ARMS`) is held to
+the cost rule instead, declared before its run: at most :data:`COST_RATIO` of the incumbent's
+fit seconds over the choice sets (both arms in the same run), no more than
+:data:`COST_TOLERANCE` points behind on either stage's mean, and no confirmation set more than
+:data:`WORST` points behind. Both stages are reported, with fit times.
 
     python benchmarks/transfer_protocol.py --stage choice --arms default noncausal
     python benchmarks/transfer_protocol.py --stage confirm --arms default noncausal --peers
     python benchmarks/transfer_protocol.py --summarize
+
+    # the cost candidate and the incumbent again, side by side in one run of their own
+    python benchmarks/transfer_protocol.py --stage choice --arms default epochs50 \
+        --out docs/data/transfer/epochs
+    python benchmarks/transfer_protocol.py --stage confirm --arms default epochs50 \
+        --datasets JapaneseVowels ACSF1 --out docs/data/transfer/epochs
 
 Each arm's cells go to ``<out>/<stage>_<arm>.csv`` (the harness's resumable results file:
 a rerun skips finished cells), the peers' to ``<out>/confirm_peers.csv``. One torch thread
@@ -42,7 +52,12 @@ INCUMBENT = "default"
 ARMS = {
     "default": {},
     "noncausal": {"bidirectional": True},  # centred convolutions, S4D both ways
+    "epochs50": {"max_epochs": 50},  # half the epochs (the cosine schedule over 50): half the cost
 }
+# candidates for a cheaper fit, judged by the cost rule; declared before their runs
+COST_ARMS = frozenset({"epochs50"})
+COST_RATIO = 0.75  # at most this share of the incumbent's fit seconds on the choice sets
+COST_TOLERANCE = 0.5  # points a cheaper candidate may trail on a stage's mean
 PEERS = ("minirocket", "inceptiontime")
 OUT = Path(__file__).resolve().parent.parent / "docs" / "data" / "transfer"
 
@@ -114,12 +129,21 @@ def verdict(table: pd.DataFrame, arm: str) -> dict:
             "mean": round(float(diff.mean()), 2) if len(diff) else None,
             "worst": round(float(diff.min()), 2) if len(diff) else None,
         }
+        if stage == "choice" and arm in COST_ARMS:
+            seconds = part.pivot(index="dataset", columns="arm", values="fit_seconds")
+            both = seconds[[arm, INCUMBENT]].dropna()
+            decision["fit_ratio"] = round(float(both[arm].sum() / both[INCUMBENT].sum()), 3)
     choice, confirm = decision["choice"], decision["confirm"]
     if (
         not choice or not confirm or choice["datasets"] < len(CHOICE)
         or confirm["datasets"] < MIN_CONFIRMATION
     ):
         decision["adopt"] = None
+    elif arm in COST_ARMS:
+        decision["adopt"] = bool(
+            decision["fit_ratio"] <= COST_RATIO and choice["mean"] >= -COST_TOLERANCE
+            and confirm["mean"] >= -COST_TOLERANCE and confirm["worst"] >= -WORST
+        )
     else:
         decision["adopt"] = bool(
             choice["mean"] > 0 and confirm["mean"] >= 0 and confirm["worst"] >= -WORST
