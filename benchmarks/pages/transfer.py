@@ -17,6 +17,7 @@ DEEP_COST = OUT.parent / "deep_cost.json"
 LABELS = {
     "default": "default (causal)",
     "noncausal": "non-causal (`bidirectional=True`)",
+    "epochs50": "half the epochs (`max_epochs=50`)",
     "inceptiontime": "InceptionTime",
     "minirocket": "MiniRocket",
 }
@@ -78,8 +79,8 @@ def transfer_verdict() -> str:
     table = results(OUT)
     lines = []
     for arm in ARMS:
-        if arm == INCUMBENT:
-            continue
+        if arm == INCUMBENT or arm not in set(table["arm"]):
+            continue  # the candidates of this run only
         v = verdict(table, arm)
         parts = []
         for stage, name in (("choice", "choice"), ("confirm", "confirmation")):
