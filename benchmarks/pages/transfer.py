@@ -9,11 +9,24 @@ import json
 from pathlib import Path
 
 import pandas as pd
-from transfer_protocol import ARMS, INCUMBENT, OUT, WORST, per_dataset, results, verdict
+from transfer_protocol import (
+    ARMS,
+    COST_ARMS,
+    COST_RATIO,
+    COST_TOLERANCE,
+    INCUMBENT,
+    OUT,
+    WORST,
+    per_dataset,
+    results,
+    verdict,
+)
 
 from .common import region
 
 DEEP_COST = OUT.parent / "deep_cost.json"
+# the cost candidates' run: the incumbent again beside them, both stages (issue 36's cost)
+COST_RUN = OUT / "epochs"
 LABELS = {
     "default": "default (causal)",
     "noncausal": "non-causal (`bidirectional=True`)",
@@ -28,8 +41,8 @@ def _table(frame: pd.DataFrame) -> str:
     return "\n".join([head, rule, *rows])
 
 
-def _stage_table(stage: str) -> tuple[str, pd.DataFrame]:
-    cells = per_dataset(results(OUT))
+def _stage_table(stage: str, out: Path = OUT) -> tuple[str, pd.DataFrame]:
+    cells = per_dataset(results(out))
     part = cells[cells["stage"] == stage]
     acc = part.pivot(index="dataset", columns="arm", values="accuracy")
     fit = part.pivot(index="dataset", columns="arm", values="fit_seconds")
@@ -74,6 +87,24 @@ def _pts(value: float) -> str:
     return f"{value:+.1f}".replace("-", "−")
 
 
+def _verdict_line(table: pd.DataFrame, arm: str) -> str:
+    """The protocol's decision on ``arm`` in words: each stage's paired gap, and for a cost
+    candidate its share of the default's fit seconds."""
+    v = verdict(table, arm)
+    parts = []
+    if "fit_ratio" in v:
+        parts.append(f"fit seconds over the choice sets {v['fit_ratio']:.2f}× the default's")
+    for stage, name in (("choice", "choice"), ("confirm", "confirmation")):
+        if v[stage] and v[stage]["datasets"]:
+            parts.append(
+                f"{name} {_pts(v[stage]['mean'])} points on the mean of "
+                f"{v[stage]['datasets']} datasets (worst {_pts(v[stage]['worst'])})"
+            )
+    adopt = {None: "not decided (a stage is unfinished)", True: "adopted",
+             False: "not adopted"}[v["adopt"]]
+    return f"- **{LABELS[arm]}** against the default: {'; '.join(parts)}: {adopt}."
+
+
 @region("transfer-verdict")
 def transfer_verdict() -> str:
     table = results(OUT)
@@ -81,17 +112,7 @@ def transfer_verdict() -> str:
     for arm in ARMS:
         if arm == INCUMBENT or arm not in set(table["arm"]):
             continue  # the candidates of this run only
-        v = verdict(table, arm)
-        parts = []
-        for stage, name in (("choice", "choice"), ("confirm", "confirmation")):
-            if v[stage] and v[stage]["datasets"]:
-                parts.append(
-                    f"{name} {_pts(v[stage]['mean'])} points on the mean of "
-                    f"{v[stage]['datasets']} datasets (worst {_pts(v[stage]['worst'])})"
-                )
-        adopt = {None: "not decided (a stage is unfinished)", True: "adopted",
-                 False: "not adopted"}[v["adopt"]]
-        lines.append(f"- **{LABELS[arm]}** against the default: {'; '.join(parts)}: {adopt}.")
+        lines.append(_verdict_line(table, arm))
     _, acc = _stage_table("confirm")
     for peer, target in (("minirocket", " (target ≥ −2 on the mean, ≥ −5 on each)"),
                          ("inceptiontime", "")):
@@ -109,6 +130,29 @@ def transfer_verdict() -> str:
         f"nowhere more than {WORST:g} points behind."
     )
     return rule + "\n\n" + "\n".join(lines) + "\n"
+
+
+@region("transfer-cost")
+def transfer_cost() -> str:
+    """The cost candidates beside the incumbent, run again with them (``COST_RUN``)."""
+    table = results(COST_RUN)
+    choice, _ = _stage_table("choice", COST_RUN)
+    confirm, _ = _stage_table("confirm", COST_RUN)
+    lines = []
+    for arm in sorted(COST_ARMS & set(table["arm"])):
+        lines.append(_verdict_line(table, arm))
+    rule = (
+        "The cost rule, declared before the run: a candidate for a cheaper fit is adopted if "
+        f"it takes at most {COST_RATIO:g}× the default's fit seconds over the choice sets, is "
+        f"no more than {COST_TOLERANCE:g} points behind on either stage's mean, and no "
+        f"confirmation set is more than {WORST:g} points behind."
+    )
+    return (
+        "The default and the candidate in one run of their own "
+        f"(`benchmarks/transfer_protocol.py --out {COST_RUN.relative_to(OUT.parent.parent.parent)}`"
+        "), the choice stage as above, then the confirmation sets (100 and 50 epochs):\n\n"
+        + choice + "\n\n" + confirm + "\n\n" + rule + "\n\n" + "\n".join(lines) + "\n"
+    )
 
 
 @region("deep-cost")

@@ -60,10 +60,10 @@ class _Stepper:
         trained in float32 and predicting in float64 holds float32 values in float64
         arrays. Widened back in the step it is the same number, so the step computes the
         same outputs from half the bytes. The default network's step read 2.8 MiB a sample,
-        most of it the convolutions' weights, against 1 MiB of L2 a core: narrowed, 1.6 MiB,
-        and one stream runs 1.37× as fast (``benchmarks/bench_stream.py``). The S4D
-        network's step gained nothing from it (its GLU's two running sums over a mixed pair
-        of precisions), and reads its weights as they are."""
+        most of it the convolutions' weights, against 1 MiB of L2 a core; narrowed, 1.6 MiB,
+        and its single stream runs faster (``benchmarks/bench_stream.py``). The S4D
+        network's step gained nothing measurable from it, and reads its weights as they
+        are."""
         if self.dtype == np.float64:
             narrow = np.ascontiguousarray(weight, dtype=np.float32)
             if np.array_equal(narrow, weight):
