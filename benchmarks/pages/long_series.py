@@ -195,7 +195,9 @@ def long_series_cost() -> str:
     return (
         "Fit seconds of the study's cells (one thread each; mean over tasks and seeds) and the "
         "deep model's peak resident memory (the whole process, interpreter and torch "
-        "included):\n\n"
+        "included), on the code of the study's run: before the recomputed block outputs and "
+        "the release of freed memory below, which the scaling run and the memory runs "
+        "measure:\n\n"
         + _md_table(pd.DataFrame(rows), ["r"] + ["r"] * (len(rows[0]) - 1))
         + f"\n\nHow a fit's cost grows with the length: {how}\n\n"
         + _md_table(pd.DataFrame(srows), ["r"] * len(srows[0]))
@@ -256,8 +258,9 @@ def long_series_memory() -> str:
         f"{length:,} steps (the formants task, batch 16), the process's running peak memory "
         "after each epoch. A batch frees its activations for the next one to reuse; beyond "
         "that the heap's freed memory can fragment and grow. These runs predate the residual "
-        "join below; as shipped then and now (\"kept\"), a CPU fit keeps its freed heap "
-        "pages for the next batch. Two ways of handing them back were "
+        "join below; as shipped then (\"kept\"), a CPU fit kept its freed heap pages "
+        "for the next batch (at this length it now hands them back at every epoch's end: "
+        "the last section below). Two ways of handing them back were "
         f"measured: \"released\", once they exceed by {limit} MiB the most a batch of the "
         "first epoch left freed, and \"every batch\" (the form first shipped), after any "
         f"batch that left more than {limit} MiB freed, which at this length is every batch. "
@@ -284,9 +287,9 @@ def _memory_40_sentence() -> str:
         f" With {int(runs['n_train'].iloc[0])} series ({int(runs['epoch'].max())} epochs, "
         f"another run): peak {peak['released'] / GIB:.2f} GiB released against "
         f"{peak['kept'] / GIB:.2f} GiB kept, {seconds['released']:.1f} s against "
-        f"{seconds['kept']:.1f} s per epoch. Since the kernel's leak was fixed the two "
-        "differ by less than runs of one arm do: neither release saves memory in these "
-        "fits and both cost time, so none ships."
+        f"{seconds['kept']:.1f} s per epoch. In these runs the two differed by less than "
+        "runs of one arm do: neither release saved memory and both cost time, so neither "
+        "shipped; the release that ships, at the end of an epoch, is the last section's."
     )
 
 

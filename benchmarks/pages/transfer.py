@@ -150,7 +150,8 @@ def transfer_cost() -> str:
     return (
         "The default and the candidate in one run of their own "
         f"(`benchmarks/transfer_protocol.py --out {COST_RUN.relative_to(OUT.parent.parent.parent)}`"
-        "), the choice stage as above, then the confirmation sets (100 and 50 epochs):\n\n"
+        "), the choice stage as above, then the confirmation sets (the default at its 100 "
+        "epochs, the candidate at 50):\n\n"
         + choice + "\n\n" + confirm + "\n\n" + rule + "\n\n" + "\n".join(lines) + "\n"
     )
 
