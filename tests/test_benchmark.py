@@ -456,6 +456,33 @@ def test_deep_peer_cell_runs_end_to_end():
     assert 0 <= row["accuracy"] <= 1 and row["n_test"] == 1029
 
 
+
+@pytest.mark.parametrize("name", ["tdi", "inceptiontime"])
+def test_a_deep_models_first_fit_in_a_process_is_warmed_up_for_one_epoch(name, monkeypatch):
+    """What a deep model's first fit in a process pays once (torch's optimizer imports its
+    compiler stack; each package loads its modules and kernels) is not timed: a clone
+    trains one epoch first, once per process and input signature, and the timed model is
+    left as it was."""
+    from sktdi.benchmark import runner
+
+    monkeypatch.setattr(runner, "_WARMED", set())
+    fitted = []
+    monkeypatch.setattr(
+        "sklearn.base.clone",
+        lambda model: type("Spy", (), {
+            "get_params": lambda self, deep=False: model.get_params(deep=False),
+            "set_params": lambda self, **params: fitted.append(params) or self,
+            "fit": lambda self, *args, **kwargs: fitted.append("fit"),
+        })(),
+    )
+    model = ESTIMATORS[name][0](0, {"max_epochs": 7})
+    X, y = np.zeros((4, 1, 16)), np.array([0, 1, 0, 1])
+    for _ in range(2):
+        runner._warm_up(name, model, (X,), y, {})
+    epochs = "max_epochs" if name == "tdi" else "num_epochs"
+    assert fitted == [{epochs: 1}, "fit"]  # once per process and signature, one epoch
+    assert model.get_params()[epochs] == 7
+
 # -- resume by settings, numeric summary CSV, NLL of hard-label models, paired-plot axis ----------
 
 

@@ -207,7 +207,9 @@ def deep_timing() -> str:
     return (
         f"Fit seconds (and test accuracy, official split) at "
         f"{', '.join(str(e) for e in sorted(epochs))} epochs, cells one after another on the "
-        "idle 2-core machine, each with both cores:\n\n"
+        "idle 2-core machine, each with both cores, each model's first fit in the process "
+        "after a one-epoch fit of its own (what a process pays once, its imports and "
+        "compiled kernels, untimed as MiniRocket's compilation is):\n\n"
         + _md_table(out, ["l"] + ["r"] * (out.shape[1] - 1))
     )
 

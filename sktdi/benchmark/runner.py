@@ -277,14 +277,23 @@ def _run_cell(cell: Cell) -> dict:
 _WARMED: set[tuple] = set()
 
 
+# the epochs parameter of each deep model's builder: SSMClassifier's, then sktime's deep peers'
+EPOCH_PARAMETERS = ("max_epochs", "num_epochs")
+
+
 def _warm_up(name: str, model, train_args, y_train, train_kwargs) -> None:
-    """Fit a throwaway clone once per process and input signature for numba estimators.
+    """Fit a throwaway clone once per process and input signature, so that ``fit_seconds``
+    times a warm fit for every estimator.
 
     MiniRocket and DTW compile their numba kernels on the first call in a process (seconds,
-    more than a whole warm fit on these datasets); that is a once-per-process cost, not a cost
-    of fitting, so ``fit_seconds`` times a warm fit for every estimator.
+    more than a whole warm fit on these datasets). A deep model's first fit in a process
+    pays once for what every later one finds loaded: torch imports its compiler stack when
+    the first optimizer is built (about a second and a half on this project's machine, for
+    whichever torch model fits first), and each package its own modules and compiled
+    kernels. None of that is a cost of fitting, so the deep models' clone trains one epoch.
     """
-    if ESTIMATORS[name][2] != "numba":
+    deep = ESTIMATORS[name][1] == "ssm" or name in ("inceptiontime", "resnet")
+    if ESTIMATORS[name][2] != "numba" and not deep:
         return
     X = train_args[0]
     signature = (name, type(X).__name__, getattr(X, "ndim", None), getattr(X, "shape", (0, 0))[1])
@@ -292,7 +301,11 @@ def _warm_up(name: str, model, train_args, y_train, train_kwargs) -> None:
         return
     from sklearn.base import clone
 
-    clone(model).fit(*train_args, y_train, **train_kwargs)
+    warm = clone(model)
+    if deep:
+        params = warm.get_params(deep=False)
+        warm.set_params(**{p: 1 for p in EPOCH_PARAMETERS if p in params})
+    warm.fit(*train_args, y_train, **train_kwargs)
     _WARMED.add(signature)
 
 
