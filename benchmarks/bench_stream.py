@@ -21,8 +21,9 @@ short synthetic task; then, per model,
   as samples per second, and the network's multiply-adds per sample (its layers' weights
   touched once per step);
 - the bound on one stream's step: every array the compiled step reads per sample (weights
-  and state, each in the precision the step reads it) summed once per sample by a compiled loop, with
-  nothing computed, as samples per second (``"read_bound_samples_per_s"``, and the bytes);
+  and state, each in the precision the step reads it) summed once per sample by a compiled
+  loop, with nothing computed, as samples per second (``"read_bound_samples_per_s"``, and
+  the bytes);
 - memory over ``--long-steps`` (10⁶) samples of one stream of a small ``network="s4d"``
   (d_model 8, one layer), whose steps are quick enough to run that far; the state is the
   same few tensors whatever the network.
@@ -112,6 +113,7 @@ def read_bound(model, steps: int = 2000) -> dict:
     # in the precision the step reads each array: weights that hold float32 values are
     # read as float32 by a float64 step
     arrays = list(stepper.step_arrays().values())
+    assert all(a.dtype in (np.float32, np.float64) for a in arrays), "a step array of another type"
     wide, narrow = (
         np.concatenate([a.ravel() for a in arrays if a.dtype == dtype] or [np.zeros(0, dtype)])
         for dtype in (stepper.dtype, np.float32 if stepper.dtype == np.float64 else np.float64)

@@ -177,7 +177,10 @@ def summarize(out: Path) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--stage", choices=("choice", "confirm"))
-    parser.add_argument("--arms", nargs="+", default=list(ARMS), choices=list(ARMS))
+    parser.add_argument("--arms", nargs="+", choices=list(ARMS),
+                        default=[arm for arm in ARMS if arm not in COST_ARMS],
+                        help="default: the accuracy candidates (a cost candidate runs beside "
+                        "the default in a run of its own, --out)")
     parser.add_argument("--datasets", nargs="+", help="a subset of the stage's datasets")
     parser.add_argument("--peers", action="store_true", help="the confirmation's field tools too")
     parser.add_argument("--max-epochs", type=int, help="every deep model's epochs (default: ours)")
@@ -197,6 +200,9 @@ def main() -> None:
     stray = sorted(set(datasets) - set(allowed))
     if stray:
         parser.error(f"{stray} are not {args.stage} datasets ({', '.join(allowed)})")
+    fixed = [arm for arm in args.arms if "max_epochs" in ARMS[arm]]
+    if args.max_epochs is not None and fixed:
+        parser.error(f"{fixed} set their own epochs; --max-epochs would override them")
     runs = list(args.arms) + (["peers"] if args.peers else [])
     for arm in runs:
         run_benchmark(

@@ -456,7 +456,6 @@ def test_deep_peer_cell_runs_end_to_end():
     assert 0 <= row["accuracy"] <= 1 and row["n_test"] == 1029
 
 
-
 @pytest.mark.parametrize("name", ["tdi", "inceptiontime"])
 def test_a_deep_models_first_fit_in_a_process_is_warmed_up_for_one_epoch(name, monkeypatch):
     """What a deep model's first fit in a process pays once (torch's optimizer imports its
@@ -482,6 +481,7 @@ def test_a_deep_models_first_fit_in_a_process_is_warmed_up_for_one_epoch(name, m
     epochs = "max_epochs" if name == "tdi" else "num_epochs"
     assert fitted == [{epochs: 1}, "fit"]  # once per process and signature, one epoch
     assert model.get_params()[epochs] == 7
+
 
 # -- resume by settings, numeric summary CSV, NLL of hard-label models, paired-plot axis ----------
 

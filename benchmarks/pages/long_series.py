@@ -120,9 +120,10 @@ def _scaling_per_epoch() -> pd.DataFrame:
     return per_epoch.unstack("model")
 
 
-def _scaling_once() -> pd.Series:
-    """What a fit pays once (seconds, by model, at the shortest length): the fewest-epoch
-    fit less its epochs at the slope's cost; None where the run had one budget."""
+def _scaling_once() -> pd.Series | None:
+    """What a fit pays once (seconds, by model, at the shortest length, mean over seeds):
+    the fewest-epoch fit less its epochs at the slope's cost; None where the run had one
+    budget."""
     epochs = _scaling_epochs()
     if len(epochs) < 2:
         return None
@@ -130,7 +131,7 @@ def _scaling_once() -> pd.Series:
     length = scaling["length"].min()
     first = scaling[(scaling["length"] == length) & (scaling["epochs"] == epochs[0])]
     per_epoch = _scaling_per_epoch().loc[length]
-    return first.set_index("model")["fit_seconds"] - epochs[0] * per_epoch
+    return first.groupby("model")["fit_seconds"].mean() - epochs[0] * per_epoch
 
 
 @region("long-series-cost")

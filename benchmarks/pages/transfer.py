@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 import pandas as pd
+from sktdi import SSMClassifier
 from transfer_protocol import (
     ARMS,
     COST_ARMS,
@@ -109,7 +110,7 @@ def _verdict_line(table: pd.DataFrame, arm: str) -> str:
 def transfer_verdict() -> str:
     table = results(OUT)
     lines = []
-    for arm in ARMS:
+    for arm in ARMS if not table.empty else ():
         if arm == INCUMBENT or arm not in set(table["arm"]):
             continue  # the candidates of this run only
         lines.append(_verdict_line(table, arm))
@@ -136,10 +137,13 @@ def transfer_verdict() -> str:
 def transfer_cost() -> str:
     """The cost candidates beside the incumbent, run again with them (``COST_RUN``)."""
     table = results(COST_RUN)
+    if table.empty:
+        return "No cost candidate has run (`docs/data/transfer/epochs/` holds no results).\n"
     choice, _ = _stage_table("choice", COST_RUN)
     confirm, _ = _stage_table("confirm", COST_RUN)
-    lines = []
+    lines, epochs = [], []
     for arm in sorted(COST_ARMS & set(table["arm"])):
+        epochs.append(f"{LABELS[arm].split(' (')[0]} at {ARMS[arm]['max_epochs']}")
         lines.append(_verdict_line(table, arm))
     rule = (
         "The cost rule, declared before the run: a candidate for a cheaper fit is adopted if "
@@ -150,8 +154,8 @@ def transfer_cost() -> str:
     return (
         "The default and the candidate in one run of their own "
         f"(`benchmarks/transfer_protocol.py --out {COST_RUN.relative_to(OUT.parent.parent.parent)}`"
-        "), the choice stage as above, then the confirmation sets (the default at its 100 "
-        "epochs, the candidate at 50):\n\n"
+        "), the choice stage as above, then the confirmation sets (the default at its "
+        f"{SSMClassifier().max_epochs} epochs, {', '.join(epochs)}):\n\n"
         + choice + "\n\n" + confirm + "\n\n" + rule + "\n\n" + "\n".join(lines) + "\n"
     )
 

@@ -273,7 +273,7 @@ def _run_cell(cell: Cell) -> dict:
     return row
 
 
-# (estimator, input signature) pairs whose numba code this process has compiled already
+# (estimator, input signature) pairs this process has warmed up already (_warm_up)
 _WARMED: set[tuple] = set()
 
 
@@ -292,7 +292,8 @@ def _warm_up(name: str, model, train_args, y_train, train_kwargs) -> None:
     whichever torch model fits first), and each package its own modules and compiled
     kernels. None of that is a cost of fitting, so the deep models' clone trains one epoch.
     """
-    deep = ESTIMATORS[name][1] == "ssm" or name in ("inceptiontime", "resnet")
+    params = model.get_params(deep=False)
+    deep = any(p in params for p in EPOCH_PARAMETERS)
     if ESTIMATORS[name][2] != "numba" and not deep:
         return
     X = train_args[0]
@@ -302,9 +303,8 @@ def _warm_up(name: str, model, train_args, y_train, train_kwargs) -> None:
     from sklearn.base import clone
 
     warm = clone(model)
-    if deep:
-        params = warm.get_params(deep=False)
-        warm.set_params(**{p: 1 for p in EPOCH_PARAMETERS if p in params})
+    if deep:  # one epoch (none for a model that trains none)
+        warm.set_params(**{p: min(1, params[p]) for p in EPOCH_PARAMETERS if p in params})
     warm.fit(*train_args, y_train, **train_kwargs)
     _WARMED.add(signature)
 

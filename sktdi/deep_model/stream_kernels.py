@@ -43,8 +43,10 @@ class _Stepper:
     the per-stream state arrays (named in ``STATE``, streams first) that :meth:`keep` cuts."""
 
     STATE: tuple[str, ...] = ()
-    # arrays only the convolution mode (or nothing per sample) reads
-    NOT_STEPPED: frozenset = frozenset({"A_bar", "CB_bar", "conv_taps", "tap_start", "widths"})
+    # arrays the step does not stream through per sample: the convolution mode's complex
+    # Ā and C·B̄ (the step reads their parts), and the convolutions' widths and first taps
+    # (a few integers)
+    NOT_STEPPED: frozenset = frozenset({"A_bar", "CB_bar", "tap_start", "widths"})
 
     def __init__(self, net) -> None:
         double = next(net.parameters()).dtype == torch.float64
@@ -58,12 +60,14 @@ class _Stepper:
     def _narrowed(self, weight: np.ndarray) -> np.ndarray:
         """A weight the step reads, as float32 where every value of it is one: a model
         trained in float32 and predicting in float64 holds float32 values in float64
-        arrays. Widened back in the step it is the same number, so the step computes the
-        same outputs from half the bytes. The default network's step read 2.8 MiB a sample,
-        most of it the convolutions' weights, against 1 MiB of L2 a core; narrowed, 1.6 MiB,
-        and its single stream runs faster (``benchmarks/bench_stream.py``). The S4D
-        network's step gained nothing measurable from it, and reads its weights as they
-        are."""
+        arrays. Widened back in the step it is the same number, and the step sums in
+        float64 as before: the same outputs (up to the order of the sums, which the
+        compiler may vectorize otherwise; bit for bit where tested) from half the bytes.
+        The default network's step read 2.8 MiB a sample, most of it the convolutions'
+        weights, against 1 MiB of L2 a core; narrowed, 1.6 MiB, and its single stream runs
+        faster (``benchmarks/bench_stream.py``). The S4D network's step gained nothing
+        from it (its GLU weights narrowed ran slower in an A/B run), and reads its weights
+        as they are."""
         if self.dtype == np.float64:
             narrow = np.ascontiguousarray(weight, dtype=np.float32)
             if np.array_equal(narrow, weight):
@@ -71,9 +75,9 @@ class _Stepper:
         return weight
 
     def step_arrays(self) -> dict:
-        """Every array the compiled step reads per sample, by name: the weights in the
-        precision the step reads them (a ``step_`` copy where there is one) and a stream's
-        state; the complex Ā and C·B̄ and the convolution mode's own arrays left out."""
+        """Every array the compiled step streams through per sample, by name: the weights
+        in the precision the step reads them (a ``step_`` copy where there is one) and a
+        stream's state (not :data:`NOT_STEPPED`)."""
         arrays = {name: value for name, value in vars(self).items()
                   if isinstance(value, np.ndarray) and name not in self.NOT_STEPPED}
         return {name: value for name, value in arrays.items()
@@ -258,7 +262,8 @@ class ConvS4DStepper(_Stepper):
             )
             for c, kw in enumerate(self.widths)
         ]  # (D, F, kw·F) each
-        self.conv = self._narrowed(self.conv.reshape(D, -1, k_max * F))  # the step's only
+        # only the step reads this stacked form (the convolution mode reads conv_taps)
+        self.conv = self._narrowed(self.conv.reshape(D, -1, k_max * F))
         # the step's copies of the weights the convolution mode reads too (its BLAS products
         # want the network's precision)
         self.step_bottleneck, self.step_pool_proj, self.step_shortcut = (
