@@ -292,7 +292,8 @@ def _warm_up(name: str, model, train_args, y_train, train_kwargs) -> None:
     whichever torch model fits first), and each package its own modules and compiled
     kernels. None of that is a cost of fitting, so the deep models' clone trains one epoch.
     """
-    params = model.get_params(deep=False)
+    # a model without scikit-learn's get_params (a test's stand-in) has no epochs to set
+    params = model.get_params(deep=False) if hasattr(model, "get_params") else {}
     deep = any(p in params for p in EPOCH_PARAMETERS)
     if ESTIMATORS[name][2] != "numba" and not deep:
         return
