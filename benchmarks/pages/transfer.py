@@ -109,11 +109,9 @@ def _verdict_line(table: pd.DataFrame, arm: str) -> str:
 @region("transfer-verdict")
 def transfer_verdict() -> str:
     table = results(OUT)
-    lines = []
-    for arm in ARMS if not table.empty else ():
-        if arm == INCUMBENT or arm not in set(table["arm"]):
-            continue  # the candidates of this run only
-        lines.append(_verdict_line(table, arm))
+    ran = set(table["arm"]) if not table.empty else set()
+    # the candidates of this run only
+    lines = [_verdict_line(table, arm) for arm in ARMS if arm != INCUMBENT and arm in ran]
     _, acc = _stage_table("confirm")
     for peer, target in (("minirocket", " (target ≥ −2 on the mean, ≥ −5 on each)"),
                          ("inceptiontime", "")):
