@@ -102,3 +102,14 @@ python given_spectrum.py --datasets planted --per-class 2 8 --resamples 3 --n-jo
 python given_spectrum.py --datasets digits GunPoint ItalyPowerDemand --per-class 2 8 \
     --resamples 3 --n-jobs 2 --arms s4d-lin tdi-transfer tdi-transfer-b25 \
     --out ../docs/data/given_spectrum_b25.csv
+# eight paired draws of the default network's cells at 5 and 20 epochs, every arm in one run:
+# one draw of a cell moves by up to 9 points when the code changes only its float rounding
+# (ACSF1's S4D-Lin draw 0 at 20 epochs: 0.72 in the run above, 0.63 on the code of this run),
+# so three draws could not resolve the targets' half point. Declared before the run: where
+# this run measured a cell, the targets and the decision page read its draws alone there.
+python tdi_real.py --mode test --datasets ACSF1 OSULeaf ArrowHead BasicMotions ItalyPowerDemand \
+    --preset default --per-class 4 --budgets 5 20 --resamples 8 --n-jobs 2 \
+    --arms s4d-lin beside beside-control --out ../docs/data/tdi_real_draws.csv
+python tdi_real.py --mode train --datasets digits JapaneseVowels GunPoint --preset default \
+    --per-class 4 --budgets 5 20 --resamples 8 --n-jobs 2 \
+    --arms s4d-lin beside beside-control --out ../docs/data/tdi_real_draws.csv

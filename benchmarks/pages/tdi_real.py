@@ -10,8 +10,10 @@ from .common import (
     DATA,
     TDI_REAL_CHOICE,
     TDI_REAL_CONFIRM,
+    TDI_REAL_DRAWS,
     TDI_REAL_GROUP,
     _csv,
+    _deep_real_gaps,
     _f,
     _md_table,
     _mean_se,
@@ -355,6 +357,14 @@ def tdi_real_rerun() -> str:
     return _md_table(pd.DataFrame(rows), ["l", "r", "r", "r", "r", "r"])
 
 
+@region("tdi-real-draws")
+def tdi_real_draws() -> str:
+    """The eight-draw run of the default network's cells at 5 and 20 epochs."""
+    if not TDI_REAL_DRAWS.exists():
+        return "The eight-draw run has not run yet.\n"
+    return _real_table(_csv(TDI_REAL_DRAWS), ["beside", "beside-control"])
+
+
 def _check(ok: bool) -> str:
     return "met" if ok else "**missed**"
 
@@ -363,11 +373,8 @@ def _check(ok: bool) -> str:
 def tdi_real_targets() -> str:
     """Issue 35's targets against the measurements, each from the results files."""
     rows = []
-    choice = _csv(TDI_REAL_CHOICE)
-    choice = choice[choice["preset"] != "bank"]
     conv1 = _conv1(as_beside=True)
-    gaps = pd.concat([_real_pairs(choice, "beside"), _real_test_gaps("beside"),
-                      _real_pairs(conv1, "beside")])
+    gaps = pd.concat([_deep_real_gaps("beside"), _real_pairs(conv1, "beside")])
     cells = gaps.groupby(level=["dataset", "mode", "preset", "budget"]).mean()
     worst = cells.idxmin()
     by_budget = gaps.groupby(level="budget").mean()
@@ -397,8 +404,7 @@ def tdi_real_targets() -> str:
         "": _check(all(len(lead) == 2 and lead.min() >= 3 for lead in leads.values())),
     })
     control = pd.concat([
-        _real_pairs(choice, "beside", "beside-control"),
-        _real_test_gaps("beside", "beside-control"),
+        _deep_real_gaps("beside", "beside-control"),
         _real_pairs(conv1, "beside", "beside-control"),
     ])
     control = control.groupby(level=["dataset", "budget"]).mean().groupby(level="budget").mean()

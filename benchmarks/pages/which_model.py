@@ -21,6 +21,7 @@ from .common import (
     _kernel_seconds,
     _md_table,
     _pts,
+    _deep_real_gaps,
     _real_pairs,
     _real_test_gaps,
     _timing_ratio,
@@ -176,10 +177,7 @@ def tdi_real_summary() -> str:
     lead = _real_pairs(digits, "beside").groupby(level="budget").mean()
     tiled = _real_pairs(digits, "tiled").groupby(level="budget").mean()
     control = gaps.merge(
-        pd.concat([
-            _real_pairs(_csv(TDI_REAL_CHOICE)[lambda d: d["preset"] != "bank"], "beside-control"),
-            _real_test_gaps("beside-control"),
-        ]).rename("control").reset_index()
+        _deep_real_gaps("beside-control").rename("control").reset_index()
     )
     over_control = (control["gap"] - control["control"]).mean()
     return (
