@@ -340,8 +340,21 @@ def tdi_real_fast_default() -> str:
 def tdi_real_rerun() -> str:
     """The same cells (dataset, draw, arm, budget, seed) run on two days: how far a cell moves
     with nothing changed but the run."""
+    return _rerun_table(_csv(TDI_REAL_CHOICE), _csv(TDI_REAL_ALIAS))
+
+
+@region("tdi-real-rerun-draws")
+def tdi_real_rerun_draws() -> str:
+    """The confirmation's cells the eight-draw run measured again, on later code."""
+    if not TDI_REAL_DRAWS.exists():
+        return "The eight-draw run has not run yet.\n"
+    return _rerun_table(_csv(TDI_REAL_CONFIRM), _csv(TDI_REAL_DRAWS))
+
+
+def _rerun_table(earlier: pd.DataFrame, now: pd.DataFrame) -> str:
+    """Per network and budget: how many cells both runs measured, how many came out the same,
+    and how far the others moved."""
     key = ["dataset", "mode", "preset", "per_class", "resample", "arm", "budget"]
-    earlier, now = _csv(TDI_REAL_CHOICE), _csv(TDI_REAL_ALIAS)
     both = earlier.merge(now, on=key, suffixes=("_earlier", "_now"))
     both["moved"] = 100 * (both["accuracy_now"] - both["accuracy_earlier"]).abs()
     rows = []
