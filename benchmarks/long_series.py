@@ -97,6 +97,9 @@ TASKS = ("formants", "chirps", "rhythms")
 LENGTHS = (1000, 4000, 16000)
 SCALING_LENGTHS = (1000, 2000, 4000, 8000, 16000)
 MODELS = ("ssm", "fast-path", "minirocket", "inceptiontime")
+# the deep model with another initialization than its default TDI: what TDI does on long
+# spectral series (not in the default --models)
+INIT_MODELS = {"ssm-s4d-lin": "s4d-lin", "ssm-tdi-control": "tdi-control"}
 N_CLASSES, N_TRAIN, N_TEST = 5, 4, 10  # per class
 # the event's power against the noise's where it sounds, dB: per task, so that no task sits
 # at the ceiling or at chance for every model (set on the training series of seed 0)
@@ -200,6 +203,10 @@ def build(model: str, seed: int, epochs: int):
         from sktdi import SSMClassifier
 
         return SSMClassifier(max_epochs=epochs, random_state=seed)
+    if model in INIT_MODELS:
+        from sktdi import SSMClassifier
+
+        return SSMClassifier(max_epochs=epochs, random_state=seed, init=INIT_MODELS[model])
     if model == "fast-path":
         from sktdi import SpectralRidgeClassifier
 
@@ -445,7 +452,8 @@ def main() -> None:
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--tasks", nargs="+", default=list(TASKS), choices=TASKS)
     parser.add_argument("--lengths", nargs="+", type=int, default=None)
-    parser.add_argument("--models", nargs="+", default=list(MODELS), choices=MODELS)
+    parser.add_argument("--models", nargs="+", default=list(MODELS),
+                        choices=MODELS + tuple(INIT_MODELS))
     parser.add_argument("--seeds", nargs="+", type=int, default=[1, 2])
     parser.add_argument("--epochs", type=int, default=50)
     parser.add_argument("--inception-max-length", type=int, default=4000)

@@ -10,7 +10,7 @@ import pandas as pd
 
 from sktdi.utils.memory import MMAP_THRESHOLD_BYTES
 
-from .common import DATA, _csv, _f, _md_table, _pts, region
+from .common import DATA, _csv, _f, _md_table, _mean_se, _pts, region
 
 LONG_SERIES = DATA / "long_series.csv"
 # two more seeds of the study's cells at 1,000 and 4,000 steps (a cell's two seeds differed
@@ -18,6 +18,8 @@ LONG_SERIES = DATA / "long_series.csv"
 # Declared before the run: accuracy reads every seed; InceptionTime is compared on the seeds
 # it ran; cost reads the study's run alone (the extra seeds ran on another day)
 LONG_SERIES_SEEDS = DATA / "long_series_seeds.csv"
+# the deep model's default TDI, S4D-Lin and TDI's placebo on the study's tasks, one run
+LONG_SERIES_INIT = DATA / "long_series_init.csv"
 LONG_SCALING = DATA / "long_series_scaling.csv"
 LONG_MEMORY = DATA / "long_series_memory.csv"
 MODELS = {
@@ -621,4 +623,34 @@ def long_series_length() -> str:
         f"(worst task and length {_pts(s['mr'].min())} from MiniRocket): its S4D layers carry "
         "the long range at a cost that grows as L log L, while MiniRocket's and the fast path's "
         "pooled features summarize the whole series at once.\n"
+    )
+
+
+@region("long-series-init")
+def long_series_init() -> str:
+    """TDI against S4D-Lin and its placebo on the long tasks: paired seeds, one run."""
+    if not LONG_SERIES_INIT.exists():
+        return "This run has not run yet.\n"
+    results = _csv(LONG_SERIES_INIT)
+    wide = results.pivot_table(index=["length", "task", "seed"], columns="model",
+                               values="accuracy")
+    gaps = {"TDI − S4D-Lin": 100 * (wide["ssm"] - wide["ssm-s4d-lin"]),
+            "placebo − S4D-Lin": 100 * (wide["ssm-tdi-control"] - wide["ssm-s4d-lin"])}
+    rows = []
+    for (length, task), cell in wide.groupby(level=["length", "task"]):
+        row = {"length": f"{length:,}", "task": task,
+               "TDI (the default)": _f(cell["ssm"].mean()),
+               "S4D-Lin": _f(cell["ssm-s4d-lin"].mean())}
+        for name, gap in gaps.items():
+            row[name] = _mean_se(gap.loc[cell.index])
+        rows.append(row)
+    rows.append({"length": "", "task": "**mean**", "TDI (the default)": "", "S4D-Lin": "",
+                 **{name: _mean_se(gap) for name, gap in gaps.items()}})
+    epochs = int(results["epochs"].iloc[0])
+    seeds = ", ".join(map(str, sorted(results["seed"].unique())))
+    return (
+        f"Test accuracy, {epochs} epochs, seeds {seeds}"
+        " (every arm of a seed in this run); gaps in points, mean ± standard error over the "
+        "seeds (their number in brackets):\n\n"
+        + _md_table(pd.DataFrame(rows), ["r", "l", "r", "r", "r", "r"]) + "\n"
     )
