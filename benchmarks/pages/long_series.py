@@ -633,7 +633,9 @@ def long_series_init() -> str:
         return "This run has not run yet.\n"
     results = _csv(LONG_SERIES_INIT)
     wide = results.pivot_table(index=["length", "task", "seed"], columns="model",
-                               values="accuracy")
+                               values="accuracy").dropna()
+    if not {"ssm", "ssm-s4d-lin", "ssm-tdi-control"} <= set(wide) or wide.empty:
+        return "This run has not run yet.\n"
     gaps = {"TDI − S4D-Lin": 100 * (wide["ssm"] - wide["ssm-s4d-lin"]),
             "placebo − S4D-Lin": 100 * (wide["ssm-tdi-control"] - wide["ssm-s4d-lin"])}
     rows = []
