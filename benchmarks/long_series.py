@@ -99,7 +99,7 @@ SCALING_LENGTHS = (1000, 2000, 4000, 8000, 16000)
 MODELS = ("ssm", "fast-path", "minirocket", "inceptiontime")
 # the deep model with another initialization than its default TDI: what TDI does on long
 # spectral series (not in the default --models)
-INIT_MODELS = {"ssm-s4d-lin": "s4d-lin", "ssm-tdi-control": "tdi-control"}
+INIT_MODELS = {"ssm-tdi": "tdi", "ssm-s4d-lin": "s4d-lin", "ssm-tdi-control": "tdi-control"}
 N_CLASSES, N_TRAIN, N_TEST = 5, 4, 10  # per class
 # the event's power against the noise's where it sounds, dB: per task, so that no task sits
 # at the ceiling or at chance for every model (set on the training series of seed 0)
@@ -243,6 +243,10 @@ def run_cell(task: str, length: int, model: str, seed: int, epochs: int, scaling
         row["accuracy"] = float(np.mean(estimator.predict(X_test) == y_test))
         row["predict_seconds"] = round(time.perf_counter() - start, 2)
     row["peak_rss_mib"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+    report = getattr(estimator, "init_report_", None)
+    if model in INIT_MODELS:  # what TDI (or its placebo) did: aligned channels, reliability
+        row.update(applied=report["applied"], n_aligned_channels=report["n_aligned_channels"],
+                   reliability=report["reliability"])
     return row
 
 

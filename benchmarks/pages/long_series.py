@@ -628,31 +628,44 @@ def long_series_length() -> str:
 
 @region("long-series-init")
 def long_series_init() -> str:
-    """TDI against S4D-Lin and its placebo on the long tasks: paired seeds, one run."""
+    """TDI against S4D-Lin and its placebo on the long tasks: paired seeds, one run, with
+    what TDI did in each draw."""
     if not LONG_SERIES_INIT.exists():
         return "This run has not run yet.\n"
     results = _csv(LONG_SERIES_INIT)
+    arms = {"ssm-tdi", "ssm-s4d-lin", "ssm-tdi-control"}
     wide = results.pivot_table(index=["length", "task", "seed"], columns="model",
                                values="accuracy").dropna()
-    if not {"ssm", "ssm-s4d-lin", "ssm-tdi-control"} <= set(wide) or wide.empty:
+    if not arms <= set(wide) or wide.empty:
         return "This run has not run yet.\n"
-    gaps = {"TDI − S4D-Lin": 100 * (wide["ssm"] - wide["ssm-s4d-lin"]),
+    tdi = results[results["model"] == "ssm-tdi"].set_index(["length", "task", "seed"])
+    gaps = {"TDI − S4D-Lin": 100 * (wide["ssm-tdi"] - wide["ssm-s4d-lin"]),
             "placebo − S4D-Lin": 100 * (wide["ssm-tdi-control"] - wide["ssm-s4d-lin"])}
     rows = []
     for (length, task), cell in wide.groupby(level=["length", "task"]):
+        done = tdi.loc[cell.index]
+        aligned = done["n_aligned_channels"]
         row = {"length": f"{length:,}", "task": task,
-               "TDI (the default)": _f(cell["ssm"].mean()),
+               "TDI (the default)": _f(cell["ssm-tdi"].mean()),
                "S4D-Lin": _f(cell["ssm-s4d-lin"].mean())}
         for name, gap in gaps.items():
             row[name] = _mean_se(gap.loc[cell.index])
+        row["draws TDI aligned in"] = f"{int((aligned > 0).sum())} of {len(done)}"
+        row["channels aligned, most"] = str(int(aligned.max()))
+        row["reliability, median"] = f"{done['reliability'].median():.2f}"
         rows.append(row)
+    aligned = tdi.loc[wide.index, "n_aligned_channels"]
     rows.append({"length": "", "task": "**mean**", "TDI (the default)": "", "S4D-Lin": "",
-                 **{name: _mean_se(gap) for name, gap in gaps.items()}})
+                 **{name: _mean_se(gap) for name, gap in gaps.items()},
+                 "draws TDI aligned in": f"{int((aligned > 0).sum())} of {len(aligned)}",
+                 "channels aligned, most": "", "reliability, median": ""})
     epochs = int(results["epochs"].iloc[0])
     seeds = ", ".join(map(str, sorted(results["seed"].unique())))
     return (
-        f"Test accuracy, {epochs} epochs, seeds {seeds}"
-        " (every arm of a seed in this run); gaps in points, mean ± standard error over the "
-        "seeds (their number in brackets):\n\n"
-        + _md_table(pd.DataFrame(rows), ["r", "l", "r", "r", "r", "r"]) + "\n"
+        f"Test accuracy, {epochs} epochs, seeds {seeds} (every arm of a seed in this run); gaps "
+        "in points, mean ± standard error over the seeds (their number in brackets); what TDI "
+        "did: the draws in which it aligned any channel of the first block's S4D layer, the "
+        "most it aligned, and the statistic's split-half reliability, which sets the share:"
+        "\n\n"
+        + _md_table(pd.DataFrame(rows), ["r", "l", "r", "r", "r", "r", "r", "r", "r"]) + "\n"
     )
