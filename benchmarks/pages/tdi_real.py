@@ -19,7 +19,6 @@ from .common import (
     _mean_se,
     _pts,
     _real_pairs,
-    _real_test_gaps,
     region,
 )
 

@@ -8,7 +8,6 @@ from .common import (
     DATA,
     FAST_PATH_REGRESSION,
     KERNEL_REGIME,
-    TDI_REAL_CHOICE,
     TDI_REAL_CONFIRM,
     _csv,
     _deep_means,
@@ -23,7 +22,6 @@ from .common import (
     _pts,
     _deep_real_gaps,
     _real_pairs,
-    _real_test_gaps,
     _timing_ratio,
     region,
 )
