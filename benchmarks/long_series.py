@@ -243,8 +243,8 @@ def run_cell(task: str, length: int, model: str, seed: int, epochs: int, scaling
         row["accuracy"] = float(np.mean(estimator.predict(X_test) == y_test))
         row["predict_seconds"] = round(time.perf_counter() - start, 2)
     row["peak_rss_mib"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
-    report = getattr(estimator, "init_report_", None)
     if model in INIT_MODELS:  # what TDI (or its placebo) did: aligned channels, reliability
+        report = estimator.init_report_
         row.update(applied=report["applied"], n_aligned_channels=report["n_aligned_channels"],
                    reliability=report["reliability"])
     return row

@@ -216,8 +216,6 @@ def _deep_real_gaps(arm: str, reference: str = "s4d-lin") -> pd.Series:
         _real_pairs(choice[choice["preset"] != "bank"], arm, reference),
         _real_test_gaps(arm, reference),
     ])
-    if not TDI_REAL_DRAWS.exists():
-        return gaps
     draws = _real_pairs(_csv(TDI_REAL_DRAWS), arm, reference)
     redrawn = gaps.index.droplevel("resample").isin(draws.index.droplevel("resample"))
     return pd.concat([gaps[~redrawn], draws])

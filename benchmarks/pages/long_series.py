@@ -39,23 +39,18 @@ def _long() -> pd.DataFrame:
 
 def _long_accuracy_runs() -> pd.DataFrame:
     """The study's run and its extra seeds: the accuracy figures' source."""
-    runs = [_long()]
-    if LONG_SERIES_SEEDS.exists():
-        runs.append(_csv(LONG_SERIES_SEEDS))
-    return pd.concat(runs, ignore_index=True)
+    return pd.concat([_long(), _csv(LONG_SERIES_SEEDS)], ignore_index=True)
 
 
-def _accuracy(results: pd.DataFrame | None = None) -> pd.DataFrame:
+def _accuracy(results: pd.DataFrame) -> pd.DataFrame:
     """Mean accuracy over seeds per (length, task) × model."""
-    results = _long_accuracy_runs() if results is None else results
     return results.pivot_table(
         index=["length", "task"], columns="model", values="accuracy", aggfunc="mean"
     )
 
 
-def _accuracy_where(model: str) -> pd.DataFrame:
+def _accuracy_where(results: pd.DataFrame, model: str) -> pd.DataFrame:
     """:func:`_accuracy` on the seeds ``model`` ran, for a comparison on the same draws."""
-    results = _long_accuracy_runs()
     cells = ["length", "task", "seed"]
     ran = results.loc[results["model"] == model, cells].drop_duplicates()
     return _accuracy(results.merge(ran, on=cells))
@@ -74,8 +69,8 @@ def _gaps(table: pd.DataFrame, other: str) -> pd.Series:
 
 @region("long-series-accuracy")
 def long_series_accuracy() -> str:
-    table = _accuracy()
     results = _long_accuracy_runs()
+    table = _accuracy(results)
     rows = []
     for length, part in table.groupby(level="length"):
         for (_, task), row in part.iterrows():
@@ -105,9 +100,10 @@ def long_series_accuracy() -> str:
 
 
 def _summary() -> dict:
-    table = _accuracy()
+    results = _long_accuracy_runs()
+    table = _accuracy(results)
     mr, fp = _gaps(table, "minirocket"), _gaps(table, "fast-path")
-    it = _gaps(_accuracy_where("inceptiontime"), "inceptiontime")  # on its own seeds
+    it = _gaps(_accuracy_where(results, "inceptiontime"), "inceptiontime")  # its own seeds
     return {"mr": mr, "it": it, "fp": fp, "table": table}
 
 
@@ -630,14 +626,9 @@ def long_series_length() -> str:
 def long_series_init() -> str:
     """TDI against S4D-Lin and its placebo on the long tasks: paired seeds, one run, with
     what TDI did in each draw."""
-    if not LONG_SERIES_INIT.exists():
-        return "This run has not run yet.\n"
     results = _csv(LONG_SERIES_INIT)
-    arms = {"ssm-tdi", "ssm-s4d-lin", "ssm-tdi-control"}
     wide = results.pivot_table(index=["length", "task", "seed"], columns="model",
-                               values="accuracy").dropna()
-    if not arms <= set(wide) or wide.empty:
-        return "This run has not run yet.\n"
+                               values="accuracy")
     tdi = results[results["model"] == "ssm-tdi"].set_index(["length", "task", "seed"])
     gaps = {"TDI − S4D-Lin": 100 * (wide["ssm-tdi"] - wide["ssm-s4d-lin"]),
             "placebo − S4D-Lin": 100 * (wide["ssm-tdi-control"] - wide["ssm-s4d-lin"])}
