@@ -22,6 +22,12 @@ fit seconds over the choice sets (both arms in the same run), no more than
     python benchmarks/transfer_protocol.py --stage confirm --arms default noncausal --peers
     python benchmarks/transfer_protocol.py --summarize
 
+    # the augmentation candidates and the incumbent again, in one run of their own
+    python benchmarks/transfer_protocol.py --stage choice --arms default slice augment \
+        --out docs/data/transfer/augment
+    python benchmarks/transfer_protocol.py --stage confirm --arms default slice augment \
+        --datasets JapaneseVowels ACSF1 --out docs/data/transfer/augment
+
     # the cost candidate and the incumbent again, side by side in one run of their own
     python benchmarks/transfer_protocol.py --stage choice --arms default epochs50 \
         --out docs/data/transfer/epochs
@@ -41,6 +47,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from sktdi import TrainingOptions
 from sktdi.benchmark import Cell, run_benchmark
 
 CHOICE = ("ItalyPowerDemand", "GunPoint", "ArrowHead", "BasicMotions", "OSULeaf")
@@ -53,6 +60,11 @@ ARMS = {
     "default": {},
     "noncausal": {"bidirectional": True},  # centred convolutions, S4D both ways
     "epochs50": {"max_epochs": 50},  # half the epochs (the cosine schedule over 50): half the cost
+    # training batches augmented (sktdi.deep_model.augmentation): a random 90% window of each
+    # series stretched back to its length, alone and with jitter and scaling; the shift and
+    # length invariance the shape sets (OSULeaf, ArrowHead) ask of a network
+    "slice": {"training": TrainingOptions(augment="slice")},
+    "augment": {"training": TrainingOptions(augment="all")},
 }
 # candidates for a cheaper fit, judged by the cost rule; declared before their runs
 COST_ARMS = frozenset({"epochs50"})

@@ -678,3 +678,19 @@ def test_paired_difference_axis_is_not_squashed_by_few_resamples():
     assert {t.get_text() for t in ax.texts} == {f"{row['high_pts']:+.0f}", f"{row['low_pts']:+.0f}"}
     assert any("the interval runs off the axis" in c for c in _captions(fig))
     plt.close(fig)
+
+
+def test_a_cell_records_an_option_group_by_its_fields():
+    """A model override that is an option group (``training=TrainingOptions(...)``) goes into
+    the results file as the JSON of its fields, and a file's config reads back the same."""
+    import json
+
+    from sktdi import TrainingOptions
+    from sktdi.benchmark.settings import normalize_config
+
+    cell = Cell("GunPoint", 1.0, 0, "tdi", params={"training": TrainingOptions(augment="slice")})
+    config = cell.config()
+    assert json.loads(config)["training"]["augment"] == "slice"
+    assert normalize_config("tdi", config) == config
+    other = Cell("GunPoint", 1.0, 0, "tdi", params={"training": TrainingOptions(augment="all")})
+    assert other.config() != config

@@ -28,10 +28,14 @@ from .common import region
 DEEP_COST = OUT.parent / "deep_cost.json"
 # the cost candidates' run: the incumbent again beside them, both stages (issue 36's cost)
 COST_RUN = OUT / "epochs"
+# the augmentation candidates' run: the incumbent again beside them, both stages
+AUGMENT_RUN = OUT / "augment"
 LABELS = {
     "default": "default (causal)",
     "noncausal": "non-causal (`bidirectional=True`)",
     "epochs50": "half the epochs (`max_epochs=50`)",
+    "slice": "window slicing (`augment=\"slice\"`)",
+    "augment": "slicing, jitter, scaling (`augment=\"all\"`)",
     "inceptiontime": "InceptionTime",
     "minirocket": "MiniRocket",
 }
@@ -155,6 +159,24 @@ def transfer_cost() -> str:
         "), the choice stage as above, then the confirmation sets (the default at its "
         f"{SSMClassifier().max_epochs} epochs, {', '.join(epochs)}):\n\n"
         + choice + "\n\n" + confirm + "\n\n" + rule + "\n\n" + "\n".join(lines) + "\n"
+    )
+
+
+@region("transfer-augment")
+def transfer_augment() -> str:
+    """The augmentation candidates beside the incumbent, run again with them (``AUGMENT_RUN``)."""
+    table = results(AUGMENT_RUN)
+    if table.empty:
+        return "No augmentation candidate has run (`docs/data/transfer/augment/` holds no results).\n"
+    choice, _ = _stage_table("choice", AUGMENT_RUN)
+    confirm, _ = _stage_table("confirm", AUGMENT_RUN)
+    ran = set(table["arm"])
+    lines = [_verdict_line(table, arm) for arm in ("slice", "augment") if arm in ran]
+    return (
+        "The default and the candidates in one run of their own (`benchmarks/transfer_protocol.py "
+        f"--out {AUGMENT_RUN.relative_to(OUT.parent.parent.parent)}`), the choice stage as above, "
+        "then the confirmation sets:\n\n"
+        + choice + "\n\n" + confirm + "\n\n" + "\n".join(lines) + "\n"
     )
 
 

@@ -74,7 +74,8 @@ def cell_settings(
     clash = set(params) & set(HARNESS_SETTINGS)
     if clash:
         raise ValueError(f"params {sorted(clash)} name harness settings, not model parameters")
-    settings = used_params(estimator, params)
+    # an option group (training=TrainingOptions(...)) is written as the dict of its fields
+    settings = {key: _json_value(value) for key, value in used_params(estimator, params).items()}
     if mode in CV_MODES:
         settings["n_folds"] = int(n_folds)
     if int(min_per_class) != 1:
