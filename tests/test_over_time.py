@@ -201,6 +201,9 @@ def test_a_single_sample_in_any_form_steps_the_same(data, inference_dtype):
         with pytest.raises(ValueError, match=r"update got NaN or infinite values \(stream \d, "
                            r"channel 0\); a stream needs finite samples, and nothing was taken"):
             live.update(bad)
+    for missing in (None, [[None, 0.0], [0.0, 0.0]]):  # numpy would read None as NaN
+        with pytest.raises(ValueError, match=r"update got None where a sample belongs"):
+            live.update(missing)
     assert live.n_steps_ == 6
     np.testing.assert_array_equal(live.predict_proba(), outputs[0])
 

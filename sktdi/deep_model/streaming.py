@@ -149,6 +149,12 @@ class PredictionStream:
             ) from None
         if x.dtype.kind == "c":
             raise ValueError("update takes real samples; got complex values")
+        if x.dtype == object and any(v is None for v in x.ravel()):
+            # numpy reads None as NaN (or as a 0-d array): name what was given instead
+            raise ValueError(
+                "update got None where a sample belongs; a stream needs a finite number for "
+                "every stream and channel, and nothing was taken"
+            )
         x = np.asarray(x, dtype=np.float64)
         if x.ndim == 2:
             x = x[:, :, np.newaxis]  # (n_streams, C, 1)
