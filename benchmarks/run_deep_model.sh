@@ -36,6 +36,12 @@ sktdi benchmark --datasets $SETS digits pixel-digits --ratios 0.01 --min-per-cla
     --n-jobs 1 --no-plot --estimators tdi tdi+ridge s4d-network --out runs/deep_fewshot
 cp runs/deep_fewshot/results.csv docs/data/deep_fewshot_results.csv
 
+# issue 36's long few-shot target: ACSF1 (1460 steps) at two training series per class, the
+# default against the previous default (the S4D network), MiniRocket beside them
+sktdi benchmark --datasets ACSF1 --ratios 0.01 --min-per-class 2 --resamples 3 --n-jobs 1 \
+    --no-plot --estimators tdi s4d-network minirocket --out runs/deep_fewshot_long
+cp runs/deep_fewshot_long/results.csv docs/data/deep_fewshot_long.csv
+
 # fit time at equal epochs, on the idle machine
 sktdi benchmark --datasets ArrowHead GunPoint OSULeaf --ratios 1.0 --resamples 1 --n-jobs 1 \
     --no-plot --max-epochs 10 --estimators tdi inceptiontime resnet --out runs/deep_timing

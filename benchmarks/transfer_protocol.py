@@ -125,7 +125,9 @@ def verdict(table: pd.DataFrame, arm: str) -> dict:
     accuracy points (``mean``, ``worst``) over the datasets where both have every cell.
 
     ``adopt`` is None (undecided) until the choice covers every :data:`CHOICE` dataset and
-    the confirmation at least :data:`MIN_CONFIRMATION` datasets.
+    the confirmation at least :data:`MIN_CONFIRMATION` datasets; an accuracy candidate not
+    ahead on the finished choice is not adopted whatever its confirmation (its confirmation
+    stage need not run).
     """
     cells_ = per_dataset(table)
     decision = {"arm": arm}
@@ -146,10 +148,10 @@ def verdict(table: pd.DataFrame, arm: str) -> dict:
             both = seconds[[arm, INCUMBENT]].dropna()
             decision["fit_ratio"] = round(float(both[arm].sum() / both[INCUMBENT].sum()), 3)
     choice, confirm = decision["choice"], decision["confirm"]
-    if (
-        not choice or not confirm or choice["datasets"] < len(CHOICE)
-        or confirm["datasets"] < MIN_CONFIRMATION
-    ):
+    chosen_on = bool(choice) and choice["datasets"] >= len(CHOICE)
+    if chosen_on and arm not in COST_ARMS and choice["mean"] <= 0:
+        decision["adopt"] = False  # not ahead on the choice: no confirmation can adopt it
+    elif not chosen_on or not confirm or confirm["datasets"] < MIN_CONFIRMATION:
         decision["adopt"] = None
     elif arm in COST_ARMS:
         decision["adopt"] = bool(

@@ -107,6 +107,8 @@ def _verdict_line(table: pd.DataFrame, arm: str) -> str:
             )
     adopt = {None: "not decided (a stage is unfinished)", True: "adopted",
              False: "not adopted"}[v["adopt"]]
+    if v["adopt"] is False and not (v["confirm"] and v["confirm"]["datasets"]):
+        adopt += " (not ahead on the choice, so its confirmation stage was not run)"
     return f"- **{LABELS[arm]}** against the default: {'; '.join(parts)}: {adopt}."
 
 
