@@ -26,6 +26,8 @@ from transfer_protocol import (
 from .common import region
 
 DEEP_COST = OUT.parent / "deep_cost.json"
+# issue 36's long few-shot target: ACSF1 at two training series per class
+FEWSHOT_LONG = OUT.parent / "deep_fewshot_long.csv"
 # the cost candidates' run: the incumbent again beside them, both stages (issue 36's cost)
 COST_RUN = OUT / "epochs"
 # the augmentation candidates' run: the incumbent again beside them, both stages
@@ -170,15 +172,15 @@ def transfer_augment() -> str:
     table = results(AUGMENT_RUN)
     if table.empty:
         return "No augmentation candidate has run (`docs/data/transfer/augment/` holds no results).\n"
-    choice, _ = _stage_table("choice", AUGMENT_RUN)
-    confirm, _ = _stage_table("confirm", AUGMENT_RUN)
+    tables = [_stage_table(stage, AUGMENT_RUN)[0] for stage in ("choice", "confirm")
+              if (table["stage"] == stage).any()]
     ran = set(table["arm"])
     lines = [_verdict_line(table, arm) for arm in ("slice", "augment") if arm in ran]
     return (
         "The default and the candidates in one run of their own (`benchmarks/transfer_protocol.py "
-        f"--out {AUGMENT_RUN.relative_to(OUT.parent.parent.parent)}`), the choice stage as above, "
-        "then the confirmation sets:\n\n"
-        + choice + "\n\n" + confirm + "\n\n" + "\n".join(lines) + "\n"
+        f"--out {AUGMENT_RUN.relative_to(OUT.parent.parent.parent)}`), the choice stage as above"
+        + (", then the confirmation sets" if len(tables) > 1 else "") + ":\n\n"
+        + "\n\n".join(tables) + "\n\n" + "\n".join(lines) + "\n"
     )
 
 
@@ -204,6 +206,67 @@ def deep_cost() -> str:
         + _table(pd.DataFrame(rows))
         + f"\n\nWhere a step goes on ACSF1's length (self time, sktdi's kernels): {profile}.\n"
     )
+
+
+def _fewshot_long() -> pd.DataFrame:
+    """Accuracy per resample (rows) and estimator (columns), ACSF1 at two series per class."""
+    table = pd.read_csv(FEWSHOT_LONG)
+    table = table[table["status"] == "ok"]
+    return table.pivot_table(index="resample", columns="estimator", values="accuracy")
+
+
+@region("deep-fewshot-long")
+def deep_fewshot_long() -> str:
+    table = pd.read_csv(FEWSHOT_LONG)
+    acc = _fewshot_long()
+    fit = table[table["status"] == "ok"].groupby("estimator")["fit_seconds"].mean()
+    names = {"tdi": "SSMClassifier (default)", "s4d-network": "previous default (S4D network)",
+             "minirocket": "MiniRocket"}
+    rows = [{"": "accuracy, mean ± SE over resamples",
+             **{names[e]: f"{acc[e].mean():.3f} ± {acc[e].sem():.3f}" for e in names}},
+            {"": "mean fit seconds (one thread)", **{names[e]: f"{fit[e]:.0f}" for e in names}}]
+    gap = 100 * (acc["tdi"] - acc["s4d-network"])
+    n_train = int(table["n_train"].iloc[0])
+    return (
+        f"ACSF1 (1460 steps, 10 classes) with {n_train} training series, two per class "
+        f"(`--ratios 0.01 --min-per-class 2`, {len(acc)} resamples, the whole test split "
+        "scored, 100 epochs):\n\n" + _table(pd.DataFrame(rows)) + "\n\nThe default − the "
+        f"previous default, paired by resample: {_pts(gap.mean())} ± {gap.sem():.1f} points.\n"
+    )
+
+
+@region("transfer-targets")
+def transfer_targets() -> str:
+    """Issue 36's targets that the transfer runs and the long few-shot run measure."""
+    cells = per_dataset(results(OUT))
+    part = cells[cells["stage"] == "confirm"]
+    acc = part.pivot(index="dataset", columns="arm", values="accuracy")
+    fit = part.pivot(index="dataset", columns="arm", values="fit_seconds")
+    both = acc[["default", "minirocket"]].dropna()
+    gap = 100 * (both["default"] - both["minirocket"])
+    timed = fit[["default", "inceptiontime", "minirocket"]].dropna()
+    to_it = timed["default"] / timed["inceptiontime"]
+    to_mr = fit.loc["ACSF1", "default"] / fit.loc["ACSF1", "minirocket"]
+    few = _fewshot_long()
+    few_gap = 100 * (few["tdi"] - few["s4d-network"])
+
+    def met(flag: bool) -> str:
+        return "met" if flag else "**missed**"
+
+    rows = [
+        ("confirmation sets: mean ≥ MiniRocket − 2",
+         f"{_pts(gap.mean())} ({', '.join(both.index)})", met(gap.mean() >= -2)),
+        ("confirmation sets: none more than 5 behind MiniRocket",
+         f"worst {gap.idxmin()} {_pts(gap.min())}", met(gap.min() >= -5)),
+        ("fit time ≤ 0.5× InceptionTime's at the same epochs (confirmation run)",
+         ", ".join(f"{d} {r:.2f}×" for d, r in to_it.items()), met(bool((to_it <= 0.5).all()))),
+        ("fit time ≤ 15× MiniRocket's on ACSF1", f"{to_mr:.0f}×", met(to_mr <= 15)),
+        ("ACSF1 at two series per class ≥ the previous network",
+         f"{few['tdi'].mean():.3f} against {few['s4d-network'].mean():.3f} "
+         f"({_pts(few_gap.mean())} ± {few_gap.sem():.1f})", met(few_gap.mean() >= 0)),
+    ]
+    head = "| target | measured |  |\n| --- | --- | --- |\n"
+    return head + "\n".join(f"| {a} | {b} | {c} |" for a, b, c in rows) + "\n"
 
 
 def confirmation_clause() -> str:
