@@ -28,6 +28,13 @@ fit seconds over the choice sets (both arms in the same run), no more than
     python benchmarks/transfer_protocol.py --stage confirm --arms default slice augment \
         --datasets JapaneseVowels ACSF1 --out docs/data/transfer/augment
 
+    # an ensemble of three; the default's cells are the augment run's (the same code, whose
+    # cells reproduce exactly), copied in so that the harness skips them
+    python benchmarks/transfer_protocol.py --stage choice --arms default ensemble3 \
+        --out docs/data/transfer/ensemble
+    python benchmarks/transfer_protocol.py --stage confirm --arms default ensemble3 \
+        --datasets JapaneseVowels ACSF1 --out docs/data/transfer/ensemble
+
     # the cost candidate and the incumbent again, side by side in one run of their own
     python benchmarks/transfer_protocol.py --stage choice --arms default epochs50 \
         --out docs/data/transfer/epochs
@@ -65,6 +72,9 @@ ARMS = {
     # length invariance the shape sets (OSULeaf, ArrowHead) ask of a network
     "slice": {"training": TrainingOptions(augment="slice")},
     "augment": {"training": TrainingOptions(augment="all")},
+    # three networks side by side, probabilities averaged (InceptionTime's paper ensembles
+    # five): the question is whether an ensemble pays for its time
+    "ensemble3": {"n_estimators": 3},
 }
 # candidates for a cheaper fit, judged by the cost rule; declared before their runs
 COST_ARMS = frozenset({"epochs50"})

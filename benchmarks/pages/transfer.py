@@ -32,12 +32,14 @@ FEWSHOT_LONG = OUT.parent / "deep_fewshot_long.csv"
 COST_RUN = OUT / "epochs"
 # the augmentation candidates' run: the incumbent again beside them, both stages
 AUGMENT_RUN = OUT / "augment"
+ENSEMBLE_RUN = OUT / "ensemble"
 LABELS = {
     "default": "default (causal)",
     "noncausal": "non-causal (`bidirectional=True`)",
     "epochs50": "half the epochs (`max_epochs=50`)",
     "slice": "window slicing (`augment=\"slice\"`)",
     "augment": "slicing, jitter, scaling (`augment=\"all\"`)",
+    "ensemble3": "three networks (`n_estimators=3`)",
     "inceptiontime": "InceptionTime",
     "minirocket": "MiniRocket",
 }
@@ -166,21 +168,37 @@ def transfer_cost() -> str:
     )
 
 
+def _candidate_run(run: Path, arms: tuple[str, ...], note: str = "") -> str:
+    """A candidates' run of its own beside the incumbent: each stage's table that ran and
+    the protocol's verdict on each candidate."""
+    table = results(run)
+    if table.empty:
+        return f"No candidate has run (`{run.relative_to(OUT.parent.parent.parent)}` holds no results).\n"
+    tables = [_stage_table(stage, run)[0] for stage in ("choice", "confirm")
+              if (table["stage"] == stage).any()]
+    ran = set(table["arm"])
+    lines = [_verdict_line(table, arm) for arm in arms if arm in ran]
+    return (
+        "The default and the candidates in one run of their own (`benchmarks/transfer_protocol.py "
+        f"--out {run.relative_to(OUT.parent.parent.parent)}`){note}, the choice stage as above"
+        + (", then the confirmation sets" if len(tables) > 1 else "") + ":\n\n"
+        + "\n\n".join(tables) + "\n\n" + "\n".join(lines) + "\n"
+    )
+
+
 @region("transfer-augment")
 def transfer_augment() -> str:
     """The augmentation candidates beside the incumbent, run again with them (``AUGMENT_RUN``)."""
-    table = results(AUGMENT_RUN)
-    if table.empty:
-        return "No augmentation candidate has run (`docs/data/transfer/augment/` holds no results).\n"
-    tables = [_stage_table(stage, AUGMENT_RUN)[0] for stage in ("choice", "confirm")
-              if (table["stage"] == stage).any()]
-    ran = set(table["arm"])
-    lines = [_verdict_line(table, arm) for arm in ("slice", "augment") if arm in ran]
-    return (
-        "The default and the candidates in one run of their own (`benchmarks/transfer_protocol.py "
-        f"--out {AUGMENT_RUN.relative_to(OUT.parent.parent.parent)}`), the choice stage as above"
-        + (", then the confirmation sets" if len(tables) > 1 else "") + ":\n\n"
-        + "\n\n".join(tables) + "\n\n" + "\n".join(lines) + "\n"
+    return _candidate_run(AUGMENT_RUN, ("slice", "augment"))
+
+
+@region("transfer-ensemble")
+def transfer_ensemble() -> str:
+    """An ensemble of three beside the incumbent (``ENSEMBLE_RUN``), whose choice cells are
+    the augment run's."""
+    return _candidate_run(
+        ENSEMBLE_RUN, ("ensemble3",),
+        " (the default's choice cells are the augmentation run's, on the same code)",
     )
 
 
