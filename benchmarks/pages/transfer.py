@@ -173,7 +173,8 @@ def _candidate_run(run: Path, arms: tuple[str, ...], note: str = "") -> str:
     the protocol's verdict on each candidate."""
     table = results(run)
     if table.empty:
-        return f"No candidate has run (`{run.relative_to(OUT.parent.parent.parent)}` holds no results).\n"
+        where = run.relative_to(OUT.parent.parent.parent)
+        return f"No candidate has run (`{where}` holds no results).\n"
     tables = [_stage_table(stage, run)[0] for stage in ("choice", "confirm")
               if (table["stage"] == stage).any()]
     ran = set(table["arm"])
