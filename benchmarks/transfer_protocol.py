@@ -11,8 +11,8 @@ SSMClassifier overrides) is compared with the incumbent (today's defaults) in tw
   (:data:`PEERS`: MiniRocket, sktime's InceptionTime at the same epochs).
 
 A candidate is adopted only if it is ahead on the choice mean *and* holds on the confirmation
-sets: mean difference ≥ 0 and no set more than :data:`WORST` points behind the incumbent
-(:func:`verdict`). A candidate whose purpose is a cheaper fit (:data:`COST_ARMS`) is held to
+sets: mean difference ≥ 0 (≥ :data:`MIN_CONFIRM_GAIN` for a candidate that multiplies the
+fit time) and no set more than :data:`WORST` points behind the incumbent (:func:`verdict`). A candidate whose purpose is a cheaper fit (:data:`COST_ARMS`) is held to
 the cost rule instead, declared before its run: at most :data:`COST_RATIO` of the incumbent's
 fit seconds over the choice sets (both arms in the same run), no more than
 :data:`COST_TOLERANCE` points behind on either stage's mean, and no confirmation set more than
@@ -76,6 +76,9 @@ ARMS = {
     # five): the question is whether an ensemble pays for its time
     "ensemble3": {"n_estimators": 3},
 }
+# candidates that multiply the fit time: the confirmation mean gain (points) they must show
+# besides the accuracy rule; declared before their runs
+MIN_CONFIRM_GAIN = {"ensemble3": 2.0}
 # candidates for a cheaper fit, judged by the cost rule; declared before their runs
 COST_ARMS = frozenset({"epochs50"})
 COST_RATIO = 0.75  # at most this share of the incumbent's fit seconds on the choice sets
@@ -170,7 +173,8 @@ def verdict(table: pd.DataFrame, arm: str) -> dict:
         )
     else:
         decision["adopt"] = bool(
-            choice["mean"] > 0 and confirm["mean"] >= 0 and confirm["worst"] >= -WORST
+            choice["mean"] > 0 and confirm["mean"] >= MIN_CONFIRM_GAIN.get(arm, 0.0)
+            and confirm["worst"] >= -WORST
         )
     return decision
 

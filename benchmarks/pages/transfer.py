@@ -16,6 +16,7 @@ from transfer_protocol import (
     COST_RATIO,
     COST_TOLERANCE,
     INCUMBENT,
+    MIN_CONFIRM_GAIN,
     OUT,
     WORST,
     per_dataset,
@@ -111,6 +112,9 @@ def _verdict_line(table: pd.DataFrame, arm: str) -> str:
             )
     adopt = {None: "not decided (a stage is unfinished)", True: "adopted",
              False: "not adopted"}[v["adopt"]]
+    if arm in MIN_CONFIRM_GAIN:
+        adopt += (f" (the rule for a candidate that multiplies the fit time: at least "
+                  f"{MIN_CONFIRM_GAIN[arm]:g} points on the confirmation mean)")
     if v["adopt"] is False and not (v["confirm"] and v["confirm"]["datasets"]):
         adopt += " (not ahead on the choice, so its confirmation stage was not run)"
     return f"- **{LABELS[arm]}** against the default: {'; '.join(parts)}: {adopt}."
