@@ -107,7 +107,10 @@ class TDIReport:
         peaks = (
             f"the statistic's {len(self.peaks)} peak" + ("s" if many else "")
             + f" (f = {where}{', ...' if len(self.peaks) > 4 else ''} cycles/sample"
-            + (", strongest first)" if many else ")")
+            + (", strongest first" if many else "")
+            # f = 0 is a peak like any other, where the classes differ in level or slow trend
+            + ("; f = 0 is the series' level and slow trends)"
+               if any(p.freq == 0 for p in self.peaks[:4]) else ")")
         )
         n, aligned, spread = self.modes_per_channel, self.n_aligned_modes, self.n_spread_modes
 

@@ -78,9 +78,10 @@ def check_not_text(X, *, name: str = "X") -> None:
         kind = f"{'' if first is X else 'series of '}dtype {first.dtype}"
     else:
         return
+    variable = name if name.isidentifier() else "x"  # "update's x" is no Python name
     raise TypeError(
         f"{name} must be numeric, but holds text ({kind}): convert the series to numbers "
-        f"first, e.g. np.asarray({name}, dtype=float) if the text is numbers"
+        f"first, e.g. np.asarray({variable}, dtype=float) if the text is numbers"
     )
 
 
