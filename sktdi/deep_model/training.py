@@ -49,15 +49,10 @@ class TrainingOptions(OptionGroup):
     Parameters
     ----------
     augment : {"none", "jitter", "scale", "slice", "jitter-scale", "all"}, default="none"
-        Label-preserving transforms of each training minibatch
-        (:mod:`sktdi.deep_model.augmentation`: jitter adds noise of 0.05 standard deviations
-        of the standardized series, scaling multiplies each series by a gain drawn around 1
-        with spread 0.1, slicing stretches a random 90% window back to the series' length);
-        predictions never see them. On the default network window slicing, alone and with
-        jitter and scaling, lowered cross-validated accuracy on every dataset of the study
-        where any arm erred (docs/deep_model.md, "Augmented training batches"); jitter and
-        scaling alone were not measured there. Leave "none" unless a study of your data says
-        otherwise.
+        Label-preserving transforms of each training minibatch, their strengths in
+        :mod:`sktdi.deep_model.augmentation`; predictions never see them. On the default
+        network window slicing, alone and with jitter and scaling, lowered cross-validated
+        accuracy (docs/deep_model.md): leave "none" unless your data's study says otherwise.
     ssm_lr : float, default=1e-3
         AdamW learning rate of the SSM parameters A, B and dt (no weight decay).
     weight_decay : float, default=0.01
