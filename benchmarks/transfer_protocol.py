@@ -12,10 +12,11 @@ SSMClassifier overrides) is compared with the incumbent (today's defaults) in tw
 
 A candidate is adopted only if it is ahead on the choice mean *and* holds on the confirmation
 sets: mean difference ≥ 0 (≥ :data:`MIN_CONFIRM_GAIN` for a candidate that multiplies the
-fit time) and no set more than :data:`WORST` points behind the incumbent (:func:`verdict`). A candidate whose purpose is a cheaper fit (:data:`COST_ARMS`) is held to
-the cost rule instead, declared before its run: at most :data:`COST_RATIO` of the incumbent's
-fit seconds over the choice sets (both arms in the same run), no more than
-:data:`COST_TOLERANCE` points behind on either stage's mean, and no confirmation set more than
+fit time) and no set more than :data:`WORST` points behind the incumbent (:func:`verdict`).
+A candidate whose purpose is a cheaper fit (:data:`COST_ARMS`) is held to the cost rule
+instead, declared before its run: at most :data:`COST_RATIO` of the incumbent's fit seconds
+over the choice sets (both arms in the same run), no more than :data:`COST_TOLERANCE` points
+behind on either stage's mean, and no confirmation set more than
 :data:`WORST` points behind. Both stages are reported, with fit times.
 
     python benchmarks/transfer_protocol.py --stage choice --arms default noncausal
@@ -28,8 +29,9 @@ fit seconds over the choice sets (both arms in the same run), no more than
     python benchmarks/transfer_protocol.py --stage confirm --arms default slice augment \
         --datasets JapaneseVowels ACSF1 --out docs/data/transfer/augment
 
-    # an ensemble of three; the default's cells are the augment run's (the same code, whose
-    # cells reproduce exactly), copied in so that the harness skips them
+    # an ensemble of three; the default's choice cells are the augment run's (the same code,
+    # whose cells reproduce exactly), copied in so that the harness skips them; its
+    # confirmation cells ran in this run
     python benchmarks/transfer_protocol.py --stage choice --arms default ensemble3 \
         --out docs/data/transfer/ensemble
     python benchmarks/transfer_protocol.py --stage confirm --arms default ensemble3 \

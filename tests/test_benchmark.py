@@ -694,3 +694,8 @@ def test_a_cell_records_an_option_group_by_its_fields():
     assert normalize_config("tdi", config) == config
     other = Cell("GunPoint", 1.0, 0, "tdi", params={"training": TrainingOptions(augment="all")})
     assert other.config() != config
+    # a numpy number and a plain dict are written as JSON has them, not as their repr
+    plain = Cell("GunPoint", 1.0, 0, "tdi", params={"max_epochs": np.int64(5)}).config()
+    assert plain == Cell("GunPoint", 1.0, 0, "tdi", params={"max_epochs": 5}).config()
+    nested = Cell("GunPoint", 1.0, 0, "tdi", params={"training": {"augment": "slice"}})
+    assert json.loads(nested.config())["training"] == {"augment": "slice"}

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
+
 #: the harness's own settings in a config, beside the model overrides
 HARNESS_SETTINGS = ("min_per_class", "n_folds", "data_dir")
 
@@ -179,6 +181,10 @@ def _json_value(value):
     option group) as the dict of its fields, else its ``repr``."""
     if value is None or isinstance(value, (bool, int, float, str)):
         return value
+    if isinstance(value, np.generic):  # a numpy scalar: the Python number it holds
+        return value.item()
+    if isinstance(value, dict):
+        return {str(k): _json_value(v) for k, v in sorted(value.items())}
     if hasattr(value, "get_params"):
         return {k: _json_value(v) for k, v in sorted(value.get_params(deep=False).items())}
     if isinstance(value, (list, tuple)) and all(
