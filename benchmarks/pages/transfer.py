@@ -24,7 +24,7 @@ from transfer_protocol import (
     verdict,
 )
 
-from .common import region
+from .common import _csv, _md_table, _pts, region
 
 DEEP_COST = OUT.parent / "deep_cost.json"
 # issue 36's long few-shot target: ACSF1 at two training series per class
@@ -45,17 +45,22 @@ LABELS = {
     "minirocket": "MiniRocket",
 }
 def _table(frame: pd.DataFrame) -> str:
-    head = "| " + " | ".join(frame.columns) + " |"
-    rule = "| " + " | ".join(["---"] + ["---:"] * (len(frame.columns) - 1)) + " |"
-    rows = ["| " + " | ".join(str(v) for v in row) + " |" for row in frame.itertuples(index=False)]
-    return "\n".join([head, rule, *rows])
+    """A pipe table, its first column left-aligned and the others right (no final newline)."""
+    return _md_table(frame, ["l"] + ["r"] * (len(frame.columns) - 1)).rstrip("\n")
 
 
-def _stage_table(stage: str, out: Path = OUT) -> tuple[str, pd.DataFrame]:
-    cells = per_dataset(results(out))
+def _stage(table: pd.DataFrame, stage: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Accuracy and fit seconds of one stage of a run's results, dataset × arm (only the
+    cells :func:`per_dataset` counts)."""
+    cells = per_dataset(table)
     part = cells[cells["stage"] == stage]
-    acc = part.pivot(index="dataset", columns="arm", values="accuracy")
-    fit = part.pivot(index="dataset", columns="arm", values="fit_seconds")
+    return (part.pivot(index="dataset", columns="arm", values="accuracy"),
+            part.pivot(index="dataset", columns="arm", values="fit_seconds"))
+
+
+def _stage_table(stage: str, table: pd.DataFrame) -> tuple[str, pd.DataFrame]:
+    """One stage of a run's results (:func:`results`) as a page table, and its accuracies."""
+    acc, fit = _stage(table, stage)
     arms = [a for a in LABELS if a in acc]
     rows = []
     for dataset in acc.index:
@@ -75,7 +80,7 @@ def _stage_table(stage: str, out: Path = OUT) -> tuple[str, pd.DataFrame]:
 
 @region("transfer-choice")
 def transfer_choice() -> str:
-    table, _ = _stage_table("choice")
+    table, _ = _stage_table("choice", results(OUT))
     return (
         "Choice: 3-fold cross-validation inside each official training split (no test split "
         "read); mean accuracy over the folds (mean fit seconds, one thread, two cells at a "
@@ -85,16 +90,12 @@ def transfer_choice() -> str:
 
 @region("transfer-confirm")
 def transfer_confirm() -> str:
-    table, _ = _stage_table("confirm")
+    table, _ = _stage_table("confirm", results(OUT))
     return (
         "Confirmation: official splits of datasets no choice used, 100 epochs for every deep "
         "model (InceptionTime: sktime's `InceptionTimeClassifierTorch`, its own batch of 64); "
         "test accuracy (fit seconds):\n\n" + table + "\n"
     )
-
-
-def _pts(value: float) -> str:
-    return f"{value:+.1f}".replace("-", "−")
 
 
 def _verdict_line(table: pd.DataFrame, arm: str) -> str:
@@ -126,7 +127,7 @@ def transfer_verdict() -> str:
     ran = set(table["arm"]) if not table.empty else set()
     # the candidates of this run only
     lines = [_verdict_line(table, arm) for arm in ARMS if arm != INCUMBENT and arm in ran]
-    _, acc = _stage_table("confirm")
+    acc, _ = _stage(table, "confirm")
     for peer, target in (("minirocket", " (target ≥ −2 on the mean, ≥ −5 on each)"),
                          ("inceptiontime", "")):
         if {"default", peer} <= set(acc):
@@ -151,8 +152,8 @@ def transfer_cost() -> str:
     table = results(COST_RUN)
     if table.empty:
         return "No cost candidate has run (`docs/data/transfer/epochs/` holds no results).\n"
-    choice, _ = _stage_table("choice", COST_RUN)
-    confirm, _ = _stage_table("confirm", COST_RUN)
+    choice, _ = _stage_table("choice", table)
+    confirm, _ = _stage_table("confirm", table)
     lines, epochs = [], []
     for arm in sorted(COST_ARMS & set(table["arm"])):
         epochs.append(f"{LABELS[arm].split(' (')[0]} at {ARMS[arm]['max_epochs']}")
@@ -179,7 +180,7 @@ def _candidate_run(run: Path, arms: tuple[str, ...], note: str = "") -> str:
     if table.empty:
         where = run.relative_to(OUT.parent.parent.parent)
         return f"No candidate has run (`{where}` holds no results).\n"
-    tables = [_stage_table(stage, run)[0] for stage in ("choice", "confirm")
+    tables = [_stage_table(stage, table)[0] for stage in ("choice", "confirm")
               if (table["stage"] == stage).any()]
     ran = set(table["arm"])
     lines = [_verdict_line(table, arm) for arm in arms if arm in ran]
@@ -231,18 +232,18 @@ def deep_cost() -> str:
     )
 
 
-def _fewshot_long() -> pd.DataFrame:
-    """Accuracy per resample (rows) and estimator (columns), ACSF1 at two series per class."""
-    table = pd.read_csv(FEWSHOT_LONG)
+def _fewshot_long() -> tuple[pd.DataFrame, pd.DataFrame]:
+    """ACSF1 at two series per class: its finished cells, and their accuracy per resample
+    (rows) and estimator (columns)."""
+    table = _csv(FEWSHOT_LONG)
     table = table[table["status"] == "ok"]
-    return table.pivot_table(index="resample", columns="estimator", values="accuracy")
+    return table, table.pivot_table(index="resample", columns="estimator", values="accuracy")
 
 
 @region("deep-fewshot-long")
 def deep_fewshot_long() -> str:
-    table = pd.read_csv(FEWSHOT_LONG)
-    acc = _fewshot_long()
-    fit = table[table["status"] == "ok"].groupby("estimator")["fit_seconds"].mean()
+    table, acc = _fewshot_long()
+    fit = table.groupby("estimator")["fit_seconds"].mean()
     names = {"tdi": "SSMClassifier (default)", "s4d-network": "previous default (S4D network)",
              "tdi+ridge": "SpectralRidgeClassifier", "minirocket": "MiniRocket"}
     rows = [{"": "accuracy, mean ± SE over resamples",
@@ -262,21 +263,17 @@ def deep_fewshot_long() -> str:
 @region("transfer-targets")
 def transfer_targets() -> str:
     """Issue 36's targets that the transfer runs and the long few-shot run measure."""
-    cells = per_dataset(results(OUT))
-    part = cells[cells["stage"] == "confirm"]
-    acc = part.pivot(index="dataset", columns="arm", values="accuracy")
-    fit = part.pivot(index="dataset", columns="arm", values="fit_seconds")
+    acc, fit = _stage(results(OUT), "confirm")
     both = acc[["default", "minirocket"]].dropna()
     gap = 100 * (both["default"] - both["minirocket"])
     timed = fit[["default", "inceptiontime", "minirocket"]].dropna()
     to_it = timed["default"] / timed["inceptiontime"]
     to_mr = fit.loc["ACSF1", "default"] / fit.loc["ACSF1", "minirocket"]
-    few = _fewshot_long()
+    _, few = _fewshot_long()
     few_gap = 100 * (few["tdi"] - few["s4d-network"])
     # the ensemble's own run against MiniRocket's cells of the confirmation run
-    ensemble = per_dataset(results(ENSEMBLE_RUN))
-    ensemble = ensemble[(ensemble["stage"] == "confirm") & (ensemble["arm"] == "ensemble3")]
-    ens_gap = 100 * (ensemble.set_index("dataset")["accuracy"] - acc["minirocket"]).dropna()
+    ensemble, _ = _stage(results(ENSEMBLE_RUN), "confirm")
+    ens_gap = 100 * (ensemble["ensemble3"] - acc["minirocket"]).dropna()
 
     def met(flag: bool) -> str:
         return "met" if flag else "**missed**"
@@ -296,17 +293,13 @@ def transfer_targets() -> str:
          f"{few['tdi'].mean():.3f} against {few['s4d-network'].mean():.3f} "
          f"({_pts(few_gap.mean())} ± {few_gap.sem():.1f})", met(few_gap.mean() >= 0)),
     ]
-    head = "| target | measured |  |\n| --- | --- | --- |\n"
-    return head + "\n".join(f"| {a} | {b} | {c} |" for a, b, c in rows) + "\n"
+    return _md_table(pd.DataFrame(rows, columns=["target", "measured", ""]), ["l", "l", "l"])
 
 
 def confirmation_clause() -> str:
     """The decision page's words on the default deep model at the confirmation sets, with
     the field's tools of the same run ('' before that run)."""
-    cells = per_dataset(results(OUT))
-    part = cells[cells["stage"] == "confirm"]
-    acc = part.pivot(index="dataset", columns="arm", values="accuracy")
-    fit = part.pivot(index="dataset", columns="arm", values="fit_seconds")
+    acc, fit = _stage(results(OUT), "confirm")
     arms = ["default", "minirocket", "inceptiontime"]
     if not set(arms) <= set(acc):
         return ""
