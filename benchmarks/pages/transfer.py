@@ -34,10 +34,14 @@ COST_RUN = OUT / "epochs"
 # the augmentation candidates' run: the incumbent again beside them, both stages
 AUGMENT_RUN = OUT / "augment"
 ENSEMBLE_RUN = OUT / "ensemble"
+# half the blocks, a cost candidate: the default's choice cells again beside it, its
+# confirmation cells the ensemble run's
+DEPTH_RUN = OUT / "depth"
 LABELS = {
     "default": "default (causal)",
     "noncausal": "non-causal (`bidirectional=True`)",
     "epochs50": "half the epochs (`max_epochs=50`)",
+    "layers3": "half the blocks (`n_layers=3`)",
     "slice": "window slicing (`augment=\"slice\"`)",
     "augment": "slicing, jitter, scaling (`augment=\"all\"`)",
     "ensemble3": "three networks (`n_estimators=3`)",
@@ -205,6 +209,15 @@ def transfer_ensemble() -> str:
     return _candidate_run(
         ENSEMBLE_RUN, ("ensemble3",),
         " (the default's choice cells are the augmentation run's, on the same code)",
+    )
+
+
+@region("transfer-depth")
+def transfer_depth() -> str:
+    """Half the blocks beside the incumbent (``DEPTH_RUN``), held to the cost rule."""
+    return _candidate_run(
+        DEPTH_RUN, ("layers3",),
+        " (the default's confirmation cells are the ensemble run's, on the same code)",
     )
 
 
