@@ -43,12 +43,17 @@ behind on either stage's mean, and no confirmation set more than
     python benchmarks/transfer_protocol.py --stage confirm --arms default epochs50 \
         --datasets JapaneseVowels ACSF1 --out docs/data/transfer/epochs
 
-    # half the blocks, a cost candidate: the default's choice cells run again beside it (the
-    # cost rule compares fit seconds within a run); its confirmation cells are the ensemble
-    # run's, copied in (the same code, whose cells have reproduced exactly in two runs)
+    # half the blocks, then early stopping, cost candidates: the default's choice cells run
+    # again beside them (the cost rule compares fit seconds within a run); its confirmation
+    # cells are the ensemble run's, copied in (the same code, whose cells have reproduced
+    # exactly in two runs)
     python benchmarks/transfer_protocol.py --stage choice --arms default layers3 \
         --out docs/data/transfer/depth
     python benchmarks/transfer_protocol.py --stage confirm --arms default layers3 \
+        --datasets JapaneseVowels ACSF1 --out docs/data/transfer/depth
+    python benchmarks/transfer_protocol.py --stage choice --arms default stop10 \
+        --out docs/data/transfer/depth
+    python benchmarks/transfer_protocol.py --stage confirm --arms default stop10 \
         --datasets JapaneseVowels ACSF1 --out docs/data/transfer/depth
 
 Each arm's cells go to ``<out>/<stage>_<arm>.csv`` (the harness's resumable results file:
@@ -80,6 +85,9 @@ ARMS = {
     # half the blocks: one residual group of three instead of two, about half a step's cost;
     # the S4D branch of each block still sees the whole series, so depth buys local shape only
     "layers3": {"n_layers": 3},
+    # early stopping on a held-out split, at scikit-learn's MLP and SGD settings (a tenth held
+    # out, 10 epochs of patience; the best epoch's weights restored), not tuned here
+    "stop10": {"validation_fraction": 0.1, "n_iter_no_change": 10},
     # training batches augmented (sktdi.deep_model.augmentation): a random 90% window of each
     # series stretched back to its length, alone and with jitter and scaling; the shift and
     # length invariance the shape sets (OSULeaf, ArrowHead) ask of a network
@@ -93,7 +101,7 @@ ARMS = {
 # besides the accuracy rule; declared before their runs
 MIN_CONFIRM_GAIN = {"ensemble3": 2.0}
 # candidates for a cheaper fit, judged by the cost rule; declared before their runs
-COST_ARMS = frozenset({"epochs50", "layers3"})
+COST_ARMS = frozenset({"epochs50", "layers3", "stop10"})
 COST_RATIO = 0.75  # at most this share of the incumbent's fit seconds on the choice sets
 COST_TOLERANCE = 0.5  # points a cheaper candidate may trail on a stage's mean
 PEERS = ("minirocket", "inceptiontime")

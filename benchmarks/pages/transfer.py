@@ -34,14 +34,15 @@ COST_RUN = OUT / "epochs"
 # the augmentation candidates' run: the incumbent again beside them, both stages
 AUGMENT_RUN = OUT / "augment"
 ENSEMBLE_RUN = OUT / "ensemble"
-# half the blocks, a cost candidate: the default's choice cells again beside it, its
-# confirmation cells the ensemble run's
+# half the blocks and early stopping, cost candidates: the default's choice cells again beside
+# them, its confirmation cells the ensemble run's
 DEPTH_RUN = OUT / "depth"
 LABELS = {
     "default": "default (causal)",
     "noncausal": "non-causal (`bidirectional=True`)",
     "epochs50": "half the epochs (`max_epochs=50`)",
     "layers3": "half the blocks (`n_layers=3`)",
+    "stop10": "early stopping (`validation_fraction=0.1, n_iter_no_change=10`)",
     "slice": "window slicing (`augment=\"slice\"`)",
     "augment": "slicing, jitter, scaling (`augment=\"all\"`)",
     "ensemble3": "three networks (`n_estimators=3`)",
@@ -214,9 +215,10 @@ def transfer_ensemble() -> str:
 
 @region("transfer-depth")
 def transfer_depth() -> str:
-    """Half the blocks beside the incumbent (``DEPTH_RUN``), held to the cost rule."""
+    """Half the blocks and early stopping beside the incumbent (``DEPTH_RUN``), held to the
+    cost rule."""
     return _candidate_run(
-        DEPTH_RUN, ("layers3",),
+        DEPTH_RUN, ("layers3", "stop10"),
         " (the default's confirmation cells are the ensemble run's, on the same code)",
     )
 
