@@ -183,9 +183,14 @@ def verdict(table: pd.DataFrame, arm: str) -> dict:
             decision["fit_ratio"] = round(float(both[arm].sum() / both[INCUMBENT].sum()), 3)
     choice, confirm = decision["choice"], decision["confirm"]
     chosen_on = bool(choice) and choice["datasets"] >= len(CHOICE)
+    confirmed_on = bool(confirm) and confirm["datasets"] >= MIN_CONFIRMATION
     if chosen_on and arm not in COST_ARMS and choice["mean"] <= 0:
         decision["adopt"] = False  # not ahead on the choice: no confirmation can adopt it
-    elif not chosen_on or not confirm or confirm["datasets"] < MIN_CONFIRMATION:
+    elif arm in COST_ARMS and confirmed_on and (
+        confirm["mean"] < -COST_TOLERANCE or confirm["worst"] < -WORST
+    ):
+        decision["adopt"] = False  # the confirmation fails the cost rule, whatever the choice
+    elif not chosen_on or not confirmed_on:
         decision["adopt"] = None
     elif arm in COST_ARMS:
         decision["adopt"] = bool(

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Issue 36: half the blocks (n_layers=3) passed the transfer protocol's cost rule and is the
+# classifier's default now. These runs measure the new default where the six-block network
+# was measured before, declared before they ran; each page shows the two side by side:
+#
+# - the field's tools beside it in the depth run's confirmation (the issue's targets against
+#   MiniRocket and InceptionTime read that run);
+# - the shipped sets' official splits, as the side-by-side run of issue 22 (its MiniRocket and
+#   InceptionTime cells are that run's: accuracy compares, fit seconds do not);
+# - ACSF1 at two training series per class (the long few-shot target);
+# - the long-series study's tasks and lengths, and its scaling run, InceptionTime's scaling
+#   cells again beside the new default's.
+#
+# Two queues, one per core, one torch thread per fit.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SETS="ItalyPowerDemand GunPoint ArrowHead BasicMotions JapaneseVowels OSULeaf"
+
+queue_one() {
+    python benchmarks/transfer_protocol.py --stage confirm --arms layers3 --peers \
+        --datasets JapaneseVowels ACSF1 --n-jobs 1 --out docs/data/transfer/depth
+    sktdi benchmark --datasets ACSF1 --ratios 0.01 --min-per-class 2 --resamples 3 --n-jobs 1 \
+        --no-plot --estimators tdi --out runs/deep_fewshot_long_3blocks
+    cp runs/deep_fewshot_long_3blocks/results.csv docs/data/deep_fewshot_long_3blocks.csv
+    sktdi benchmark --datasets $SETS --ratios 1.0 --resamples 1 --n-jobs 1 --no-plot \
+        --estimators tdi --out runs/deep_field_3blocks
+    cp runs/deep_field_3blocks/results.csv docs/data/deep_field_results_3blocks.csv
+    python benchmarks/long_series.py --out docs/data/long_series_3blocks.csv --lengths 16000 \
+        --models ssm --seeds 1
+}
+
+queue_two() {
+    python benchmarks/long_series.py --out docs/data/long_series_3blocks.csv --lengths 1000 \
+        4000 --models ssm --seeds 1 2 3 4
+    python benchmarks/long_series.py --out docs/data/long_series_scaling_3blocks.csv --scaling \
+        --seeds 0
+}
+
+queue_one > runs/depth_default_one.log 2>&1 &
+queue_two > runs/depth_default_two.log 2>&1
+wait
