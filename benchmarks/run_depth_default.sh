@@ -39,3 +39,16 @@ queue_two() {
 queue_one > runs/depth_default_one.log 2>&1 &
 queue_two > runs/depth_default_two.log 2>&1
 wait
+
+# then, with the machine to itself: the timing run at 10 epochs (InceptionTime and ResNet again
+# beside the new default), two series per class on the small sets (ArrowHead at the one
+# resample the six-block run had), and the streams' speed
+sktdi benchmark --datasets ArrowHead GunPoint OSULeaf --ratios 1.0 --resamples 1 --n-jobs 1 \
+    --no-plot --max-epochs 10 --estimators tdi inceptiontime resnet --out runs/deep_timing_3blocks
+cp runs/deep_timing_3blocks/results.csv docs/data/deep_timing_results_3blocks.csv
+sktdi benchmark --datasets ArrowHead --ratios 0.01 --min-per-class 2 --resamples 1 --n-jobs 1 \
+    --no-plot --estimators tdi --out runs/deep_fewshot_3blocks
+sktdi benchmark --datasets GunPoint ItalyPowerDemand --ratios 0.01 --min-per-class 2 \
+    --resamples 3 --n-jobs 1 --no-plot --estimators tdi --out runs/deep_fewshot_3blocks
+cp runs/deep_fewshot_3blocks/results.csv docs/data/deep_fewshot_results_3blocks.csv
+OMP_NUM_THREADS=1 python benchmarks/bench_stream.py --out docs/data/stream_bench.json
