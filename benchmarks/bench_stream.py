@@ -2,8 +2,7 @@
 estimator (and MiniRocket) on every prefix, on one CPU thread.
 
 A default ``SSMClassifier`` (and one with ``network="s4d"``) is fitted for one epoch on a
-short synthetic task; then, per model (and one stream of ``network="s4d"`` at six layers,
-the depth issue 38's target was set at),
+short synthetic task; then, per model,
 
 - one stream fed one sample at a time, and 1000 streams fed chunks of 100 samples:
   samples per second over ``--steps`` samples per stream (the compiled step of
@@ -219,15 +218,6 @@ def main() -> None:
         )
         print(rows[-1], flush=True)
         rows.append({"model": network, **convolution_bound(model, rng)})
-        print(rows[-1], flush=True)
-    # the S4D network at six layers, the classifier's depth when issue 38 set its stream's
-    # target (the classifier's default is three blocks since issue 36): one stream, sample
-    # by sample, in both precisions
-    for dtype in ("float64", "float32"):
-        six = SSMClassifier(network="s4d", n_layers=6, max_epochs=1, random_state=0,
-                            inference_dtype=dtype).fit(X, y)
-        name = "s4d 6 layers" + (" float32" if dtype == "float32" else "")
-        rows.append({"model": name, **stream_rate(six, 1, 1, args.steps, rng)})
         print(rows[-1], flush=True)
     try:
         from sktdi.benchmark._minirocket_ridge import MiniRocketRidge

@@ -22,6 +22,9 @@ LONG_SERIES_SEEDS = DATA / "long_series_seeds.csv"
 LONG_SERIES_INIT = DATA / "long_series_init.csv"
 LONG_SCALING = DATA / "long_series_scaling.csv"
 LONG_MEMORY = DATA / "long_series_memory.csv"
+# issue 36's cheaper network (three blocks, `n_layers=3`) on the study's accuracy cells, in a
+# run of its own on today's code: the rule declared in benchmarks/run_depth_default.sh reads it
+LONG_SERIES_3BLOCKS = DATA / "long_series_3blocks.csv"
 MODELS = {
     "ssm": "SSMClassifier",
     "fast-path": "SpectralRidgeClassifier",
@@ -105,6 +108,58 @@ def _summary() -> dict:
     mr, fp = _gaps(table, "minirocket"), _gaps(table, "fast-path")
     it = _gaps(_accuracy_where(results, "inceptiontime"), "inceptiontime")  # its own seeds
     return {"mr": mr, "it": it, "fp": fp, "table": table}
+
+
+def three_blocks_gap() -> pd.DataFrame:
+    """Three blocks and the default (six) per fit of the same task, length and seed: their
+    accuracies and fit seconds, and the gap in points (three − six)."""
+    three = _csv(LONG_SERIES_3BLOCKS)
+    cells = ["length", "task", "seed"]
+    six = _long_accuracy_runs()
+    six = six.loc[six["model"] == "ssm", cells + ["accuracy", "fit_seconds"]]
+    both = three[cells + ["accuracy", "fit_seconds"]].merge(six, on=cells,
+                                                            suffixes=("_three", "_six"))
+    both["gap"] = 100 * (both["accuracy_three"] - both["accuracy_six"])
+    return both
+
+
+def three_blocks_rule() -> tuple[pd.Series, bool]:
+    """The paired gaps (points) and the declared rule's outcome: True where three blocks
+    trail six by more than two standard errors of the paired differences (reverted)."""
+    gap = three_blocks_gap()["gap"]
+    return gap, bool(gap.mean() < -2 * gap.sem())
+
+
+@region("long-series-depth")
+def long_series_depth() -> str:
+    both = three_blocks_gap()
+    gap, reverted = three_blocks_rule()
+    table = both.groupby(["length", "task"]).agg(
+        three=("accuracy_three", "mean"), six=("accuracy_six", "mean"),
+        gap=("gap", "mean"), sem=("gap", "sem"), seeds=("gap", "size"))
+    rows = [{"length": f"{length:,}", "task": task, "three blocks": _f(r["three"]),
+             "six blocks (the default)": _f(r["six"]),
+             "three − six": f"{_pts(r['gap'])} ± {r['sem']:.1f} ({int(r['seeds'])})"}
+            for (length, task), r in table.iterrows()]
+    rows.append({"length": "", "task": "**all fits**", "three blocks": "",
+                 "six blocks (the default)": "",
+                 "three − six": f"{_pts(gap.mean())} ± {gap.sem():.1f} ({len(gap)})"})
+    fit = both.groupby("length")[["fit_seconds_three", "fit_seconds_six"]].mean()
+    seconds = ", ".join(f"{length:,} steps {r['fit_seconds_three']:.0f} s against "
+                        f"{r['fit_seconds_six']:.0f} s" for length, r in fit.iterrows())
+    outcome = ("more than two standard errors behind: the rule reverted the adoption, and the "
+               "default keeps six blocks" if reverted else
+               "within two standard errors: the rule kept the adoption")
+    return (
+        f"Test accuracy, {int(_csv(LONG_SERIES_3BLOCKS)['epochs'].iloc[0])} epochs, seeds "
+        f"{', '.join(map(str, sorted(both['seed'].unique())))}; the gap in points, mean ± "
+        "standard error over the seeds (their number in brackets):\n\n"
+        + _md_table(pd.DataFrame(rows), ["r", "l", "r", "r", "r"])
+        + f"\nOver the {len(gap)} paired fits three blocks are {_pts(gap.mean())} ± "
+        f"{gap.sem():.1f} points from six, {outcome}. Mean fit seconds, each fit beside "
+        "another on the 2-core machine (the six-block fits on the study's earlier code): "
+        f"{seconds}.\n"
+    )
 
 
 @region("long-series-summary")
