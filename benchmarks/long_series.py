@@ -11,6 +11,11 @@ to 16,000 steps; on each, in one run and with the same seed:
   ``--inception-max-length`` steps (on one CPU core an InceptionTime fit at 16k steps costs
   about as much as the rest of the study),
 
+and, named in ``--models`` only: ``s4d``, ``SSMClassifier(network="s4d")``; ``fast-path-
+minirocket``, ``SpectralRidgeClassifier(rocket="minirocket")``; the deep model from another
+initialization (``ssm-tdi``, ``ssm-s4d-lin``, ``ssm-tdi-control``). ``--per-class`` sets the
+training series per class (the study's 4; the test series stay 10 per class),
+
 each fit in a fresh process with one torch thread, so that its peak resident memory
 (``ru_maxrss``: the interpreter and torch included) is the fit's own.
 
@@ -52,6 +57,10 @@ The tasks (a sample is one step; frequencies in cycles per step, at most 0.5):
   a periodicity hundreds of steps long; the carrier carries none.
 
     OMP_NUM_THREADS=1 python benchmarks/long_series.py --out docs/data/long_series.csv
+    OMP_NUM_THREADS=1 python benchmarks/long_series.py --out docs/data/long_series_arms.csv \\
+        --lengths 1000 4000 --models s4d fast-path-minirocket --seeds 1 2 3 4
+    OMP_NUM_THREADS=1 python benchmarks/long_series.py --out docs/data/long_series_many.csv \\
+        --lengths 1000 --per-class 20 --models ssm fast-path minirocket --seeds 1 2
     OMP_NUM_THREADS=1 python benchmarks/long_series.py --scaling --seeds 0 \\
         --out docs/data/long_series_scaling.csv
     python benchmarks/long_series.py --memory --out docs/data/long_series_memory.csv
@@ -100,6 +109,9 @@ MODELS = ("ssm", "fast-path", "minirocket", "inceptiontime")
 # the deep model with another initialization than its default TDI: what TDI does on long
 # spectral series (not in the default --models)
 INIT_MODELS = {"ssm-tdi": "tdi", "ssm-s4d-lin": "s4d-lin", "ssm-tdi-control": "tdi-control"}
+# the issue's other arms, not in the default --models: the S4D network as a user selects it
+# (SSMClassifier(network="s4d")), and the fast path with MiniRocket's features beside its own
+OTHER_MODELS = ("s4d", "fast-path-minirocket")
 N_CLASSES, N_TRAIN, N_TEST = 5, 4, 10  # per class
 # the event's power against the noise's where it sounds, dB: per task, so that no task sits
 # at the ceiling or at chance for every model (set on the training series of seed 0)
@@ -187,12 +199,13 @@ def audio_like_task(task: str, length: int, n_per_class: int, random_state) -> t
     return X[:, np.newaxis, :].astype(np.float32), y.astype(str)
 
 
-def split(task: str, length: int, seed: int):
-    """Training (N_TRAIN per class) and test (N_TEST per class) series of one task draw."""
-    X, y = audio_like_task(task, length, N_TRAIN + N_TEST, random_state=(seed, length))
-    per_class = N_TRAIN + N_TEST
+def split(task: str, length: int, seed: int, n_train: int = N_TRAIN):
+    """Training (``n_train`` per class) and test (N_TEST per class) series of one task draw
+    (the study's draws at ``n_train=N_TRAIN``)."""
+    X, y = audio_like_task(task, length, n_train + N_TEST, random_state=(seed, length))
+    per_class = n_train + N_TEST
     train = np.concatenate(
-        [np.arange(k * per_class, k * per_class + N_TRAIN) for k in range(N_CLASSES)]
+        [np.arange(k * per_class, k * per_class + n_train) for k in range(N_CLASSES)]
     )
     test = np.setdiff1d(np.arange(len(y)), train)
     return X[train], y[train], X[test], y[test]
@@ -207,10 +220,18 @@ def build(model: str, seed: int, epochs: int):
         from sktdi import SSMClassifier
 
         return SSMClassifier(max_epochs=epochs, random_state=seed, init=INIT_MODELS[model])
+    if model == "s4d":
+        from sktdi import SSMClassifier
+
+        return SSMClassifier(network="s4d", max_epochs=epochs, random_state=seed)
     if model == "fast-path":
         from sktdi import SpectralRidgeClassifier
 
         return SpectralRidgeClassifier(random_state=seed)
+    if model == "fast-path-minirocket":
+        from sktdi import SpectralRidgeClassifier
+
+        return SpectralRidgeClassifier(rocket="minirocket", random_state=seed)
     if model == "minirocket":
         from sktime.classification.kernel_based import RocketClassifier
 
@@ -222,7 +243,8 @@ def build(model: str, seed: int, epochs: int):
     raise ValueError(model)
 
 
-def run_cell(task: str, length: int, model: str, seed: int, epochs: int, scaling: bool) -> dict:
+def run_cell(task: str, length: int, model: str, seed: int, epochs: int, scaling: bool,
+             n_train: int = N_TRAIN) -> dict:
     """One fit and score, in this process (the driver runs each in a fresh one)."""
     import torch
 
@@ -231,7 +253,7 @@ def run_cell(task: str, length: int, model: str, seed: int, epochs: int, scaling
         X, y = audio_like_task("formants", length, N_TRAIN, random_state=seed)
         X_test = y_test = None
     else:
-        X, y, X_test, y_test = split(task, length, seed)
+        X, y, X_test, y_test = split(task, length, seed, n_train)
     estimator = build(model, seed, epochs)
     start = time.perf_counter()
     estimator.fit(X, y)
@@ -457,7 +479,9 @@ def main() -> None:
     parser.add_argument("--tasks", nargs="+", default=list(TASKS), choices=TASKS)
     parser.add_argument("--lengths", nargs="+", type=int, default=None)
     parser.add_argument("--models", nargs="+", default=list(MODELS),
-                        choices=MODELS + tuple(INIT_MODELS))
+                        choices=MODELS + OTHER_MODELS + tuple(INIT_MODELS))
+    parser.add_argument("--per-class", type=int, default=N_TRAIN,
+                        help="training series per class of the accuracy cells")
     parser.add_argument("--seeds", nargs="+", type=int, default=[1, 2])
     parser.add_argument("--epochs", type=int, default=50)
     parser.add_argument("--inception-max-length", type=int, default=4000)
@@ -480,8 +504,7 @@ def main() -> None:
                    args.memory_per_class, args.memory_length)
         return
     if args.cell:
-        task, length, model, seed, epochs, scaling = json.loads(args.cell)
-        print("CELL " + json.dumps(run_cell(task, length, model, seed, epochs, scaling)))
+        print("CELL " + json.dumps(run_cell(*json.loads(args.cell))))
         return
 
     import pandas as pd
@@ -492,7 +515,7 @@ def main() -> None:
                 for e in args.scaling_epochs for m in ("ssm", "inceptiontime")]
     else:
         lengths = args.lengths or LENGTHS
-        grid = [(t, L, m, s, args.epochs, False)
+        grid = [(t, L, m, s, args.epochs, False, args.per_class)
                 for s in args.seeds for L in lengths for t in args.tasks for m in args.models
                 if not (m == "inceptiontime" and L > args.inception_max_length)]
     done = set()
