@@ -11,7 +11,8 @@ to 16,000 steps; on each, in one run and with the same seed:
   ``--inception-max-length`` steps (on one CPU core an InceptionTime fit at 16k steps costs
   about as much as the rest of the study),
 
-and, named in ``--models`` only: ``s4d``, ``SSMClassifier(network="s4d")``; ``fast-path-
+and, named in ``--models`` only: ``s4d``, ``SSMClassifier(network="s4d")``; ``s4d-network``,
+the S4D network at its tested settings (the classifier's previous default); ``fast-path-
 minirocket``, ``SpectralRidgeClassifier(rocket="minirocket")``; the deep model from another
 initialization (``ssm-tdi``, ``ssm-s4d-lin``, ``ssm-tdi-control``). ``--per-class`` sets the
 training series per class (the study's 4; the test series stay 10 per class),
@@ -58,7 +59,9 @@ The tasks (a sample is one step; frequencies in cycles per step, at most 0.5):
 
     OMP_NUM_THREADS=1 python benchmarks/long_series.py --out docs/data/long_series.csv
     OMP_NUM_THREADS=1 python benchmarks/long_series.py --out docs/data/long_series_arms.csv \\
-        --lengths 1000 4000 --models s4d fast-path-minirocket --seeds 1 2 3 4
+        --lengths 1000 4000 --models fast-path-minirocket --seeds 1 2 3 4
+    OMP_NUM_THREADS=1 python benchmarks/long_series.py --out docs/data/long_series_arms.csv \\
+        --lengths 1000 --models s4d s4d-network --seeds 1 2
     OMP_NUM_THREADS=1 python benchmarks/long_series.py --out docs/data/long_series_many.csv \\
         --lengths 1000 --per-class 20 --models ssm fast-path minirocket --seeds 1 2
     OMP_NUM_THREADS=1 python benchmarks/long_series.py --scaling --seeds 0 \\
@@ -110,8 +113,10 @@ MODELS = ("ssm", "fast-path", "minirocket", "inceptiontime")
 # spectral series (not in the default --models)
 INIT_MODELS = {"ssm-tdi": "tdi", "ssm-s4d-lin": "s4d-lin", "ssm-tdi-control": "tdi-control"}
 # the other arms, not in the default --models: the S4D network as a user selects it
-# (SSMClassifier(network="s4d")), and the fast path with MiniRocket's features beside its own
-OTHER_MODELS = ("s4d", "fast-path-minirocket")
+# (SSMClassifier(network="s4d"), the classifier's width and depth), the S4D network at its
+# tested settings (the classifier's previous default, the harness's "s4d-network"), and the
+# fast path with MiniRocket's features beside its own
+OTHER_MODELS = ("s4d", "s4d-network", "fast-path-minirocket")
 N_CLASSES, N_TRAIN, N_TEST = 5, 4, 10  # per class
 # the event's power against the noise's where it sounds, dB: per task, so that no task sits
 # at the ceiling or at chance for every model (set on the training series of seed 0)
@@ -224,6 +229,11 @@ def build(model: str, seed: int, epochs: int):
         from sktdi import SSMClassifier
 
         return SSMClassifier(network="s4d", max_epochs=epochs, random_state=seed)
+    if model == "s4d-network":
+        from sktdi import SSMClassifier
+
+        return SSMClassifier(network="s4d", d_model=64, n_layers=2, pooling="mean-max",
+                             dropout=0.1, dt_max=1.0, max_epochs=epochs, random_state=seed)
     if model == "fast-path":
         from sktdi import SpectralRidgeClassifier
 
