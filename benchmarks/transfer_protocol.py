@@ -55,6 +55,9 @@ behind on either stage's mean, and no confirmation set more than
         --out docs/data/transfer/depth
     python benchmarks/transfer_protocol.py --stage confirm --arms default stop10 \
         --datasets JapaneseVowels ACSF1 --out docs/data/transfer/depth
+    # MiniRocket and InceptionTime beside them (the field's tools again, on this code)
+    python benchmarks/transfer_protocol.py --stage confirm --arms layers3 --peers \
+        --datasets JapaneseVowels ACSF1 --out docs/data/transfer/depth
 
 Each arm's cells go to ``<out>/<stage>_<arm>.csv`` (the harness's resumable results file:
 a rerun skips finished cells), the peers' to ``<out>/confirm_peers.csv``. One torch thread

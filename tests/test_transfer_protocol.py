@@ -2,25 +2,17 @@
 the deep model goes through ``verdict``, so its rules are held here on tables whose answer is
 worked out by hand."""
 
-import importlib.util
+import sys
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+BENCHMARKS = str(Path(__file__).resolve().parents[1] / "benchmarks")
+if BENCHMARKS not in sys.path:  # the benchmark scripts import one another by name
+    sys.path.insert(0, BENCHMARKS)
 
-
-def _load_protocol():
-    spec = importlib.util.spec_from_file_location(
-        "transfer_protocol", ROOT / "benchmarks" / "transfer_protocol.py"
-    )
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-protocol = _load_protocol()
+import transfer_protocol as protocol  # noqa: E402
 
 
 def _table(arm, choice_gain, confirm_gain, *, fit_share=1.0, drop_fold=False):

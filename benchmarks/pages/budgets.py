@@ -167,7 +167,7 @@ def zoo_targets() -> str:
             "met" if cells.min() >= -0.5 else "**missed**",
         ]
     )
-    table = pd.DataFrame(rows, columns=["target", "measured", ""])
+    table = pd.DataFrame(rows, columns=["target", "measured", "status"])
     return _md_table(table, align=["l", "l", "l"])
 
 
@@ -560,7 +560,7 @@ def budget_targets() -> str:
             "met" if layer <= 0.7 else "**missed**",
         ]
     )
-    table = pd.DataFrame(rows, columns=["target", "measured", ""])
+    table = pd.DataFrame(rows, columns=["target", "measured", "status"])
     return _md_table(table, align=["l", "l", "l"])
 
 

@@ -256,7 +256,7 @@ def field_targets() -> str:
                 verdict(reg.loc[dataset, "tdi"] >= reg.loc[dataset, "minirocket"]),
             )
         )
-    return _md_table(pd.DataFrame(rows, columns=["target", "measured", ""]), ["l", "r", "l"])
+    return _md_table(pd.DataFrame(rows, columns=["target", "measured", "status"]), ["l", "r", "l"])
 
 
 @region("field-regression")

@@ -499,7 +499,7 @@ def kernel_targets() -> str:
                 verdict(ours >= theirs),
             )
         )
-    return _md_table(pd.DataFrame(rows, columns=["target", "measured", ""]), ["l", "r", "l"])
+    return _md_table(pd.DataFrame(rows, columns=["target", "measured", "status"]), ["l", "r", "l"])
 
 
 #: (what was added, results file, with it, without it): pairs of training-split configs

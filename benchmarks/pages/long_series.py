@@ -25,6 +25,19 @@ LONG_MEMORY = DATA / "long_series_memory.csv"
 # issue 36's cheaper network (three blocks, `n_layers=3`) on the study's accuracy cells, in a
 # run of its own on today's code: the rule declared in benchmarks/run_depth_default.sh reads it
 LONG_SERIES_3BLOCKS = DATA / "long_series_3blocks.csv"
+# the issue's other arms on the study's draws, 20 series per class, and PLAID through the
+# harness (benchmarks/run_long_arms.sh, declared before they ran)
+LONG_SERIES_ARMS = DATA / "long_series_arms.csv"
+LONG_SERIES_MANY = DATA / "long_series_many.csv"
+LONG_SERIES_PLAID = DATA / "long_series_plaid.csv"
+ARM_NAMES = {
+    "ssm": "SSMClassifier",
+    "s4d": '`SSMClassifier(network="s4d")`',
+    "s4d-network": "the S4D network at its tested settings",
+    "fast-path": "SpectralRidgeClassifier",
+    "fast-path-minirocket": '`SpectralRidgeClassifier(rocket="minirocket")`',
+    "minirocket": "MiniRocket",
+}
 MODELS = {
     "ssm": "SSMClassifier",
     "fast-path": "SpectralRidgeClassifier",
@@ -130,6 +143,27 @@ def three_blocks_rule() -> tuple[pd.Series, bool]:
     return gap, bool(gap.mean() < -2 * gap.sem())
 
 
+def _six_blocks_in_two_runs() -> pd.DataFrame:
+    """The default's fits in the TDI study (``ssm-tdi``) beside the study's (``ssm``) on the
+    same draws: ``accuracy_tdi_study``, ``accuracy_study`` per (length, task, seed)."""
+    tdi_study = _csv(LONG_SERIES_INIT)
+    tdi_study = tdi_study[tdi_study["model"] == "ssm-tdi"]
+    study = _long_accuracy_runs()
+    study = study[study["model"] == "ssm"]
+    cells = ["length", "task", "seed"]
+    return tdi_study[cells + ["accuracy"]].merge(
+        study[cells + ["accuracy"]], on=cells, suffixes=("_tdi_study", "_study"))
+
+
+def _three_against_tdi_study() -> pd.Series:
+    """Three − six blocks in points per fit, the six-block fits those of the TDI study (a
+    later run than the study's)."""
+    three = _csv(LONG_SERIES_3BLOCKS)
+    six = _six_blocks_in_two_runs()
+    both = three.merge(six, on=["length", "task", "seed"])
+    return 100 * (both["accuracy"] - both["accuracy_tdi_study"])
+
+
 @region("long-series-depth")
 def long_series_depth() -> str:
     both = three_blocks_gap()
@@ -144,21 +178,127 @@ def long_series_depth() -> str:
     rows.append({"length": "", "task": "**all fits**", "three blocks": "",
                  "six blocks (the default)": "",
                  "three − six": f"{_pts(gap.mean())} ± {gap.sem():.1f} ({len(gap)})"})
-    fit = both.groupby("length")[["fit_seconds_three", "fit_seconds_six"]].mean()
-    seconds = ", ".join(f"{length:,} steps {r['fit_seconds_three']:.0f} s against "
-                        f"{r['fit_seconds_six']:.0f} s" for length, r in fit.iterrows())
     outcome = ("more than two standard errors behind: the rule reverted the adoption, and the "
                "default keeps six blocks" if reverted else
                "within two standard errors: the rule kept the adoption")
+    same = _three_against_tdi_study()
+    runs = _six_blocks_in_two_runs()
+    moved = 100 * (runs["accuracy_tdi_study"] - runs["accuracy_study"]).abs()
     return (
         f"Test accuracy, {int(_csv(LONG_SERIES_3BLOCKS)['epochs'].iloc[0])} epochs, seeds "
-        f"{', '.join(map(str, sorted(both['seed'].unique())))}; the gap in points, mean ± "
-        "standard error over the seeds (their number in brackets):\n\n"
+        f"{', '.join(map(str, sorted(both['seed'].unique())))}; six blocks: the study's "
+        "cells (its run and its extra seeds); the gap in points, mean ± standard error over "
+        "the seeds (their number in brackets):\n\n"
         + _md_table(pd.DataFrame(rows), ["r", "l", "r", "r", "r"])
         + f"\nOver the {len(gap)} paired fits three blocks are {_pts(gap.mean())} ± "
-        f"{gap.sem():.1f} points from six, {outcome}. Mean fit seconds, each fit beside "
-        "another on the 2-core machine (the six-block fits on the study's earlier code): "
-        f"{seconds}.\n"
+        f"{gap.sem():.1f} points from six, {outcome}. The six-block fits are earlier runs', "
+        "and a fit on so few series moves between runs on other code: the default's fits in "
+        f"the TDI study above differ from the study's on the same draws by up to "
+        f"{moved.max():.0f} points ({len(moved)} fits). Against those later fits three blocks "
+        f"are {_pts(same.mean())} ± {same.sem():.1f} points ({len(same)} fits).\n"
+    )
+
+
+def _by_cell(results: pd.DataFrame, names: dict) -> str:
+    """Mean accuracy over seeds per (length, task) and model, a mean row per length, as a
+    table with ``names``' columns in their order."""
+    table = _accuracy(results)
+    cols = [m for m in names if m in table.columns]
+    rows = []
+    for length, part in table.groupby(level="length"):
+        for (_, task), row in part.iterrows():
+            rows.append({"length": f"{length:,}", "task": task,
+                         **{names[m]: _f(row[m]) if pd.notna(row[m]) else "—" for m in cols}})
+        rows.append({"length": f"{length:,}", "task": "**mean**",
+                     **{names[m]: f"**{_f(part[m].mean())}**" if part[m].notna().all()
+                        else "—" for m in cols}})
+    return _md_table(pd.DataFrame(rows), ["r", "l"] + ["r"] * len(cols))
+
+
+@region("long-series-arms")
+def long_series_arms() -> str:
+    if not LONG_SERIES_ARMS.exists():
+        return f"Not run yet (`{LONG_SERIES_ARMS.relative_to(DATA.parent.parent)}`).\n"
+    arms = _csv(LONG_SERIES_ARMS)
+    cells = ["length", "task", "seed"]
+
+    def beside_study(models: tuple[str, ...]) -> pd.DataFrame:
+        """The arms' cells of ``models`` and the study's cells of the same draws."""
+        mine = arms[arms["model"].isin(models)]
+        study = _long_accuracy_runs().merge(mine[cells].drop_duplicates(), on=cells)
+        return pd.concat([study, mine], ignore_index=True)
+
+    fast = beside_study(("fast-path-minirocket",))
+    deep = beside_study(("s4d", "s4d-network"))
+    fast_gap = _gaps(_accuracy(fast), "fast-path-minirocket")
+    seeds = {name: ", ".join(map(str, sorted(table["seed"].unique())))
+             for name, table in (("fast", fast), ("deep", deep))}
+    fit = deep.pivot_table(index="model", values="fit_seconds", aggfunc="mean")["fit_seconds"]
+    s4d_names = {m: ARM_NAMES[m] for m in ("ssm", "s4d", "s4d-network")}
+    return (
+        f"Test accuracy, mean over seeds {seeds['fast']}; the fast path with MiniRocket's "
+        "features in a run of its own on the study's draws, the others the study's cells:\n\n"
+        + _by_cell(fast, {m: ARM_NAMES[m] for m in ("ssm", "fast-path",
+                                                    "fast-path-minirocket", "minirocket")})
+        + f"\nThe default deep model against the fast path with MiniRocket: "
+        f"{_pts(fast_gap.mean())} points on the mean of the {len(fast_gap)} cells (worst "
+        f"{_pts(fast_gap.min())}).\n\nThe S4D network, as a user selects it and at its "
+        f"tested settings (`d_model=64, n_layers=2, pooling=\"mean-max\", dropout=0.1, "
+        f"dt_max=1.0`), {int(arms['epochs'].iloc[0])} epochs, seeds {seeds['deep']}, beside "
+        "the default's cells of the study:\n\n" + _by_cell(deep, s4d_names)
+        + "\nMean fit seconds, one thread, each fit beside another (the default's in the "
+        "study's run and its extra seeds): "
+        + ", ".join(f"{name} {fit[m]:.0f} s" for m, name in s4d_names.items() if m in fit)
+        + ".\n"
+    )
+
+
+@region("long-series-many")
+def long_series_many() -> str:
+    if not LONG_SERIES_MANY.exists():
+        return f"Not run yet (`{LONG_SERIES_MANY.relative_to(DATA.parent.parent)}`).\n"
+    many = _csv(LONG_SERIES_MANY)
+    table = _accuracy(many)
+    gaps = {m: (100 * (table["ssm"] - table[m])).dropna() for m in ("minirocket", "fast-path")}
+    per_class = int(many["n_train"].iloc[0]) // 5
+    fit = many.groupby("model")["fit_seconds"].mean()
+    return (
+        f"Test accuracy with {per_class} training series per class (10 test series per "
+        f"class), seeds {', '.join(map(str, sorted(many['seed'].unique())))}, mean over seeds, "
+        f"deep model {int(many.loc[many['model'] == 'ssm', 'epochs'].iloc[0])} epochs, one "
+        "run:\n\n" + _by_cell(many, {m: ARM_NAMES[m] for m in ("ssm", "fast-path", "minirocket")})
+        + f"\nThe deep model against MiniRocket: {_pts(gaps['minirocket'].mean())} points on "
+        f"the mean (worst {_pts(gaps['minirocket'].min())}); against the fast path "
+        f"{_pts(gaps['fast-path'].mean())}. Mean fit seconds: "
+        + ", ".join(f"{ARM_NAMES[m]} {fit[m]:.0f} s" for m in ARM_NAMES if m in fit) + ".\n"
+    )
+
+
+PLAID_NAMES = {
+    "tdi": "SSMClassifier (default)",
+    "s4d-network": "S4D network",
+    "tdi+ridge": "SpectralRidgeClassifier",
+    "tdi+ridge+minirocket": 'SpectralRidgeClassifier, `rocket="minirocket"`',
+    "minirocket": "MiniRocket",
+}
+
+
+@region("long-series-plaid")
+def long_series_plaid() -> str:
+    if not LONG_SERIES_PLAID.exists():
+        return f"Not run yet (`{LONG_SERIES_PLAID.relative_to(DATA.parent.parent)}`).\n"
+    results = _csv(LONG_SERIES_PLAID)
+    ok = results[results["status"] == "ok"].set_index("estimator")
+    rows = [{"": name, "accuracy": _f(ok.loc[e, "accuracy"]),
+             "fit seconds": f"{ok.loc[e, 'fit_seconds']:.0f}",
+             "predict seconds": f"{ok.loc[e, 'predict_seconds']:.1f}"}
+            for e, name in PLAID_NAMES.items() if e in ok.index]
+    first = results.iloc[0]
+    return (
+        f"PLAID, official split ({int(first['n_train'])} training and {int(first['n_test'])} "
+        f"test series, {int(first['n_classes'])} classes), one `sktdi benchmark` run, one "
+        "thread per fit, beside the other queue:\n\n"
+        + _md_table(pd.DataFrame(rows), ["l", "r", "r", "r"])
     )
 
 
@@ -628,7 +768,8 @@ def long_series_targets() -> str:
          "fits ran on earlier code)",
          status(long_peak < 4 * GIB)),
     ]
-    return _md_table(pd.DataFrame(rows, columns=["target", "measured", ""]), ["l", "r", "l"]) + "\n"
+    table = pd.DataFrame(rows, columns=["target", "measured", "status"])
+    return _md_table(table, ["l", "r", "l"]) + "\n"
 
 
 def long_series_row() -> dict:

@@ -2,9 +2,9 @@
 
 Composition, not inheritance: each estimator is a plain scikit-learn estimator whose ``fit``
 validates the data, builds a skorch ``NeuralNetClassifier``/``NeuralNetRegressor`` around
-:class:`~sktdi.ssm.S4DNetwork` (stored as ``net_``), runs TDI on a subsample to set the initial
-SSM modes, and trains with skorch. This module holds the parameters and the order of the
-steps; each step has its own home:
+:class:`~sktdi.ssm.ConvS4DNetwork` or :class:`~sktdi.ssm.S4DNetwork` (stored as ``net_``),
+runs TDI on a subsample to set the initial SSM modes, and trains with skorch. This module
+holds the parameters and the order of the steps; each step has its own home:
 
 - data handling (standardization, padding masks): :mod:`sktdi.utils.inputs`;
 - the skorch network and its schedule: :mod:`sktdi.deep_model.training`;
@@ -488,13 +488,14 @@ class SSMClassifier(ClassifierMixin, _BaseSSM):
     network : {"conv-s4d", "s4d"}, default="conv-s4d"
         "conv-s4d" (:class:`~sktdi.ssm.ConvS4DNetwork`): causal convolutions for local shape
         and an S4D layer in every block for the long range; the classifier's default.
-        "s4d" (:class:`~sktdi.ssm.S4DNetwork`): S4D blocks only, several times faster to
-        train. :doc:`/which_model` compares them.
+        "s4d" (:class:`~sktdi.ssm.S4DNetwork`): S4D blocks only, faster to train, at its own
+        settings: d_model=64, n_layers=2, pooling="mean-max", dropout=0.1, dt_max=1.0 (at
+        the classifier's width and depth it did not learn, :doc:`/long_series`).
     d_model, n_layers, d_state : int, default=128, 6, 64
-        Width, depth and state size per channel (even) of the network. For "conv-s4d",
-        d_model is a multiple of 4 (four branches per block); n_layers=3 fits in under half
-        the time, as accurate on short UCR sets but not on long series (:doc:`/deep_model`).
-        With network="s4d", 64 and 2 are the tested settings.
+        Width, depth and state size per channel (even). "conv-s4d": d_model a multiple of 4,
+        a residual shortcut per three blocks; n_layers=3 took about half the fit time, level
+        on the UCR sets but behind where classes differ in timing over thousands of steps
+        (:doc:`/deep_model`). network="s4d": 64 and 2 are the tested settings.
     dropout : float, default=0.0
         Channel dropout after each block (0.1 is the tested setting for network="s4d").
     pooling : {"mean", "max", "mean-max", "last"}, default="mean"
@@ -557,7 +558,8 @@ class SSMClassifier(ClassifierMixin, _BaseSSM):
     ----------
     classes_ : ndarray of shape (n_classes,)
     net_ : skorch.NeuralNetClassifier
-        The trained network; ``net_.module_`` is the :class:`~sktdi.ssm.S4DNetwork`.
+        The trained network; ``net_.module_`` is the :class:`~sktdi.ssm.ConvS4DNetwork`
+        (``network="conv-s4d"``) or the :class:`~sktdi.ssm.S4DNetwork`.
     task_spectrum_ : TaskSpectrum or None
         The Fisher statistic TDI aligned to (None when no alignment ran: a named init, or
         ``"auto"`` keeping the base).
