@@ -86,7 +86,8 @@ ARMS = {
     "noncausal": {"bidirectional": True},  # centred convolutions, S4D both ways
     "epochs50": {"max_epochs": 50},  # half the epochs (the cosine schedule over 50): half the cost
     # half the blocks: one residual group of three instead of two, about half a step's cost;
-    # the S4D branch of each block still sees the whole series, so depth buys local shape only
+    # the S4D branch of each block still sees the whole series, so depth was expected to buy
+    # local shape only (the long-series study found otherwise: docs/long_series.md)
     "layers3": {"n_layers": 3},
     # early stopping on a held-out split, at scikit-learn's MLP and SGD settings (a tenth held
     # out, 10 epochs of patience; the best epoch's weights restored), not tuned here

@@ -25,6 +25,8 @@ LONG_MEMORY = DATA / "long_series_memory.csv"
 # issue 36's cheaper network (three blocks, `n_layers=3`) on the study's accuracy cells, in a
 # run of its own on today's code: the rule declared in benchmarks/run_depth_default.sh reads it
 LONG_SERIES_3BLOCKS = DATA / "long_series_3blocks.csv"
+THREE_BLOCKS_RULE_LENGTHS = (1000, 4000)  # the fits the declared rule reads
+N_CLASSES = 5  # every task of the study (benchmarks/long_series.py)
 # the issue's other arms on the study's draws, 20 series per class, and PLAID through the
 # harness (benchmarks/run_long_arms.sh, declared before they ran)
 LONG_SERIES_ARMS = DATA / "long_series_arms.csv"
@@ -127,6 +129,7 @@ def three_blocks_gap() -> pd.DataFrame:
     """Three blocks and the default (six) per fit of the same task, length and seed: their
     accuracies and fit seconds, and the gap in points (three − six)."""
     three = _csv(LONG_SERIES_3BLOCKS)
+    three = three[three["length"].isin(THREE_BLOCKS_RULE_LENGTHS)]
     cells = ["length", "task", "seed"]
     six = _long_accuracy_runs()
     six = six.loc[six["model"] == "ssm", cells + ["accuracy", "fit_seconds"]]
@@ -194,7 +197,8 @@ def long_series_depth() -> str:
         f"{gap.sem():.1f} points from six, {outcome}. The six-block fits are earlier runs', "
         "and a fit on so few series moves between runs on other code: the default's fits in "
         f"the TDI study above differ from the study's on the same draws by up to "
-        f"{moved.max():.0f} points ({len(moved)} fits). Against those later fits three blocks "
+        f"{moved.max():.0f} points ({len(moved)} fits). Against those later fits (at "
+        f"{', '.join(f'{n:,}' for n in sorted(runs['length'].unique()))} steps) three blocks "
         f"are {_pts(same.mean())} ± {same.sem():.1f} points ({len(same)} fits).\n"
     )
 
@@ -228,12 +232,15 @@ def long_series_arms() -> str:
         study = _long_accuracy_runs().merge(mine[cells].drop_duplicates(), on=cells)
         return pd.concat([study, mine], ignore_index=True)
 
+    if not {"fast-path-minirocket", "s4d", "s4d-network"} <= set(arms["model"]):
+        return "Not finished (`long_series_arms.csv` lacks an arm).\n"
     fast = beside_study(("fast-path-minirocket",))
     deep = beside_study(("s4d", "s4d-network"))
     fast_gap = _gaps(_accuracy(fast), "fast-path-minirocket")
     seeds = {name: ", ".join(map(str, sorted(table["seed"].unique())))
              for name, table in (("fast", fast), ("deep", deep))}
-    fit = deep.pivot_table(index="model", values="fit_seconds", aggfunc="mean")["fit_seconds"]
+    s4d = arms[arms["model"].isin(("s4d", "s4d-network"))]
+    fit = s4d.groupby("model")["fit_seconds"].mean()
     s4d_names = {m: ARM_NAMES[m] for m in ("ssm", "s4d", "s4d-network")}
     return (
         f"Test accuracy, mean over seeds {seeds['fast']}; the fast path with MiniRocket's "
@@ -244,10 +251,9 @@ def long_series_arms() -> str:
         f"{_pts(fast_gap.mean())} points on the mean of the {len(fast_gap)} cells (worst "
         f"{_pts(fast_gap.min())}).\n\nThe S4D network, as a user selects it and at its "
         f"tested settings (`d_model=64, n_layers=2, pooling=\"mean-max\", dropout=0.1, "
-        f"dt_max=1.0`), {int(arms['epochs'].iloc[0])} epochs, seeds {seeds['deep']}, beside "
+        f"dt_max=1.0`), {int(s4d['epochs'].iloc[0])} epochs, seeds {seeds['deep']}, beside "
         "the default's cells of the study:\n\n" + _by_cell(deep, s4d_names)
-        + "\nMean fit seconds, one thread, each fit beside another (the default's in the "
-        "study's run and its extra seeds): "
+        + "\nMean fit seconds of the two in their run, one thread, each fit beside another: "
         + ", ".join(f"{name} {fit[m]:.0f} s" for m, name in s4d_names.items() if m in fit)
         + ".\n"
     )
@@ -258,9 +264,11 @@ def long_series_many() -> str:
     if not LONG_SERIES_MANY.exists():
         return f"Not run yet (`{LONG_SERIES_MANY.relative_to(DATA.parent.parent)}`).\n"
     many = _csv(LONG_SERIES_MANY)
+    if not {"ssm", "fast-path", "minirocket"} <= set(many["model"]):
+        return "Not finished (`long_series_many.csv` lacks a model).\n"
     table = _accuracy(many)
     gaps = {m: (100 * (table["ssm"] - table[m])).dropna() for m in ("minirocket", "fast-path")}
-    per_class = int(many["n_train"].iloc[0]) // 5
+    per_class = int(many["n_train"].iloc[0]) // N_CLASSES
     fit = many.groupby("model")["fit_seconds"].mean()
     return (
         f"Test accuracy with {per_class} training series per class (10 test series per "
@@ -293,12 +301,17 @@ def long_series_plaid() -> str:
              "fit seconds": f"{ok.loc[e, 'fit_seconds']:.0f}",
              "predict seconds": f"{ok.loc[e, 'predict_seconds']:.1f}"}
             for e, name in PLAID_NAMES.items() if e in ok.index]
-    first = results.iloc[0]
+    if ok.empty:
+        return "No cell finished (`long_series_plaid.csv`).\n"
+    first = ok.iloc[0]
+    failed = sorted(set(results["estimator"]) - set(ok.index))
     return (
         f"PLAID, official split ({int(first['n_train'])} training and {int(first['n_test'])} "
         f"test series, {int(first['n_classes'])} classes), one `sktdi benchmark` run, one "
         "thread per fit, beside the other queue:\n\n"
         + _md_table(pd.DataFrame(rows), ["l", "r", "r", "r"])
+        + (f"\nFailed: {', '.join(failed)} (the results file holds the errors).\n"
+           if failed else "")
     )
 
 
@@ -772,6 +785,19 @@ def long_series_targets() -> str:
     return _md_table(table, ["l", "r", "l"]) + "\n"
 
 
+def _many_clause() -> str:
+    """The decision row's words on 20 series per class ('' before that run)."""
+    if not LONG_SERIES_MANY.exists():
+        return ""
+    many = _csv(LONG_SERIES_MANY)
+    means = _accuracy(many).mean()
+    if not {"ssm", "minirocket"} <= set(means.index):
+        return ""
+    return (f"with {int(many['n_train'].iloc[0]) // N_CLASSES} series per class at "
+            f"{int(many['length'].iloc[0]):,} steps SSMClassifier {_f(means['ssm'])}, "
+            f"MiniRocket {_f(means['minirocket'])}; ")
+
+
 def long_series_row() -> dict:
     """The decision table's row for long series (``which_model.md``)."""
     s = _summary()
@@ -796,6 +822,7 @@ def long_series_row() -> dict:
             f"({{doc}}`long_series`), mean accuracy: SSMClassifier {_f(means['ssm'])}, "
             f"the fast path {_f(means['fast-path'])}, MiniRocket {_f(means['minirocket'])}; "
             f"{_pts(s['it'].mean())} points against InceptionTime where it ran; "
+            + _many_clause() +
             f"{long_epochs}-epoch fits of {int(runs['n_train'].iloc[0])} and "
             f"{int(_csv(LONG_MEMORY_RELEASE_40)['n_train'].iloc[0])} series of "
             f"{int(runs['length'].iloc[0]):,} steps peak at "

@@ -138,7 +138,7 @@ def which_model() -> str:
             "your data": "dozens of series per class or more, and a reason for a deep model: "
             "a GPU, a model to fine-tune, or one to run step by step on a stream",
             "use": "`SSMClassifier()`; `SSMClassifier(n_layers=3)` for about half the fit "
-            "where the classes do not differ in timing over thousands of steps "
+            "where the classes do not differ in a period hundreds of steps long "
             "({doc}`deep_model`)",
             "what to expect": (
                 f"full training sets, {len(deep)} datasets: mean accuracy {_f(deep['tdi'].mean())}, "

@@ -494,7 +494,7 @@ class SSMClassifier(ClassifierMixin, _BaseSSM):
     d_model, n_layers, d_state : int, default=128, 6, 64
         Width, depth and state size per channel (even). "conv-s4d": d_model a multiple of 4,
         a residual shortcut per three blocks; n_layers=3 took about half the fit time, level
-        on the UCR sets but behind where classes differ in timing over thousands of steps
+        on the UCR sets but behind where classes differ in a period hundreds of steps long
         (:doc:`/deep_model`). network="s4d": 64 and 2 are the tested settings.
     dropout : float, default=0.0
         Channel dropout after each block (0.1 is the tested setting for network="s4d").
