@@ -798,6 +798,20 @@ def _many_clause() -> str:
             f"MiniRocket {_f(means['minirocket'])}; ")
 
 
+def _plaid_clause() -> str:
+    """The decision row's words on PLAID, the shipped set of unequal lengths ('' before that
+    run)."""
+    if not LONG_SERIES_PLAID.exists():
+        return ""
+    results = _csv(LONG_SERIES_PLAID)
+    ok = results[results["status"] == "ok"].set_index("estimator")["accuracy"]
+    if not {"tdi", "minirocket"} <= set(ok.index):
+        return ""
+    return (f"but on PLAID (unequal lengths up to about a thousand steps) SSMClassifier "
+            f"{_f(ok['tdi'])} against MiniRocket's {_f(ok['minirocket'])}: use MiniRocket or "
+            "the fast path there; ")
+
+
 def long_series_row() -> dict:
     """The decision table's row for long series (``which_model.md``)."""
     s = _summary()
@@ -822,7 +836,7 @@ def long_series_row() -> dict:
             f"({{doc}}`long_series`), mean accuracy: SSMClassifier {_f(means['ssm'])}, "
             f"the fast path {_f(means['fast-path'])}, MiniRocket {_f(means['minirocket'])}; "
             f"{_pts(s['it'].mean())} points against InceptionTime where it ran; "
-            + _many_clause() +
+            + _many_clause() + _plaid_clause() +
             f"{long_epochs}-epoch fits of {int(runs['n_train'].iloc[0])} and "
             f"{int(_csv(LONG_MEMORY_RELEASE_40)['n_train'].iloc[0])} series of "
             f"{int(runs['length'].iloc[0]):,} steps peak at "
