@@ -27,6 +27,7 @@ LONG_MEMORY = DATA / "long_series_memory.csv"
 LONG_SERIES_3BLOCKS = DATA / "long_series_3blocks.csv"
 THREE_BLOCKS_RULE_LENGTHS = (1000, 4000)  # the fits the declared rule reads
 N_CLASSES = 5  # every task of the study (benchmarks/long_series.py)
+DRAW = ["length", "task", "seed"]  # one draw of a task: the cells runs pair on
 # the issue's other arms on the study's draws, 20 series per class, and PLAID through the
 # harness (benchmarks/run_long_arms.sh, declared before they ran)
 LONG_SERIES_ARMS = DATA / "long_series_arms.csv"
@@ -69,9 +70,8 @@ def _accuracy(results: pd.DataFrame) -> pd.DataFrame:
 
 def _accuracy_where(results: pd.DataFrame, model: str) -> pd.DataFrame:
     """:func:`_accuracy` on the seeds ``model`` ran, for a comparison on the same draws."""
-    cells = ["length", "task", "seed"]
-    ran = results.loc[results["model"] == model, cells].drop_duplicates()
-    return _accuracy(results.merge(ran, on=cells))
+    ran = results.loc[results["model"] == model, DRAW].drop_duplicates()
+    return _accuracy(results.merge(ran, on=DRAW))
 
 
 def _fit_seconds() -> pd.DataFrame:
@@ -130,20 +130,24 @@ def three_blocks_gap() -> pd.DataFrame:
     accuracies and fit seconds, and the gap in points (three − six)."""
     three = _csv(LONG_SERIES_3BLOCKS)
     three = three[three["length"].isin(THREE_BLOCKS_RULE_LENGTHS)]
-    cells = ["length", "task", "seed"]
     six = _long_accuracy_runs()
-    six = six.loc[six["model"] == "ssm", cells + ["accuracy", "fit_seconds"]]
-    both = three[cells + ["accuracy", "fit_seconds"]].merge(six, on=cells,
-                                                            suffixes=("_three", "_six"))
+    six = six.loc[six["model"] == "ssm", DRAW + ["accuracy", "fit_seconds"]]
+    both = three[DRAW + ["accuracy", "fit_seconds"]].merge(six, on=DRAW,
+                                                           suffixes=("_three", "_six"))
     both["gap"] = 100 * (both["accuracy_three"] - both["accuracy_six"])
     return both
 
 
+def _reverts(gap: pd.Series) -> bool:
+    """The declared rule on the paired gaps (points): True where three blocks trail six by
+    more than two standard errors of the paired differences (the adoption reverted)."""
+    return bool(gap.mean() < -2 * gap.sem())
+
+
 def three_blocks_rule() -> tuple[pd.Series, bool]:
-    """The paired gaps (points) and the declared rule's outcome: True where three blocks
-    trail six by more than two standard errors of the paired differences (reverted)."""
+    """The paired gaps (points) and the declared rule's outcome (:func:`_reverts`)."""
     gap = three_blocks_gap()["gap"]
-    return gap, bool(gap.mean() < -2 * gap.sem())
+    return gap, _reverts(gap)
 
 
 def _six_blocks_in_two_runs() -> pd.DataFrame:
@@ -153,24 +157,22 @@ def _six_blocks_in_two_runs() -> pd.DataFrame:
     tdi_study = tdi_study[tdi_study["model"] == "ssm-tdi"]
     study = _long_accuracy_runs()
     study = study[study["model"] == "ssm"]
-    cells = ["length", "task", "seed"]
-    return tdi_study[cells + ["accuracy"]].merge(
-        study[cells + ["accuracy"]], on=cells, suffixes=("_tdi_study", "_study"))
+    return tdi_study[DRAW + ["accuracy"]].merge(
+        study[DRAW + ["accuracy"]], on=DRAW, suffixes=("_tdi_study", "_study"))
 
 
-def _three_against_tdi_study() -> pd.Series:
+def _three_against_tdi_study(six: pd.DataFrame) -> pd.Series:
     """Three − six blocks in points per fit, the six-block fits those of the TDI study (a
-    later run than the study's)."""
-    three = _csv(LONG_SERIES_3BLOCKS)
-    six = _six_blocks_in_two_runs()
-    both = three.merge(six, on=["length", "task", "seed"])
+    later run than the study's; ``six``: :func:`_six_blocks_in_two_runs`)."""
+    both = _csv(LONG_SERIES_3BLOCKS).merge(six, on=DRAW)
     return 100 * (both["accuracy"] - both["accuracy_tdi_study"])
 
 
 @region("long-series-depth")
 def long_series_depth() -> str:
     both = three_blocks_gap()
-    gap, reverted = three_blocks_rule()
+    gap = both["gap"]
+    reverted = _reverts(gap)
     table = both.groupby(["length", "task"]).agg(
         three=("accuracy_three", "mean"), six=("accuracy_six", "mean"),
         gap=("gap", "mean"), sem=("gap", "sem"), seeds=("gap", "size"))
@@ -184,8 +186,8 @@ def long_series_depth() -> str:
     outcome = ("more than two standard errors behind: the rule reverted the adoption, and the "
                "default keeps six blocks" if reverted else
                "within two standard errors: the rule kept the adoption")
-    same = _three_against_tdi_study()
     runs = _six_blocks_in_two_runs()
+    same = _three_against_tdi_study(runs)
     moved = 100 * (runs["accuracy_tdi_study"] - runs["accuracy_study"]).abs()
     return (
         f"Test accuracy, {int(_csv(LONG_SERIES_3BLOCKS)['epochs'].iloc[0])} epochs, seeds "
@@ -201,6 +203,11 @@ def long_series_depth() -> str:
         f"{', '.join(f'{n:,}' for n in sorted(runs['length'].unique()))} steps) three blocks "
         f"are {_pts(same.mean())} ± {same.sem():.1f} points ({len(same)} fits).\n"
     )
+
+
+def _not_run(path) -> str:
+    """A region's text before its results file exists."""
+    return f"Not run yet (`{path.relative_to(DATA.parent.parent)}`).\n"
 
 
 def _by_cell(results: pd.DataFrame, names: dict) -> str:
@@ -222,14 +229,13 @@ def _by_cell(results: pd.DataFrame, names: dict) -> str:
 @region("long-series-arms")
 def long_series_arms() -> str:
     if not LONG_SERIES_ARMS.exists():
-        return f"Not run yet (`{LONG_SERIES_ARMS.relative_to(DATA.parent.parent)}`).\n"
+        return _not_run(LONG_SERIES_ARMS)
     arms = _csv(LONG_SERIES_ARMS)
-    cells = ["length", "task", "seed"]
 
     def beside_study(models: tuple[str, ...]) -> pd.DataFrame:
         """The arms' cells of ``models`` and the study's cells of the same draws."""
         mine = arms[arms["model"].isin(models)]
-        study = _long_accuracy_runs().merge(mine[cells].drop_duplicates(), on=cells)
+        study = _long_accuracy_runs().merge(mine[DRAW].drop_duplicates(), on=DRAW)
         return pd.concat([study, mine], ignore_index=True)
 
     if not {"fast-path-minirocket", "s4d", "s4d-network"} <= set(arms["model"]):
@@ -262,7 +268,7 @@ def long_series_arms() -> str:
 @region("long-series-many")
 def long_series_many() -> str:
     if not LONG_SERIES_MANY.exists():
-        return f"Not run yet (`{LONG_SERIES_MANY.relative_to(DATA.parent.parent)}`).\n"
+        return _not_run(LONG_SERIES_MANY)
     many = _csv(LONG_SERIES_MANY)
     if not {"ssm", "fast-path", "minirocket"} <= set(many["model"]):
         return "Not finished (`long_series_many.csv` lacks a model).\n"
@@ -294,15 +300,15 @@ PLAID_NAMES = {
 @region("long-series-plaid")
 def long_series_plaid() -> str:
     if not LONG_SERIES_PLAID.exists():
-        return f"Not run yet (`{LONG_SERIES_PLAID.relative_to(DATA.parent.parent)}`).\n"
+        return _not_run(LONG_SERIES_PLAID)
     results = _csv(LONG_SERIES_PLAID)
     ok = results[results["status"] == "ok"].set_index("estimator")
+    if ok.empty:
+        return "No cell finished (`long_series_plaid.csv`).\n"
     rows = [{"": name, "accuracy": _f(ok.loc[e, "accuracy"]),
              "fit seconds": f"{ok.loc[e, 'fit_seconds']:.0f}",
              "predict seconds": f"{ok.loc[e, 'predict_seconds']:.1f}"}
             for e, name in PLAID_NAMES.items() if e in ok.index]
-    if ok.empty:
-        return "No cell finished (`long_series_plaid.csv`).\n"
     first = ok.iloc[0]
     failed = sorted(set(results["estimator"]) - set(ok.index))
     return (

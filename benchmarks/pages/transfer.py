@@ -104,7 +104,7 @@ def transfer_confirm() -> str:
     )
 
 
-def _verdict_line(table: pd.DataFrame, arm: str) -> str:
+def _verdict_line(table: pd.DataFrame, arm: str, reverted: bool = False) -> str:
     """The protocol's decision on ``arm`` in words: each stage's paired gap, and for a cost
     candidate its share of the default's fit seconds."""
     v = verdict(table, arm)
@@ -117,7 +117,8 @@ def _verdict_line(table: pd.DataFrame, arm: str) -> str:
                 f"{name} {_pts(v[stage]['mean'])} points on the mean of "
                 f"{v[stage]['datasets']} datasets (worst {_pts(v[stage]['worst'])})"
             )
-    adopt = {None: "not decided (a stage is unfinished)", True: "adopted",
+    adopt = {None: "not decided (a stage is unfinished)",
+             True: "adopted by the protocol, then reverted (below)" if reverted else "adopted",
              False: "not adopted"}[v["adopt"]]
     if arm in MIN_CONFIRM_GAIN:
         adopt += (f" (the rule for a candidate that multiplies the fit time: at least "
@@ -179,9 +180,11 @@ def transfer_cost() -> str:
     )
 
 
-def _candidate_run(run: Path, arms: tuple[str, ...], note: str = "") -> str:
+def _candidate_run(run: Path, arms: tuple[str, ...], note: str = "",
+                   reverted: frozenset = frozenset()) -> str:
     """A candidates' run of its own beside the incumbent: each stage's table that ran and
-    the protocol's verdict on each candidate."""
+    the protocol's verdict on each candidate (``reverted``: arms adopted, then reverted by a
+    later rule)."""
     table = results(run)
     if table.empty:
         where = run.relative_to(OUT.parent.parent.parent)
@@ -189,7 +192,7 @@ def _candidate_run(run: Path, arms: tuple[str, ...], note: str = "") -> str:
     tables = [_stage_table(stage, table)[0] for stage in ("choice", "confirm")
               if (table["stage"] == stage).any()]
     ran = set(table["arm"])
-    lines = [_verdict_line(table, arm) for arm in arms if arm in ran]
+    lines = [_verdict_line(table, arm, arm in reverted) for arm in arms if arm in ran]
     return (
         "The default and the candidates in one run of their own (`benchmarks/transfer_protocol.py "
         f"--out {run.relative_to(OUT.parent.parent.parent)}`){note}, the choice stage as above"
@@ -218,11 +221,14 @@ def transfer_ensemble() -> str:
 def transfer_depth() -> str:
     """Half the blocks and early stopping beside the incumbent (``DEPTH_RUN``), held to the
     cost rule."""
+    table = results(DEPTH_RUN)
+    adopted = verdict(table, "layers3")["adopt"]
+    gap, reverted = three_blocks_rule()
     text = _candidate_run(
         DEPTH_RUN, ("layers3", "stop10"),
         " (the default's confirmation cells are the ensemble run's, on the same code)",
+        reverted=frozenset({"layers3"} if adopted and reverted else ()),
     )
-    table = results(DEPTH_RUN)
     raw = _csv(DEPTH_RUN / "choice_stop10.csv")
     for dataset, errors in raw[raw["status"] != "ok"].groupby("dataset"):
         # the first clause of the refusal, e.g. "validation_fraction=0.1 holds out 3 of 26
@@ -230,14 +236,8 @@ def transfer_depth() -> str:
         reason = str(errors["error"].iloc[0]).split(": ", 1)[-1].split(", and ")[0]
         text += (f"- Early stopping has no result on {dataset}: the estimator refused "
                  f"{len(errors)} of its folds (the first: {reason}).\n")
-    if not verdict(table, "layers3")["adopt"]:
+    if not adopted:
         return text
-    gap, reverted = three_blocks_rule()
-    mine = f"- **{LABELS['layers3']}** against the default"
-    lines = [line[:-len("adopted.")] + "adopted by the protocol, then reverted (below)."
-             if line.startswith(mine) and line.endswith(": adopted.") else line
-             for line in text.split("\n")]
-    text = "\n".join(lines)
     return text + (
         f"- **{LABELS['layers3']}** on the long-series study's tasks (issue 36: no loss "
         f"there), against the default per fit: {_pts(gap.mean())} ± {gap.sem():.1f} points "
