@@ -22,6 +22,7 @@ from numbers import Integral, Real
 import numpy as np
 import torch
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics import accuracy_score, r2_score
 from sklearn.preprocessing import LabelEncoder
 from sklearn.utils._param_validation import Interval, StrOptions
@@ -45,6 +46,7 @@ from ..utils.inputs import (  # noqa: F401 - PaddedSeriesWarning: public here, f
     _caller_stacklevel,
     fit_standardization,
     network_input,
+    running_standardize,
 )
 from ..utils.memory import keep_freed_memory
 from ..utils.options import HasOptionGroups, resolve_options
@@ -63,17 +65,24 @@ from .inference import INFERENCE_DTYPES, check_inference_device, inference_modul
 from .saved_net import check_network_as_fitted, load_net, module_kwargs, net_record
 from .streaming import PredictionStream
 from .training import (
+    RECIPE_PARAMETERS,
     TrainingDivergedError,
     TrainingOptions,
     build_net,
     check_network_params,
     diverged_error,
     finite_weights,
+    learned_nothing,
+    network_parameters,
     network_spec,
     resolve_device,
+    resolved_network_params,
 )
 
 MIN_LENGTH = 2  # a single time step is a tabular feature, not a sequence
+# "running": each series standardized at every step by its own statistics so far (gain and
+# offset free, causal); "channel": one mean and scale per channel for every series
+INPUT_SCALINGS = ("running", "channel")
 
 
 class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
@@ -82,18 +91,19 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
     _parameter_constraints: dict = {
         "init": [StrOptions({*TDI_INITS, *INIT_NAMES})],
         "network": [StrOptions(set(NETWORKS))],
-        "d_model": [Interval(Integral, 1, None, closed="left")],
-        "n_layers": [Interval(Integral, 1, None, closed="left")],
+        "input_scaling": [StrOptions(set(INPUT_SCALINGS))],
+        "d_model": [Interval(Integral, 1, None, closed="left"), StrOptions({"auto"})],
+        "n_layers": [Interval(Integral, 1, None, closed="left"), StrOptions({"auto"})],
         "d_state": [Interval(Integral, 2, None, closed="left")],
-        "dropout": [Interval(Real, 0, 1, closed="left")],
-        "pooling": [StrOptions(set(POOLINGS))],
+        "dropout": [Interval(Real, 0, 1, closed="left"), StrOptions({"auto"})],
+        "pooling": [StrOptions({*POOLINGS, "auto"})],
         "bidirectional": ["boolean"],
         "dt_min": [Interval(Real, 0, None, closed="neither")],
-        "dt_max": [Interval(Real, 0, None, closed="neither")],
+        "dt_max": [Interval(Real, 0, None, closed="neither"), StrOptions({"auto"})],
         "n_estimators": [Interval(Integral, 1, None, closed="left")],
         "max_epochs": [Interval(Integral, 0, None, closed="left")],
         "batch_size": [Interval(Integral, 1, None, closed="left")],
-        "lr": [Interval(Real, 0, None, closed="neither")],
+        "lr": [Interval(Real, 0, None, closed="neither"), StrOptions({"auto"})],
         "prefix_weight": [Interval(Real, 0, 1, closed="both")],
         "validation_fraction": [Interval(Real, 0, 1, closed="left")],
         "n_iter_no_change": [None, Interval(Integral, 1, None, closed="left")],
@@ -113,18 +123,19 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
         *,
         init="tdi",
         network="s4d",
-        d_model=64,
-        n_layers=2,
+        input_scaling="running",
+        d_model="auto",
+        n_layers="auto",
         d_state=64,
-        dropout=0.1,
-        pooling="mean-max",
+        dropout="auto",
+        pooling="auto",
         bidirectional=False,
         dt_min=1e-3,
-        dt_max=1.0,
+        dt_max="auto",
         n_estimators=1,
         max_epochs=100,
         batch_size=16,
-        lr=1e-2,
+        lr="auto",
         prefix_weight=0.0,
         validation_fraction=0.0,
         n_iter_no_change=None,
@@ -139,6 +150,7 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
     ):
         self.init = init
         self.network = network
+        self.input_scaling = input_scaling
         self.d_model = d_model
         self.n_layers = n_layers
         self.d_state = d_state
@@ -164,7 +176,8 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
         self.warm_start = warm_start
 
     # files saved before ``network`` existed hold the S4D network (sktdi.persistence reads this)
-    _value_before_parameter_existed = {"network": "s4d"}
+    # and were standardized with one mean and scale per channel
+    _value_before_parameter_existed = {"network": "s4d", "input_scaling": "channel"}
     # files saved before the option groups (sktdi.persistence.current_params maps them): the
     # tdi_* parameters are tdi=TDIOptions(...), the training ones training=TrainingOptions(...);
     # scale_inputs and prenorm were removed, and their effect is in the saved state (the
@@ -244,7 +257,7 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
         never a silent no-op (scikit-learn's SGD pattern). Returns what the fit uses, each
         read and checked once: ``init`` (:func:`sktdi.tdi.read_init`) and the option groups,
         their defaults for None."""
-        check_state_params(self.d_state, self.dt_min, self.dt_max)
+        check_state_params(self.d_state, self.dt_min, resolved_network_params(self)["dt_max"])
         check_network_params(self)
         if self.n_iter_no_change is not None and self.validation_fraction == 0:
             raise ValueError(
@@ -280,8 +293,15 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
             self, X, y, lengths=lengths, reset=reset, min_length=MIN_LENGTH, **y_kwargs
         )
         if reset:
-            self.input_mean_, self.input_scale_ = fit_standardization(X3, lengths)
+            self.input_mean_, self.input_scale_ = fit_standardization(
+                self._scaled_series(X3), lengths
+            )
         return X3, y, lengths
+
+    def _scaled_series(self, X3: np.ndarray) -> np.ndarray:
+        """X (n, C, L) as the fit's channel statistics are taken on: each series by its own
+        running statistics (``input_scaling="running"``), or as it is."""
+        return running_standardize(X3)[0] if self.input_scaling == "running" else X3
 
     # ---- the fit: build, TDI, train ------------------------------------------------------
     def _initialize_modes(
@@ -354,11 +374,16 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
                     self.__dict__.get("_inference_modules", {}).clear()
                 if str(self.net_.device).startswith("cpu"):
                     keep_freed_memory()  # a CPU step's page faults are a third of its time
-                inputs = network_input(X3, self.input_mean_, self.input_scale_, lengths)
+                inputs = network_input(
+                    X3, self.input_mean_, self.input_scale_, lengths,
+                    running=self.input_scaling == "running",
+                )
                 if lengths is not None:
                     inputs = {"X": inputs, "lengths": lengths}  # skorch unpacks it into forward
                 self._train(inputs, target, n_epochs, training)
                 self.n_epochs_ = len(self.net_.history)
+                if not partial:
+                    self._warn_if_learned_nothing(target)
         self._inference_modules = {}  # the trained weights changed
         return self
 
@@ -375,6 +400,39 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
                 self,
                 training,
             )
+
+    def _warn_if_learned_nothing(self, target) -> None:
+        """A :class:`~sklearn.exceptions.ConvergenceWarning` when the fit ended at chance on
+        its own training series (:func:`~sktdi.deep_model.training.learned_nothing`),
+        naming what to try: a fit that learned nothing must not look like any other."""
+        reason = learned_nothing(self.net_.history, target, self._task)
+        if reason is None:
+            return
+        network = resolved_network_params(self)
+        tries = []
+        if self.input_scaling == "channel":
+            tries.append(
+                "input_scaling='running' (each series scaled by its own statistics: amplitudes "
+                "that differ by orders of magnitude leave many series near-constant otherwise)"
+            )
+        tries.append(f"a lower lr (lr={network['lr'] / 10:g})")
+        set_by_hand = [name for name in RECIPE_PARAMETERS if getattr(self, name) != "auto"]
+        if set_by_hand:
+            tries.append(
+                f"the network's tested settings ({', '.join(set_by_hand)} left at 'auto')"
+            )
+        tries.append(f"more epochs (max_epochs > {self.n_epochs_})")
+        fast = "SpectralRidgeClassifier" if self._task == "classification" else (
+            "SpectralRidgeRegressor"
+        )
+        warnings.warn(
+            f"{type(self).__name__} learned nothing from its training series: after "
+            f"{self.n_epochs_} epochs its {reason}. Try "
+            f"{'; '.join(tries)}; or sktdi's {fast} (the fast path), to check that the data "
+            f"hold the task",
+            ConvergenceWarning,
+            stacklevel=_caller_stacklevel(),
+        )
 
     def _network_spec(self, n_channels: int, n_outputs: int) -> tuple[type, dict]:
         """Hook: the network's module class and keyword arguments (see
@@ -396,6 +454,17 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
         check_is_fitted(self)
         return self.net_.history
 
+    @property
+    def network_params_(self) -> dict:
+        """The fitted network's settings, each ``"auto"`` resolved to the value it took:
+        ``{"d_model", "n_layers", "pooling", "dropout", "dt_max", "lr"}``, read from the
+        fitted network (:data:`~sktdi.deep_model.training.NETWORK_RECIPES` holds each
+        network's values)."""
+        check_is_fitted(self)
+        fitted = network_parameters(self.net_.module, module_kwargs(self.net_))
+        fitted["lr"] = self.net_.lr
+        return {name: fitted[name] for name in RECIPE_PARAMETERS}
+
     def frequency_response(self, layer: int = 0, n_freqs: int = 512) -> tuple[np.ndarray, np.ndarray]:
         """(freqs (n_freqs,) in cycles/sample, ``|H|`` (d_model, n_freqs)) of one S4D layer
         (of the first network, in an ensemble; a bidirectional layer's causal kernel, whose
@@ -416,7 +485,8 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
         def prepare(batch, batch_lengths):
             # standardized batch by batch: a float64 copy of the whole X would grow with n
             return network_input(
-                batch, self.input_mean_, self.input_scale_, batch_lengths, np.float64
+                batch, self.input_mean_, self.input_scale_, batch_lengths, np.float64,
+                running=self.input_scaling == "running",
             )
 
         with torch_threads(resolve_n_threads(self.n_threads)):
@@ -488,26 +558,40 @@ class SSMClassifier(ClassifierMixin, _BaseSSM):
     network : {"conv-s4d", "s4d"}, default="conv-s4d"
         "conv-s4d" (:class:`~sktdi.ssm.ConvS4DNetwork`): causal convolutions for local shape
         and an S4D layer in every block for the long range; the classifier's default.
-        "s4d" (:class:`~sktdi.ssm.S4DNetwork`): S4D blocks only, faster to train, at its own
-        settings: d_model=64, n_layers=2, pooling="mean-max", dropout=0.1, dt_max=1.0 (at
-        the classifier's width and depth it did not learn, :doc:`/long_series`).
-    d_model, n_layers, d_state : int, default=128, 6, 64
-        Width, depth and state size per channel (even). "conv-s4d": d_model a multiple of 4,
+        "s4d" (:class:`~sktdi.ssm.S4DNetwork`): S4D blocks only, faster to train. Each
+        network comes with its own tested settings, which every parameter left at "auto"
+        takes (``d_model``, ``n_layers``, ``dropout``, ``pooling``, ``dt_max``, ``lr``;
+        ``network_params_`` says what they became): "conv-s4d" d_model=128, n_layers=6,
+        pooling="mean", dropout=0.0, dt_max=0.1; "s4d" d_model=64, n_layers=2,
+        pooling="mean-max", dropout=0.1, dt_max=1.0 (at conv-s4d's width and depth it
+        scored at chance, :doc:`/long_series`); lr=0.01 for both.
+    input_scaling : {"running", "channel"}, default="running"
+        How the series are scaled before the network. "running": each series and channel by
+        the mean and standard deviation of its own steps so far
+        (:func:`sktdi.utils.inputs.running_standardize`), so a gain or an offset of a
+        series changes nothing, and the network stays causal (streams and predictions over
+        time are those of the prefixes). "channel": one mean and scale per channel for all
+        series, which keeps each series' amplitude as signal, and fails where amplitudes
+        span orders of magnitude (raw recordings: :doc:`/raw_data`).
+    d_model, n_layers : int or "auto", default="auto"
+        Width and depth ("auto": the network's, above). "conv-s4d": d_model a multiple of 4,
         a residual shortcut per three blocks; n_layers=3 took about half the fit time, level
         on the UCR sets but behind where classes differ in a period hundreds of steps long
-        (:doc:`/deep_model`). network="s4d": 64 and 2 are the tested settings.
-    dropout : float, default=0.0
-        Channel dropout after each block (0.1 is the tested setting for network="s4d").
-    pooling : {"mean", "max", "mean-max", "last"}, default="mean"
-        How the per-step features become one vector per series.
+        (:doc:`/deep_model`).
+    d_state : int, default=64
+        State size per channel (even).
+    dropout : float or "auto", default="auto"
+        Channel dropout after each block ("auto": the network's, above).
+    pooling : {"mean", "max", "mean-max", "last", "auto"}, default="auto"
+        How the per-step features become one vector per series ("auto": the network's).
     bidirectional : bool, default=False
         Every S4D layer also gets an anti-causal kernel and, with network="conv-s4d", the
         convolutions and the max-pool are centred, so each step sees the whole series. The
         network is then not causal (no streaming, no predictions over time, no
         ``prefix_weight``).
-    dt_min, dt_max : float, default=1e-3, 0.1
-        Range of the log-uniform SSM step sizes: smaller steps give longer memories. With
-        network="s4d", dt_max=1.0 is the tested setting.
+    dt_min, dt_max : float, default=1e-3 and "auto"
+        Range of the log-uniform SSM step sizes: smaller steps give longer memories
+        ("auto": the network's dt_max, above).
     n_estimators : int, default=1
         Networks in an ensemble, each with its own initialization, trained side by side in
         one loop; predictions average them. Fit time grows about linearly; three networks
@@ -517,8 +601,9 @@ class SSMClassifier(ClassifierMixin, _BaseSSM):
         Training epochs; 0 fits the initialization only.
     batch_size : int, default=16
         Series per training minibatch.
-    lr : float, default=1e-2
-        AdamW learning rate of every parameter but the SSM's (see ``training``).
+    lr : float or "auto", default="auto"
+        AdamW learning rate of every parameter but the SSM's (see ``training``; "auto": the
+        network's, above).
     prefix_weight : float in [0, 1], default=0.0
         Share of the training loss spent on the prediction after every step. Set it (0.5)
         when you read predictions before a series ends (:doc:`/streaming`); it costs some
@@ -572,6 +657,8 @@ class SSMClassifier(ClassifierMixin, _BaseSSM):
         and 0 where TDI stood down: no channel aligned).
     history_ : skorch.History
         Per-epoch training log.
+    network_params_ : dict
+        The network's settings as fitted, every "auto" resolved (see ``network``).
     n_epochs_ : int
         Epochs trained so far.
     n_features_in_, n_channels_, n_timepoints_ : int
@@ -755,8 +842,9 @@ class SSMRegressor(RegressorMixin, _BaseSSM):
     Parameters
     ----------
     See :class:`SSMClassifier`; every parameter has the same meaning. The defaults differ
-    where the regression studies chose otherwise: ``network="s4d"``, ``d_model=64``,
-    ``n_layers=2``, ``dropout=0.1`` (:doc:`/field`).
+    where the regression studies chose otherwise: ``network="s4d"``, whose "auto" settings
+    for regression are d_model=64, n_layers=2, pooling="mean", dropout=0.1, dt_max=0.1,
+    lr=0.01 (:doc:`/field`); ``network="conv-s4d"`` takes the classifier's.
 
     Attributes
     ----------
@@ -765,7 +853,7 @@ class SSMRegressor(RegressorMixin, _BaseSSM):
     tdi_reports_ : list of TDIReport
     y_mean_, y_scale_ : ndarray of shape (n_outputs,)
         The target standardization.
-    history_, n_epochs_, n_features_in_, n_channels_, n_timepoints_
+    network_params_, history_, n_epochs_, n_features_in_, n_channels_, n_timepoints_
         As for :class:`SSMClassifier`.
 
     Examples
@@ -892,12 +980,8 @@ def _override_defaults(cls, **defaults):
 
 
 # the bridge study (issue 22, docs/deep_model.md): the multi-scale convolution network with an
-# S4D layer in every block, InceptionTime's width, depth and average pooling, no dropout.
-# Half the depth passed the transfer protocol on the UCR sets (issue 36) but was reverted:
-# it lost on the long-series study's tasks (docs/long_series.md)
-_override_defaults(
-    SSMClassifier, network="conv-s4d", d_model=128, n_layers=6, pooling="mean", dropout=0.0,
-    dt_max=1e-1,
-)
-# the regression study kept the causal, mean-pooled network with slower modes (docs/field.md)
-_override_defaults(SSMRegressor, pooling="mean", dt_max=1e-1)
+# S4D layer in every block; its width, depth and pooling ("auto") are the network's recipe
+# (sktdi.deep_model.training.NETWORK_RECIPES). Half the depth passed the transfer protocol on
+# the UCR sets (issue 36) but was reverted: it lost on the long-series study's tasks
+# (docs/long_series.md). The regressor keeps the S4D network (docs/field.md)
+_override_defaults(SSMClassifier, network="conv-s4d")

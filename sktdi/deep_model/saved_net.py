@@ -17,7 +17,7 @@ from ..persistence import changed_since_fit_error
 from ..persistence.declared import saved_numel, network_size_problem
 from ..utils.options import resolve_options
 from ..utils.seeding import seeded
-from .training import TrainingOptions, build_net, network_parameters
+from .training import TrainingOptions, build_net, network_parameters, resolved_network_params
 
 # module keywords a network of a file written by an older sktdi may hold that the estimator's
 # parameters no longer give, and the value a network built now has: a saved network keeps a
@@ -124,8 +124,10 @@ def load_net(reader, owner, record: dict):
     n_channels, n_outputs = saved["n_channels"], saved["n_outputs"]
     # the sizes the network is built with, against the weights the file holds: before
     # anything is allocated by them (a file may say d_model=10**9 beside a few weights)
+    network = resolved_network_params(owner)
     sizes = {
-        name: getattr(owner, name) for name in ("d_model", "d_state", "n_layers", "n_estimators")
+        "d_model": network["d_model"], "d_state": owner.d_state,
+        "n_layers": network["n_layers"], "n_estimators": owner.n_estimators,
     }
     problem = network_size_problem(
         {**sizes, "n_channels": n_channels, "n_outputs": n_outputs},

@@ -24,6 +24,7 @@ import numpy as np
 import torch
 from sklearn.utils.validation import check_is_fitted
 
+from ..utils.inputs import running_standardize
 from ..utils.threads import resolve_n_threads, torch_threads
 from ..utils.validation import check_not_text
 from .stream_kernels import all_finite, compiled_stepper, scale_sample
@@ -93,6 +94,9 @@ class PredictionStream:
         self._n_channels = estimator.n_channels_
         self._input_mean = np.array(estimator.input_mean_, dtype=np.float64)  # (C,)
         self._input_scale = np.array(estimator.input_scale_, dtype=np.float64)  # (C,)
+        # input_scaling="running": each stream's running moments, from its first sample on
+        self._running = estimator.input_scaling == "running"
+        self._moments = None
         self._classes = getattr(estimator, "classes_", None)
         if self._classes is not None:
             self._classes = self._classes.copy()
@@ -165,7 +169,10 @@ class PredictionStream:
                 f"{given}"
             )
         given_x = x
+        moments = self._moments
         with np.errstate(over="ignore", invalid="ignore"):
+            if self._running:  # taken (moments kept) only once the checks below pass
+                x, moments = running_standardize(x, moments)  # (S, C, k)
             x = x - self._input_mean[:, None]  # (S, C, k), a new array: scaled in place
             x /= self._input_scale[:, None]
             if self._dtype == torch.float32:
@@ -185,6 +192,7 @@ class PredictionStream:
                 f"scale, they overflow its {str(self._dtype).removeprefix('torch.')} precision "
                 f"(largest |x| given: {np.abs(given_x).max():.3g})"
             )
+        self._moments = moments
         if self._stepper is not None:
             # a sample costs the compiled step tens of microseconds: nothing here that can
             # wait (the threads, resolved for chunks only; torch, when outputs are read)
@@ -211,8 +219,15 @@ class PredictionStream:
         fifth of the step. False, and nothing fed, where a scaled value is not finite:
         :meth:`_feed` then names the problem."""
         scaled = np.empty((*x.shape, 1), self._stepper.dtype)  # (S, C, 1)
+        moments = self._moments
+        if self._running:
+            if not np.isfinite(x).all():
+                return False
+            z, moments = running_standardize(x[:, :, np.newaxis], moments)  # (S, C, 1)
+            x = z[:, :, 0]  # (S, C)
         if not scale_sample(x, self._input_mean, self._input_scale, scaled):
             return False
+        self._moments = moments
         self._output = self._stepper.feed(scaled, every_step=False)  # (S, O)
         self.n_steps_ += 1
         if not all_finite(self._output):
@@ -254,6 +269,8 @@ class PredictionStream:
                 "keep streams by a mask, pass booleans (e.g. np.array([...], dtype=bool))"
             )
         index = torch.as_tensor(rows, dtype=torch.long, device=self._device)  # (S',)
+        if self._moments is not None:
+            self._moments = self._moments.select(rows)
         if self._stepper is not None:
             self._stepper.keep(rows)
         else:

@@ -12,6 +12,7 @@ import math
 import sys
 from numbers import Real
 
+import numpy as np
 import torch
 from sklearn.utils._param_validation import Interval, StrOptions
 from skorch.callbacks import (
@@ -36,6 +37,52 @@ from ..utils.validation import keyword_only
 from .augmentation import AUGMENTATIONS, augment_batch
 
 PREDICT_BATCH_SIZE = 1024
+
+# each network's tested settings, by task: what a parameter left at "auto" becomes in fit.
+# conv-s4d: the bridge study's (docs/deep_model.md; InceptionTime's width, depth and pooling);
+# s4d for classification: the S4D network's own (at conv-s4d's width and depth it scored at
+# chance, docs/long_series.md); s4d for regression: the regression study's (docs/field.md)
+NETWORK_RECIPES = {
+    ("classification", "conv-s4d"): {
+        "d_model": 128, "n_layers": 6, "pooling": "mean", "dropout": 0.0, "dt_max": 0.1,
+        "lr": 1e-2,
+    },
+    ("classification", "s4d"): {
+        "d_model": 64, "n_layers": 2, "pooling": "mean-max", "dropout": 0.1, "dt_max": 1.0,
+        "lr": 1e-2,
+    },
+    ("regression", "conv-s4d"): {
+        "d_model": 128, "n_layers": 6, "pooling": "mean", "dropout": 0.0, "dt_max": 0.1,
+        "lr": 1e-2,
+    },
+    ("regression", "s4d"): {
+        "d_model": 64, "n_layers": 2, "pooling": "mean", "dropout": 0.1, "dt_max": 0.1,
+        "lr": 1e-2,
+    },
+}
+RECIPE_PARAMETERS = ("d_model", "n_layers", "pooling", "dropout", "dt_max", "lr")
+
+
+def resolved_network_params(estimator) -> dict:
+    """``estimator``'s network settings (:data:`RECIPE_PARAMETERS`) with every ``"auto"``
+    replaced by its network's tested value for the estimator's task (:data:`NETWORK_RECIPES`).
+
+    Examples
+    --------
+    >>> from sktdi import SSMClassifier
+    >>> from sktdi.deep_model.training import resolved_network_params
+    >>> resolved_network_params(SSMClassifier(network="s4d", n_layers=4))
+    {'d_model': 64, 'n_layers': 4, 'pooling': 'mean-max', 'dropout': 0.1, 'dt_max': 1.0, 'lr': 0.01}
+    """
+    recipe = NETWORK_RECIPES[estimator._task, estimator.network]
+    return {
+        name: recipe[name] if _is_auto(getattr(estimator, name)) else getattr(estimator, name)
+        for name in RECIPE_PARAMETERS
+    }
+
+
+def _is_auto(value) -> bool:
+    return isinstance(value, str) and value == "auto"
 
 
 class TrainingOptions(OptionGroup):
@@ -154,6 +201,75 @@ class FiniteLoss(Callback):
             )
 
 
+class TrainingAccuracy(Callback):
+    """Record each epoch's accuracy on its own training batches as ``train_acc`` (a
+    classifier's; the outputs the loss was taken on, in training mode: no extra forward pass).
+    The fit reads the last one to tell a network that learned nothing
+    (:func:`learned_nothing`)."""
+
+    def on_epoch_begin(self, net, **kwargs):
+        self.correct_, self.seen_ = 0, 0
+
+    def on_batch_end(self, net, batch=None, training=None, y_pred=None, **kwargs):
+        if not training or y_pred is None:
+            return
+        with torch.no_grad():
+            if y_pred.dim() == 3:  # (B, members, K): an ensemble in training mode
+                y_pred = y_pred.softmax(dim=-1).mean(dim=1)  # (B, K)
+            y_true = torch.as_tensor(batch[1], device=y_pred.device)  # (B,)
+            self.correct_ += int((y_pred.argmax(dim=-1) == y_true).sum())
+            self.seen_ += len(y_true)
+
+    def on_epoch_end(self, net, **kwargs):
+        if self.seen_:
+            net.history.record("train_acc", self.correct_ / self.seen_)
+
+
+def learned_nothing(history, target, task: str) -> str | None:
+    """Why a fit's last epoch (skorch ``history``) is at chance on its own training data, or
+    None. ``target``: the training targets as the network trains on them (class codes, or
+    standardized values).
+
+    A classifier is at chance when its training accuracy ends within a quarter of the way
+    from the majority class's share to 1, or its training loss above 0.9 of the loss of
+    predicting the class shares (their entropy); a regressor when its training loss (mean
+    squared error of standardized targets, whose variance is 1) ends above 0.9. A network
+    that learned anything fits its own training series far better than either (every fit
+    of the raw-data study did, :doc:`/raw_data`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sktdi.deep_model.training import learned_nothing
+    >>> codes = np.repeat([0, 1, 2, 3], 15)
+    >>> print(learned_nothing([{"train_loss": 0.9, "train_acc": 0.35}], codes, "classification"))
+    training accuracy 0.35 is near the largest class's share (0.25)
+    >>> learned_nothing([{"train_loss": 0.1, "train_acc": 1.0}], codes, "classification")
+    """
+    last = history[-1]
+    loss = last["train_loss"]
+    if task == "regression":
+        if loss > 0.9:
+            return f"training loss {loss:.3g} is near 1, the loss of predicting the mean"
+        return None
+    shares = np.bincount(target) / len(target)
+    shares = shares[shares > 0]
+    majority, chance_loss = shares.max(), float(-(shares * np.log(shares)).sum())
+    accuracy = last.get("train_acc", 1.0)
+    reasons = []
+    if accuracy <= majority + 0.25 * (1 - majority):
+        reasons.append(
+            f"training accuracy {accuracy:.3g} is near the largest class's share "
+            f"({majority:.3g})"
+        )
+    if loss > 0.9 * chance_loss:
+        reasons.append(
+            f"training loss {loss:.3g} is near or above {chance_loss:.3g}, the loss of "
+            f"predicting the class shares"
+        )
+    return " and its ".join(reasons) or None
+
+
 class ReleaseFreedMemory(Callback):
     """Hand the heap's free memory back to the system at the end of every epoch of a fit on
     series so long that the network recomputes its block outputs (on a CPU, block outputs of
@@ -202,18 +318,19 @@ def diverged_error(what: str, estimator, training: TrainingOptions) -> TrainingD
     """The error for a training that diverged (``what``: where), in the user's terms: the
     settings that drive a step's size and the network's scale, and what to change."""
     report = getattr(estimator, "init_report_", None) or {}
+    network = resolved_network_params(estimator)
     init = repr(estimator.init)
     if report.get("n_aligned_channels"):
         init += f" (TDI aligned {report['n_aligned_channels']} channels)"
     settings = ", ".join([
-        f"lr={estimator.lr!r}",
+        f"lr={network['lr']!r}",
         f"training.ssm_lr={training.ssm_lr!r}",
         f"training.grad_clip={training.grad_clip!r}",
         f"batch_size={estimator.batch_size!r}",
         f"network={estimator.network!r}",
-        f"d_model={estimator.d_model!r}",
+        f"d_model={network['d_model']!r}",
         f"d_state={estimator.d_state!r}",
-        f"n_layers={estimator.n_layers!r}",
+        f"n_layers={network['n_layers']!r}",
         f"init={init}",
     ])
     clip = (
@@ -222,7 +339,7 @@ def diverged_error(what: str, estimator, training: TrainingOptions) -> TrainingD
     )
     return TrainingDivergedError(
         f"training diverged: {what}, so the model would predict NaN. It trained with "
-        f"{settings}. Try a lower lr (e.g. lr={estimator.lr / 10:g}){clip}, or "
+        f"{settings}. Try a lower lr (e.g. lr={network['lr'] / 10:g}){clip}, or "
         f"init='s4d-lin' if TDI's modes are the cause; then fit again"
     )
 
@@ -353,6 +470,8 @@ def build_net(
     initialized)."""
     callbacks = [("learning_rates", LearningRates()), ("finite_loss", FiniteLoss()),
                  ("release_freed_memory", ReleaseFreedMemory())]
+    if estimator._task == "classification":
+        callbacks.append(("train_acc", TrainingAccuracy()))
     if training.grad_clip is not None:
         callbacks.append(("grad_clip", GradientNormClipping(training.grad_clip)))
     if training.lr_schedule == "cosine" and estimator.max_epochs > 0:
@@ -389,7 +508,7 @@ def build_net(
         optimizer=torch.optim.AdamW,
         optimizer__weight_decay=training.weight_decay,
         optimizer__param_groups=[(f"*ssm.{name}", ssm_group) for name in SSM_PARAMETER_NAMES],
-        lr=estimator.lr,
+        lr=resolved_network_params(estimator)["lr"],
         max_epochs=estimator.max_epochs,
         batch_size=estimator.batch_size,
         iterator_train__shuffle=True,
@@ -406,10 +525,11 @@ def check_network_params(estimator) -> None:
     """The parameters that one of the two networks cannot honour: an error naming them."""
     if estimator.network != "conv-s4d":
         return
-    if estimator.d_model % 4:
+    d_model = resolved_network_params(estimator)["d_model"]
+    if d_model % 4:
         raise ValueError(
             f"network='conv-s4d' splits d_model over four branches (three convolution widths "
-            f"and a max-pool), so d_model must be a multiple of 4; got {estimator.d_model}"
+            f"and a max-pool), so d_model must be a multiple of 4; got {d_model}"
         )
 
 
@@ -417,26 +537,27 @@ def network_spec(estimator, n_channels: int, n_outputs: int) -> tuple[type, dict
     """(module class, its keyword arguments) for ``estimator``'s network: a
     :class:`~sktdi.ssm.ConvS4DNetwork` or :class:`~sktdi.ssm.S4DNetwork`, or an
     :class:`~sktdi.ssm.S4DEnsemble` of them."""
+    network = resolved_network_params(estimator)
     kwargs = {
         "n_channels": n_channels,
         "n_outputs": n_outputs,
         "d_state": estimator.d_state,
-        "dropout": estimator.dropout,
-        "pooling": estimator.pooling,
+        "dropout": network["dropout"],
+        "pooling": network["pooling"],
         "init": read_init(estimator.init).base,  # what the layers are built with
         "dt_min": estimator.dt_min,
-        "dt_max": estimator.dt_max,
+        "dt_max": network["dt_max"],
     }
     if estimator.network == "conv-s4d":
-        kwargs.update(depth=estimator.n_layers, n_filters=estimator.d_model // 4)
+        kwargs.update(depth=network["n_layers"], n_filters=network["d_model"] // 4)
         if estimator.bidirectional:
             # only when set: the causal network's files from before it existed hold no such
             # argument, and a saved network must match the one its parameters build
             kwargs["bidirectional"] = True
     else:
         kwargs.update(
-            d_model=estimator.d_model,
-            n_layers=estimator.n_layers,
+            d_model=network["d_model"],
+            n_layers=network["n_layers"],
             bidirectional=estimator.bidirectional,
         )
     if estimator.n_estimators == 1:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sys
 import warnings
+from typing import NamedTuple
 
 import numpy as np
 
@@ -50,10 +51,81 @@ def network_input(
     scale: np.ndarray,
     lengths: np.ndarray | None,
     dtype=np.float32,
+    running: bool = False,
 ) -> np.ndarray:
-    """Standardized series (n, C, L) in ``dtype`` with the padding zeroed."""
+    """Standardized series (n, C, L) in ``dtype`` with the padding zeroed; with ``running``,
+    each series is first standardized by its own running statistics
+    (:func:`running_standardize`), then by the fit's ``mean`` and ``scale``."""
+    if running:
+        X3 = running_standardize(X3)[0]  # (n, C, L) float64
     X3 = (X3 - mean[:, None]) / scale[:, None]  # (n, C, L)
     return (X3 * valid_mask(X3, lengths)).astype(dtype)
+
+
+# ---- each series by its own statistics, as it runs ------------------------------------------
+
+# a running variance below this share of the running mean square (about the first value) is
+# rounding, not signal: the series has been constant so far, and the step is given 0
+_CONSTANT_SO_FAR = 1e-12
+
+
+class RunningMoments(NamedTuple):
+    """What :func:`running_standardize` carries from one stretch of series to the next: per
+    series and channel the first value, and the sums of the steps' differences from it and of
+    their squares, (n, C, 1) each; ``steps``, the steps taken."""
+
+    first: np.ndarray
+    sum: np.ndarray
+    sum_sq: np.ndarray
+    steps: int
+
+    def select(self, rows) -> RunningMoments:
+        """The moments of the series ``rows`` only, in that order."""
+        return self._replace(first=self.first[rows], sum=self.sum[rows], sum_sq=self.sum_sq[rows])
+
+
+def running_standardize(
+    X3: np.ndarray, moments: RunningMoments | None = None
+) -> tuple[np.ndarray, RunningMoments]:
+    """Each series and channel of X (n, C, L) standardized at every step t by the mean and
+    standard deviation of its own steps 0..t, in float64: ``(x_t - mean_t) / std_t``, 0
+    while the series has been constant so far. Returns it and the moments to continue with
+    (``moments``: those of the steps before X, for a stream fed a stretch at a time).
+
+    A gain or an offset of the whole series changes nothing, and step t depends on steps
+    ≤ t only: the causal network's predictions for a prefix stay those of the prefix alone.
+    ``|z_t| <= sqrt(t)``: the early steps cannot blow up.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sktdi.utils.inputs import running_standardize
+    >>> x = np.array([[[2.0, 2.0, 4.0, 0.0]]])
+    >>> running_standardize(x)[0].round(3)
+    array([[[ 0.   ,  0.   ,  1.414, -1.414]]])
+    >>> bool(np.allclose(running_standardize(1e6 * x + 3)[0], running_standardize(x)[0]))
+    True
+    """
+    X3 = np.asarray(X3, dtype=np.float64)
+    if moments is None:
+        zeros = np.zeros(X3.shape[:2] + (1,))  # (n, C, 1)
+        moments = RunningMoments(X3[:, :, :1].copy(), zeros, zeros, 0)
+    d = X3 - moments.first  # (n, C, L): about the first value, so that an offset cancels
+    # sums in the order one step at a time adds them (a stream fed a sample at a time gets
+    # the same values): the carried sum first, then each step's
+    sums = np.cumsum(np.concatenate([moments.sum, d], axis=-1), axis=-1)[..., 1:]  # (n, C, L)
+    sums_sq = np.cumsum(np.concatenate([moments.sum_sq, d * d], axis=-1), axis=-1)[..., 1:]
+    steps = moments.steps + np.arange(1, X3.shape[-1] + 1)  # (L,)
+    mean = sums / steps  # (n, C, L)
+    mean_sq = sums_sq / steps  # (n, C, L)
+    var = mean_sq - mean * mean  # (n, C, L)
+    varies = var > _CONSTANT_SO_FAR * mean_sq  # (n, C, L)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        z = np.where(varies, (d - mean) / np.sqrt(np.where(varies, var, 1.0)), 0.0)
+    last = RunningMoments(
+        moments.first, sums[..., -1:], sums_sq[..., -1:], moments.steps + X3.shape[-1]
+    )
+    return z, last
 
 
 # ---- padded series predicted without their lengths ------------------------------------------
