@@ -489,7 +489,9 @@ def test_subclasses_and_changed_architectures_are_refused(classifier, tmp_path):
         message = str(info.value)
         assert named in message, message
         assert "n_filters" not in message and "depth" not in message
-        assert f"set_params({', '.join(f'{k}={getattr(clf, k)!r}' for k in params)})" in message
+        # the values the fitted network has ("auto" resolved: network_params_)
+        fitted = {**clf.get_params(), **clf.network_params_}
+        assert f"set_params({', '.join(f'{k}={fitted[k]!r}' for k in params)})" in message
     s4d = SSMClassifier(network="s4d", d_model=8, n_layers=1, d_state=8, max_epochs=1)
     s4d.fit(*classifier[1:])
     with pytest.raises(ValueError, match="changed since fit: d_model=6 now, 8 at fit"):

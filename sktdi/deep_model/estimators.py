@@ -419,7 +419,7 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
         set_by_hand = [name for name in RECIPE_PARAMETERS if getattr(self, name) != "auto"]
         if set_by_hand:
             tries.append(
-                f"the network's tested settings ({', '.join(set_by_hand)} left at 'auto')"
+                f"the network's tested settings (leave {', '.join(set_by_hand)} at 'auto')"
             )
         tries.append(f"more epochs (max_epochs > {self.n_epochs_})")
         fast = "SpectralRidgeClassifier" if self._task == "classification" else (
@@ -983,5 +983,7 @@ def _override_defaults(cls, **defaults):
 # S4D layer in every block; its width, depth and pooling ("auto") are the network's recipe
 # (sktdi.deep_model.training.NETWORK_RECIPES). Half the depth passed the transfer protocol on
 # the UCR sets (issue 36) but was reverted: it lost on the long-series study's tasks
-# (docs/long_series.md). The regressor keeps the S4D network (docs/field.md)
+# (docs/long_series.md). The regressor keeps the S4D network (docs/field.md): the base's
+# defaults, in an __init__ of its own (whose errors name SSMRegressor)
 _override_defaults(SSMClassifier, network="conv-s4d")
+_override_defaults(SSMRegressor)

@@ -67,6 +67,9 @@ def check_network_as_fitted(owner, net) -> None:
     changed = sorted(
         name for name in fitted.keys() & now.keys() if fitted[name] != now[name]
     ) or sorted(fitted.keys() ^ now.keys())
+    # a parameter left at "auto" follows the network: where the network changed, it is the
+    # change to name (set back, the "auto" ones follow it)
+    changed = [name for name in changed if getattr(owner, name, None) != "auto"] or changed
     if "init" in changed:  # the layers hold the base init; the fit's own init is reported
         requested = getattr(owner, "init_report_", {}).get("requested")
         if requested is not None:

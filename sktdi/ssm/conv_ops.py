@@ -304,7 +304,9 @@ def max_pool3_project(x: Tensor, weight: Tensor, left: int) -> Tensor:
     return _MaxPool3Project.apply(x, weight, left)
 
 
-def residual_join(a: Tensor, r: Tensor, shortcut: torch.nn.Sequential) -> Tensor:
+def residual_join(
+    a: Tensor, r: Tensor, shortcut: torch.nn.Sequential, valid: Tensor | None = None
+) -> Tensor:
     """``relu(relu(a) + shortcut(r))`` for a shortcut of a 1×1 convolution without bias and a
     ``BatchNorm1d``: a (B, C, L), r (B, C_in, L) -> (B, C, L). On a CPU, in training, one step
     that keeps two masks for the backward pass (:class:`_ResidualJoin`); the BatchNorm counts
@@ -320,8 +322,15 @@ def residual_join(a: Tensor, r: Tensor, shortcut: torch.nn.Sequential) -> Tensor
     >>> expected = torch.relu(torch.relu(a) + shortcut.eval()(r))
     >>> bool(torch.allclose(residual_join(a, r, shortcut), expected))
     True
+
+    ``valid`` (B, 1, L), 1 on a series' own steps and 0 on its padding: in training the
+    shortcut's BatchNorm takes its statistics over the valid steps only
+    (:func:`masked_batch_norm`).
     """
     conv, norm = shortcut
+    if valid is not None and _trains(norm):
+        shortcut_out, _, _ = masked_batch_norm(pointwise_conv(r, conv.weight), norm, valid)
+        return F.relu(F.relu(a) + shortcut_out)  # (B, C, L)
     fused = (
         _own_backward(a)
         and torch.is_grad_enabled()
@@ -347,11 +356,65 @@ def _count_batch(norm: torch.nn.BatchNorm1d) -> float:
     return 1.0 / float(norm.num_batches_tracked) if norm.momentum is None else norm.momentum
 
 
-def batch_norm_with_statistics(c: Tensor, norm: torch.nn.BatchNorm1d):
+def _trains(norm: torch.nn.BatchNorm1d) -> bool:
+    """Whether ``norm`` normalizes by the batch's statistics and updates running ones."""
+    return norm.training and norm.affine and norm.track_running_stats
+
+
+def masked_batch_norm(
+    x: Tensor, norm: torch.nn.BatchNorm1d, valid: Tensor
+) -> tuple[Tensor, Tensor, Tensor]:
+    """``norm(x)`` in training mode with the batch's statistics taken over the valid steps
+    only: x (B, C, L), valid (B, 1, L) 1 on a series' own steps, 0 on its padding ->
+    (output (B, C, L), scale (C,), shift (C,)), output = scale · x + shift. The running
+    statistics and the batch count move as the module's would on the valid steps alone.
+
+    Padding is not signal: with it in the statistics, a batch of series of unequal length
+    would be normalized by how much of it is padding (a batch at a quarter valid steps had
+    a third of its valid steps' variance). On a batch without padding this is ``norm(x)``.
+
+    Examples
+    --------
+    >>> import torch
+    >>> norm = torch.nn.BatchNorm1d(2)
+    >>> x, valid = torch.randn(3, 2, 8), torch.ones(3, 1, 8)
+    >>> expected = torch.nn.BatchNorm1d(2)(x)
+    >>> bool(torch.allclose(masked_batch_norm(x, norm, valid)[0], expected, atol=1e-6))
+    True
+    """
+    count = valid.sum() * 1.0  # valid steps, summed over the batch
+    mean = (x * valid).sum((0, 2)) / count  # (C,)
+    centered = (x - mean.unsqueeze(-1)) * valid  # (B, C, L), 0 on the padding
+    var = centered.pow(2).sum((0, 2)) / count  # (C,), biased, as BatchNorm normalizes
+    with torch.no_grad():
+        factor = _count_batch(norm)
+        unbiased = var * (count / (count - 1)) if count > 1 else var  # (C,)
+        norm.running_mean.mul_(1 - factor).add_(factor * mean)
+        norm.running_var.mul_(1 - factor).add_(factor * unbiased)
+    scale = norm.weight * torch.rsqrt(var + norm.eps)  # (C,)
+    shift = norm.bias - mean * scale  # (C,)
+    return x * scale.unsqueeze(-1) + shift.unsqueeze(-1), scale, shift  # (B, C, L)
+
+
+def valid_batch_norm(x: Tensor, norm: torch.nn.BatchNorm1d, valid: Tensor | None) -> Tensor:
+    """``norm(x)``, x (B, C, L); in training with ``valid`` (B, 1, L), its statistics over
+    the valid steps only (:func:`masked_batch_norm`)."""
+    if valid is None or not _trains(norm):
+        return norm(x)  # (B, C, L)
+    return masked_batch_norm(x, norm, valid)[0]  # (B, C, L)
+
+
+def batch_norm_with_statistics(
+    c: Tensor, norm: torch.nn.BatchNorm1d, valid: Tensor | None = None
+):
     """``norm(c)`` for a ``BatchNorm1d`` in training mode with running statistics and an
     affine map, c: (B, C, L) -> (output (B, C, L), scale (C, 1), shift (C, 1)): the output is
     relu-free scale · c + shift, the batch's statistics folded in, for recomputing it; the
-    running statistics and batch count move as the module's do."""
+    running statistics and batch count move as the module's do. With ``valid`` (B, 1, L),
+    the statistics are the valid steps' (:func:`masked_batch_norm`)."""
+    if valid is not None:
+        y, scale, shift = masked_batch_norm(c, norm, valid)
+        return y, scale.detach().unsqueeze(-1), shift.detach().unsqueeze(-1)
     y, mean, invstd = torch.native_batch_norm(
         c, norm.weight, norm.bias, norm.running_mean, norm.running_var, True,
         _count_batch(norm), norm.eps,

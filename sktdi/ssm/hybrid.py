@@ -22,6 +22,7 @@ from torch import Tensor, nn
 from .conv_ops import POOL as MAX_POOL
 from .conv_ops import (
     RecomputedActivations,
+    _trains,
     batch_norm_with_statistics,
     conv1d_same_length,
     max_pool3_project,
@@ -29,6 +30,7 @@ from .conv_ops import (
     pointwise_conv,
     recompute_block_outputs,
     residual_join,
+    valid_batch_norm,
 )
 from .layers import S4D, ChannelDropout
 from .network import (
@@ -50,11 +52,6 @@ def _normalized_relu(branches: Tensor, scale: Tensor, shift: Tensor) -> Tensor:
     with the batch's statistics folded into ``scale`` and ``shift`` (C, 1) each."""
     with torch.no_grad():
         return torch.addcmul(shift, branches, scale).relu_()  # (B, n_out, L)
-
-
-def _trains(norm: nn.BatchNorm1d) -> bool:
-    """Whether ``norm`` normalizes by the batch's statistics and updates running ones."""
-    return norm.training and norm.affine and norm.track_running_stats
 
 
 def _masked(remake, mask: Tensor) -> Tensor:
@@ -144,7 +141,8 @@ class MultiScaleBlock(nn.Module):
     def pre_activation(self, x: Tensor, valid: Tensor | None = None) -> Tensor:
         """The block before its ReLU: the branches concatenated and normalized, x: (B, C_in, L)
         -> (B, n_out, L) (see :meth:`forward`)."""
-        return self.norm(self.branches(x, valid))  # (B, n_out, L)
+        mask = None if valid is None else valid.to(x.dtype)  # (B, 1, L)
+        return valid_batch_norm(self.branches(x, valid), self.norm, mask)  # (B, n_out, L)
 
     def branches(self, x: Tensor, valid: Tensor | None = None) -> Tensor:
         """The branches concatenated, BatchNorm's input: x: (B, C_in, L) -> (B, n_out, L)."""
@@ -339,15 +337,18 @@ class ConvS4DNetwork(nn.Module):
                     recompute.release(x)
                     recompute.release(inputs[0])
                 x = inputs = remake = None
+                # in training, BatchNorm's statistics are the valid steps' (not the padding's)
                 if self._closes_group(d) or recompute is None or not _trains(block.norm):
-                    normalized = block.norm(branches)  # (B, 4F, L)
+                    normalized = valid_batch_norm(branches, block.norm, mask)  # (B, 4F, L)
                 else:
-                    normalized, *affine = batch_norm_with_statistics(branches, block.norm)
+                    normalized, *affine = batch_norm_with_statistics(branches, block.norm, mask)
                     remake = functools.partial(_normalized_relu, branches, *affine)
                     recompute.drop(normalized, remake)
                 if self._closes_group(d):
                     # relu(block(x) + shortcut(residual)), as one step that keeps less memory
-                    x = residual = residual_join(normalized, residual, self.shortcuts[d // 3])
+                    x = residual = residual_join(
+                        normalized, residual, self.shortcuts[d // 3], mask
+                    )
                 else:
                     # in place: BatchNorm's backward pass needs its input, not its output
                     x = F.relu(normalized, inplace=True)  # (B, 4F, L)
