@@ -9,7 +9,7 @@ model that holds keeps its clean accuracy.
 Transfer protocol (benchmarks/transfer_protocol.py's stages, at this study's size):
 
 - choice: the deep model's ``input_scaling`` ("channel", the old default, against
-  "running") by stratified 3-fold cross-validation inside the training splits of GunPoint,
+  "running" and "series") by stratified 3-fold cross-validation inside the training splits of GunPoint,
   ArrowHead and ItalyPowerDemand, clean and under the gain perturbation; nothing else is
   read to choose;
 - confirmation, official splits, on what the choice never saw: the offset, trend and
@@ -53,7 +53,8 @@ SEED = 0
 CHOICE_SETS = ("GunPoint", "ArrowHead", "ItalyPowerDemand")
 CHOICE_PERTURBATIONS = ("clean", "gain")
 HELD_OUT_PERTURBATIONS = ("offset", "trend", "unequal")
-DEEP_ARMS = ("deep-channel", "deep-running", "deep-running+amplitude")
+DEEP_ARMS = ("deep-channel", "deep-running", "deep-running+amplitude", "deep-series")
+CHOICE_ARMS = ("deep-channel", "deep-running", "deep-series")
 
 
 # ---- perturbations that leave the task unchanged ---------------------------------------------
@@ -131,7 +132,7 @@ def fit_score(model: str, task: str, Xtr, ytr, Xte, yte) -> dict:
     lengths = {"lengths": ltr}, {"lengths": lte}
     if model.startswith("deep"):
         cls = SSMClassifier if classify else SSMRegressor
-        scaling = "running" if model == "deep-running" else "channel"
+        scaling = {"deep-running": "running", "deep-series": "series"}.get(model, "channel")
         est = cls(max_epochs=EPOCHS, input_scaling=scaling, random_state=SEED, n_threads=1)
         if model == "deep-running+amplitude":
             Atr, Ate = amplitude_channels(Atr, ltr), amplitude_channels(Ate, lte)
@@ -223,7 +224,7 @@ def cells(stage: str):
         for name in CHOICE_SETS:
             for kind in CHOICE_PERTURBATIONS:
                 for fold in range(3):
-                    for model in DEEP_ARMS[:2]:
+                    for model in CHOICE_ARMS:
                         out.append(("choice", name, kind, fold, model, "classification"))
     if stage in ("confirm", "all"):
         arms = (*DEEP_ARMS, "fast-path", "minirocket")

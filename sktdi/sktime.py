@@ -41,6 +41,7 @@ from .persistence import (
     loads,
     save_estimator,
 )
+from .utils.inputs import check_causal_scaling
 from .utils.options import HasOptionGroups
 from .utils.validation import keyword_only
 
@@ -455,8 +456,9 @@ class SktimeSSMEarlyClassifier(_SafeSktimeSave, BaseEarlyClassifier):
     Parameters
     ----------
     estimator : SSMClassifier, optional
-        The network to train (cloned at ``fit``). None: ``SSMClassifier(prefix_weight=0.5)``,
-        trained on every prefix as well as on the whole series.
+        The network to train (cloned at ``fit``). None: ``SSMClassifier(prefix_weight=0.5,
+        input_scaling="running")``, trained on every prefix as well as on the whole series,
+        each series scaled causally.
     probability_threshold : float, default=0.8
         The probability the predicted class must reach for a decision.
     consecutive_predictions : int, default=1
@@ -584,7 +586,8 @@ class SktimeSSMEarlyClassifier(_SafeSktimeSave, BaseEarlyClassifier):
                 f"{self.consecutive_predictions!r}"
             )
         if self.estimator is None:
-            estimator = SSMClassifier(prefix_weight=EARLY_PREFIX_WEIGHT)
+            # causal scaling: the decision after each step reads that prefix alone
+            estimator = SSMClassifier(prefix_weight=EARLY_PREFIX_WEIGHT, input_scaling="running")
         elif isinstance(self.estimator, SSMClassifier):
             estimator = clone(self.estimator)
         else:
@@ -597,6 +600,7 @@ class SktimeSSMEarlyClassifier(_SafeSktimeSave, BaseEarlyClassifier):
                 "the early classifier reads the network after every step, which a "
                 "bidirectional network cannot do; pass SSMClassifier(bidirectional=False)"
             )
+        check_causal_scaling(estimator.input_scaling, "the early classifier")
         if self.random_state is not None:
             estimator.set_params(random_state=self.random_state)
         self.estimator_ = estimator.fit(X, y)

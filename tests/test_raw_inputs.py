@@ -136,7 +136,7 @@ def test_a_fit_that_learned_says_nothing():
     X, y = _gunpoint()
     clf = SSMClassifier(network="s4d", d_model=16, max_epochs=30, random_state=0)
     assert _learned_nothing(clf, X, y) == []
-    assert clf.history_[-1, "train_acc"] > 0.75 and clf.score(X, y) > 0.9
+    assert clf.score(X, y) > 0.9
     reg = SSMRegressor(d_model=16, max_epochs=30, random_state=0)
     assert _learned_nothing(reg, X, X[:, 0, 60:80].mean(axis=1)) == []
 

@@ -44,9 +44,10 @@ from ..tdi.options import FLAT_TDI_PARAMETERS
 from ..utils.inputs import (  # noqa: F401 - PaddedSeriesWarning: public here, for filters
     PaddedSeriesWarning,
     _caller_stacklevel,
+    check_causal_scaling,
     fit_standardization,
     network_input,
-    running_standardize,
+    scale_each_series,
 )
 from ..utils.memory import keep_freed_memory
 from ..utils.options import HasOptionGroups, resolve_options
@@ -80,9 +81,10 @@ from .training import (
 )
 
 MIN_LENGTH = 2  # a single time step is a tabular feature, not a sequence
-# "running": each series standardized at every step by its own statistics so far (gain and
-# offset free, causal); "channel": one mean and scale per channel for every series
-INPUT_SCALINGS = ("running", "channel")
+# "series": each series standardized by its own statistics (gain and offset free; a whole
+# series' statistics: not causal); "running": by its statistics so far (causal); "channel":
+# one mean and scale per channel for every series
+INPUT_SCALINGS = ("series", "running", "channel")
 
 
 class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
@@ -270,6 +272,8 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
                 "every series it is given (early stopping needs one fixed held-out set); set "
                 "validation_fraction=0 and n_iter_no_change=None"
             )
+        if self.prefix_weight > 0:
+            check_causal_scaling(self.input_scaling, f"prefix_weight={self.prefix_weight}")
         if self.prefix_weight > 0 and self.bidirectional:
             raise ValueError(
                 f"prefix_weight={self.prefix_weight} trains the predictions for prefixes, which "
@@ -294,14 +298,11 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
         )
         if reset:
             self.input_mean_, self.input_scale_ = fit_standardization(
-                self._scaled_series(X3), lengths
+                scale_each_series(X3, lengths, self.input_scaling), lengths
             )
         return X3, y, lengths
 
-    def _scaled_series(self, X3: np.ndarray) -> np.ndarray:
-        """X (n, C, L) as the fit's channel statistics are taken on: each series by its own
-        running statistics (``input_scaling="running"``), or as it is."""
-        return running_standardize(X3)[0] if self.input_scaling == "running" else X3
+
 
     # ---- the fit: build, TDI, train ------------------------------------------------------
     def _initialize_modes(
@@ -376,15 +377,16 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
                     keep_freed_memory()  # a CPU step's page faults are a third of its time
                 inputs = network_input(
                     X3, self.input_mean_, self.input_scale_, lengths,
-                    running=self.input_scaling == "running",
+                    scaling=self.input_scaling,
                 )
                 if lengths is not None:
                     inputs = {"X": inputs, "lengths": lengths}  # skorch unpacks it into forward
                 self._train(inputs, target, n_epochs, training)
                 self.n_epochs_ = len(self.net_.history)
-                if not partial:
-                    self._warn_if_learned_nothing(target)
         self._inference_modules = {}  # the trained weights changed
+        if n_epochs > 0 and not partial:
+            # after the cache is emptied: the copy it makes now serves the predictions too
+            self._warn_if_learned_nothing(X3, lengths, target)
         return self
 
     def _train(self, inputs, target, n_epochs: int, training: TrainingOptions) -> None:
@@ -401,11 +403,13 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
                 training,
             )
 
-    def _warn_if_learned_nothing(self, target) -> None:
-        """A :class:`~sklearn.exceptions.ConvergenceWarning` when the fit ended at chance on
-        its own training series (:func:`~sktdi.deep_model.training.learned_nothing`),
-        naming what to try: a fit that learned nothing must not look like any other."""
-        reason = learned_nothing(self.net_.history, target, self._task)
+    def _warn_if_learned_nothing(self, X3, lengths, target) -> None:
+        """A :class:`~sklearn.exceptions.ConvergenceWarning` when the fitted network is at
+        chance on its own training series (:func:`~sktdi.deep_model.training.learned_nothing`,
+        one prediction pass over them), naming what to try: a fit that learned nothing must
+        not look like any other."""
+        outputs = self._forward(X3, lengths).numpy()  # (n, n_outputs)
+        reason = learned_nothing(outputs, target, self._task)
         if reason is None:
             return
         network = resolved_network_params(self)
@@ -427,7 +431,7 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
         )
         warnings.warn(
             f"{type(self).__name__} learned nothing from its training series: after "
-            f"{self.n_epochs_} epochs its {reason}. Try "
+            f"{self.n_epochs_} epochs, its {reason}. Try "
             f"{'; '.join(tries)}; or sktdi's {fast} (the fast path), to check that the data "
             f"hold the task",
             ConvergenceWarning,
@@ -478,6 +482,8 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
         """Network outputs (n, n_outputs) on the CPU, in the precision ``inference_dtype``;
         with ``over_time``, after every step: (n, L, n_outputs)."""
         check_is_fitted(self)
+        if over_time:
+            check_causal_scaling(self.input_scaling, "a prediction over time")
         X3, _, lengths = self._validate(X, reset=False, lengths=lengths)
         module = self._inference_module()
         keep_freed_memory()  # the batches are prepared on the CPU
@@ -486,7 +492,7 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
             # standardized batch by batch: a float64 copy of the whole X would grow with n
             return network_input(
                 batch, self.input_mean_, self.input_scale_, batch_lengths, np.float64,
-                running=self.input_scaling == "running",
+                scaling=self.input_scaling,
             )
 
         with torch_threads(resolve_n_threads(self.n_threads)):

@@ -24,7 +24,7 @@ import numpy as np
 import torch
 from sklearn.utils.validation import check_is_fitted
 
-from ..utils.inputs import running_standardize
+from ..utils.inputs import check_causal_scaling, running_standardize
 from ..utils.threads import resolve_n_threads, torch_threads
 from ..utils.validation import check_not_text
 from .stream_kernels import all_finite, compiled_stepper, scale_sample
@@ -76,6 +76,7 @@ class PredictionStream:
                 f"stream() method); got {type(estimator).__name__}"
             )
         check_is_fitted(estimator)
+        check_causal_scaling(estimator.input_scaling, "a stream")
         if not isinstance(n_streams, Integral) or isinstance(n_streams, bool) or n_streams < 1:
             raise ValueError(f"n_streams must be a positive int, got {n_streams!r}")
         self.n_streams = int(n_streams)

@@ -51,21 +51,63 @@ def network_input(
     scale: np.ndarray,
     lengths: np.ndarray | None,
     dtype=np.float32,
-    running: bool = False,
+    scaling: str = "channel",
 ) -> np.ndarray:
-    """Standardized series (n, C, L) in ``dtype`` with the padding zeroed; with ``running``,
-    each series is first standardized by its own running statistics
-    (:func:`running_standardize`), then by the fit's ``mean`` and ``scale``."""
-    if running:
-        X3 = running_standardize(X3)[0]  # (n, C, L) float64
+    """Standardized series (n, C, L) in ``dtype`` with the padding zeroed: each series
+    scaled on its own first (:func:`scale_each_series`, ``scaling``), then by the fit's
+    ``mean`` and ``scale`` per channel."""
+    X3 = scale_each_series(X3, lengths, scaling)
     X3 = (X3 - mean[:, None]) / scale[:, None]  # (n, C, L)
     return (X3 * valid_mask(X3, lengths)).astype(dtype)
 
 
+def scale_each_series(X3: np.ndarray, lengths: np.ndarray | None, scaling: str) -> np.ndarray:
+    """X (n, C, L) with each series and channel scaled by its own statistics: "series", the
+    mean and standard deviation of its valid steps (a constant one: its mean removed);
+    "running", those of its steps so far (:func:`running_standardize`); "channel", as it is
+    (the fit's per-channel statistics do the rest).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sktdi.utils.inputs import scale_each_series
+    >>> X = np.array([[[1.0, 3.0, 0.0]], [[10.0, 30.0, 20.0]]])
+    >>> scale_each_series(X, np.array([2, 3]), "series")
+    array([[[-1.        ,  1.        ,  0.        ]],
+    <BLANKLINE>
+           [[-1.22474487,  1.22474487,  0.        ]]])
+    """
+    if scaling == "channel":
+        return X3
+    if scaling == "running":
+        return running_standardize(X3)[0]  # (n, C, L) float64
+    mask = valid_mask(X3, lengths)  # (n, 1, L) or 1.0
+    count = X3.shape[-1] if lengths is None else lengths[:, None, None]  # (n, 1, 1)
+    mean = (X3 * mask).sum(axis=-1, keepdims=True, dtype=np.float64) / count  # (n, C, 1)
+    centered = np.where(mask, X3 - mean, 0.0)  # (n, C, L), 0 on the padding
+    std = np.sqrt((centered**2).sum(axis=-1, keepdims=True) / count)  # (n, C, 1)
+    # a constant series (std 0, or rounding about its mean) is its mean removed: all zeros
+    constant = std <= _CONSTANT_SO_FAR**0.5 * np.abs(mean)
+    return centered / np.where(constant | (std == 0), np.inf, std)
+
+
+def check_causal_scaling(scaling: str, what: str) -> None:
+    """A clear error where a model whose inputs are scaled by each whole series' statistics
+    (``input_scaling="series"``) is asked for ``what`` needs prefixes: a prefix's scaling
+    would need the steps that have not come yet."""
+    if scaling == "series":
+        raise ValueError(
+            f"{what} needs the network's output for every prefix, but input_scaling='series' "
+            f"scales each series by the statistics of the whole series, which a prefix does not "
+            f"have yet; fit with input_scaling='running' (each series by its statistics so "
+            f"far: causal, and as blind to gains and offsets) for {what}"
+        )
+
+
 # ---- each series by its own statistics, as it runs ------------------------------------------
 
-# a running variance below this share of the running mean square (about the first value) is
-# rounding, not signal: the series has been constant so far, and the step is given 0
+# a variance below this share of the mean square (about the first value, for running ones) is
+# rounding, not signal: the series has been constant (so far), and is given 0
 _CONSTANT_SO_FAR = 1e-12
 
 
