@@ -41,7 +41,7 @@ from .persistence import (
     loads,
     save_estimator,
 )
-from .utils.inputs import check_causal_scaling
+from .utils.inputs import check_causal_scaling, resolve_input_scaling
 from .utils.options import HasOptionGroups
 from .utils.validation import keyword_only
 
@@ -456,9 +456,9 @@ class SktimeSSMEarlyClassifier(_SafeSktimeSave, BaseEarlyClassifier):
     Parameters
     ----------
     estimator : SSMClassifier, optional
-        The network to train (cloned at ``fit``). None: ``SSMClassifier(prefix_weight=0.5,
-        input_scaling="running")``, trained on every prefix as well as on the whole series,
-        each series scaled causally.
+        The network to train (cloned at ``fit``). None: ``SSMClassifier(prefix_weight=0.5)``,
+        trained on every prefix as well as on the whole series (each series scaled by its
+        running statistics: ``input_scaling="auto"``).
     probability_threshold : float, default=0.8
         The probability the predicted class must reach for a decision.
     consecutive_predictions : int, default=1
@@ -587,7 +587,7 @@ class SktimeSSMEarlyClassifier(_SafeSktimeSave, BaseEarlyClassifier):
             )
         if self.estimator is None:
             # causal scaling: the decision after each step reads that prefix alone
-            estimator = SSMClassifier(prefix_weight=EARLY_PREFIX_WEIGHT, input_scaling="running")
+            estimator = SSMClassifier(prefix_weight=EARLY_PREFIX_WEIGHT)
         elif isinstance(self.estimator, SSMClassifier):
             estimator = clone(self.estimator)
         else:
@@ -600,7 +600,10 @@ class SktimeSSMEarlyClassifier(_SafeSktimeSave, BaseEarlyClassifier):
                 "the early classifier reads the network after every step, which a "
                 "bidirectional network cannot do; pass SSMClassifier(bidirectional=False)"
             )
-        check_causal_scaling(estimator.input_scaling, "the early classifier")
+        check_causal_scaling(
+            resolve_input_scaling(estimator.input_scaling, estimator.prefix_weight),
+            "the early classifier",
+        )
         if self.random_state is not None:
             estimator.set_params(random_state=self.random_state)
         self.estimator_ = estimator.fit(X, y)

@@ -6,8 +6,10 @@ import pytest
 import torch
 
 from sktdi import SSMClassifier, SSMRegressor
+from sktdi.utils.inputs import network_input
 
-SMALL = {"max_epochs": 1, "random_state": 0, "device": "cpu"}
+# causal input scaling: predictions over time and streams read prefixes
+SMALL = {"max_epochs": 1, "random_state": 0, "device": "cpu", "input_scaling": "running"}
 
 
 @pytest.fixture(scope="module")
@@ -216,7 +218,11 @@ def test_a_sample_too_large_for_the_network_is_named_not_carried_silently(data, 
     before it reaches the state; one that overflows inside the network (its state NaN for
     good) is named, with the streams it cost, at every update; the other streams go on."""
     X, y = data
-    clf = SSMClassifier(**SMALL, d_model=16, n_layers=3, inference_dtype=inference_dtype)
+    # one scale per channel: a sample's size reaches the network as it is
+    clf = SSMClassifier(
+        **{**SMALL, "input_scaling": "channel"}, d_model=16, n_layers=3,
+        inference_dtype=inference_dtype,
+    )
     clf.fit(X, y)
     live = clf.stream(n_streams=3).update(X[:3, :, :5])
     if inference_dtype == "float32":
@@ -414,7 +420,10 @@ def test_a_stream_runs_the_compiled_step_and_agrees_with_torchs(data, network, i
     with torch.no_grad():
         state = module.initial_state(3)
         scaled = torch.as_tensor(
-            (X[:3] - clf.input_mean_[:, None]) / clf.input_scale_[:, None],
+            network_input(
+                X[:3], clf.input_mean_, clf.input_scale_, None, np.float64,
+                scaling=clf.input_scaling_,
+            ),
             dtype=next(module.parameters()).dtype,
         )  # (3, C, L)
         torch_steps = []

@@ -45,6 +45,7 @@ from ..utils.inputs import (  # noqa: F401 - PaddedSeriesWarning: public here, f
     PaddedSeriesWarning,
     _caller_stacklevel,
     check_causal_scaling,
+    resolve_input_scaling,
     fit_standardization,
     network_input,
     scale_each_series,
@@ -83,8 +84,9 @@ from .training import (
 MIN_LENGTH = 2  # a single time step is a tabular feature, not a sequence
 # "series": each series standardized by its own statistics (gain and offset free; a whole
 # series' statistics: not causal); "running": by its statistics so far (causal); "channel":
-# one mean and scale per channel for every series
-INPUT_SCALINGS = ("series", "running", "channel")
+# one mean and scale per channel for every series; "auto": "running" for a network trained
+# for prefixes (prefix_weight > 0), else "series"
+INPUT_SCALINGS = ("auto", "series", "running", "channel")
 
 
 class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
@@ -125,7 +127,7 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
         *,
         init="tdi",
         network="s4d",
-        input_scaling="running",
+        input_scaling="auto",
         d_model="auto",
         n_layers="auto",
         d_state=64,
@@ -204,6 +206,7 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
         "init_report_": "data",
         "task_spectrum_": "sktdi.tdi.TaskSpectrum | None",
         "tdi_reports_": "data",
+        "input_scaling_": "str?",  # absent from files saved before it: "channel"
         "input_mean_": "float64[n_channels_]",
         "input_scale_": "float64[n_channels_]",
         "net_": "net",
@@ -297,12 +300,18 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
             self, X, y, lengths=lengths, reset=reset, min_length=MIN_LENGTH, **y_kwargs
         )
         if reset:
+            self.input_scaling_ = resolve_input_scaling(self.input_scaling, self.prefix_weight)
             self.input_mean_, self.input_scale_ = fit_standardization(
-                scale_each_series(X3, lengths, self.input_scaling), lengths
+                scale_each_series(X3, lengths, self.input_scaling_), lengths
             )
         return X3, y, lengths
 
 
+
+    def _fitted_scaling(self) -> str:
+        """The input scaling the fit used (``input_scaling_``; "channel" for models saved
+        before it existed, which scaled so)."""
+        return self.__dict__.get("input_scaling_", "channel")
 
     # ---- the fit: build, TDI, train ------------------------------------------------------
     def _initialize_modes(
@@ -377,16 +386,15 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
                     keep_freed_memory()  # a CPU step's page faults are a third of its time
                 inputs = network_input(
                     X3, self.input_mean_, self.input_scale_, lengths,
-                    scaling=self.input_scaling,
+                    scaling=self._fitted_scaling(),
                 )
                 if lengths is not None:
                     inputs = {"X": inputs, "lengths": lengths}  # skorch unpacks it into forward
                 self._train(inputs, target, n_epochs, training)
                 self.n_epochs_ = len(self.net_.history)
-        self._inference_modules = {}  # the trained weights changed
         if n_epochs > 0 and not partial:
-            # after the cache is emptied: the copy it makes now serves the predictions too
             self._warn_if_learned_nothing(X3, lengths, target)
+        self._inference_modules = {}  # the trained weights changed
         return self
 
     def _train(self, inputs, target, n_epochs: int, training: TrainingOptions) -> None:
@@ -414,7 +422,7 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
             return
         network = resolved_network_params(self)
         tries = []
-        if self.input_scaling == "channel":
+        if self._fitted_scaling() == "channel":
             tries.append(
                 "input_scaling='running' (each series scaled by its own statistics: amplitudes "
                 "that differ by orders of magnitude leave many series near-constant otherwise)"
@@ -483,7 +491,7 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
         with ``over_time``, after every step: (n, L, n_outputs)."""
         check_is_fitted(self)
         if over_time:
-            check_causal_scaling(self.input_scaling, "a prediction over time")
+            check_causal_scaling(self._fitted_scaling(), "a prediction over time")
         X3, _, lengths = self._validate(X, reset=False, lengths=lengths)
         module = self._inference_module()
         keep_freed_memory()  # the batches are prepared on the CPU
@@ -492,7 +500,7 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
             # standardized batch by batch: a float64 copy of the whole X would grow with n
             return network_input(
                 batch, self.input_mean_, self.input_scale_, batch_lengths, np.float64,
-                scaling=self.input_scaling,
+                scaling=self._fitted_scaling(),
             )
 
         with torch_threads(resolve_n_threads(self.n_threads)):
@@ -521,7 +529,7 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
         >>> rng = np.random.default_rng(0)
         >>> y = np.repeat([0, 1], 20)
         >>> X = rng.normal(size=(40, 64)) + y[:, None] * np.sin(0.8 * np.arange(64))
-        >>> clf = SSMClassifier(max_epochs=2, random_state=0).fit(X, y)
+        >>> clf = SSMClassifier(max_epochs=2, input_scaling="running", random_state=0).fit(X, y)
         >>> live = clf.stream(n_streams=2)
         >>> for k in range(64):  # one sample of each of 2 series, (n_streams, n_channels)
         ...     proba = live.update(X[:2, k : k + 1]).predict_proba()
@@ -563,41 +571,31 @@ class SSMClassifier(ClassifierMixin, _BaseSSM):
         measure what the statistic adds). :doc:`/choosing_init` says which to pick.
     network : {"conv-s4d", "s4d"}, default="conv-s4d"
         "conv-s4d" (:class:`~sktdi.ssm.ConvS4DNetwork`): causal convolutions for local shape
-        and an S4D layer in every block for the long range; the classifier's default.
-        "s4d" (:class:`~sktdi.ssm.S4DNetwork`): S4D blocks only, faster to train. Each
-        network comes with its own tested settings, which every parameter left at "auto"
-        takes (``d_model``, ``n_layers``, ``dropout``, ``pooling``, ``dt_max``, ``lr``;
-        ``network_params_`` says what they became): "conv-s4d" d_model=128, n_layers=6,
-        pooling="mean", dropout=0.0, dt_max=0.1; "s4d" d_model=64, n_layers=2,
-        pooling="mean-max", dropout=0.1, dt_max=1.0 (at conv-s4d's width and depth it
-        scored at chance, :doc:`/long_series`); lr=0.01 for both.
-    input_scaling : {"running", "channel"}, default="running"
-        How the series are scaled before the network. "running": each series and channel by
-        the mean and standard deviation of its own steps so far
-        (:func:`sktdi.utils.inputs.running_standardize`), so a gain or an offset of a
-        series changes nothing, and the network stays causal (streams and predictions over
-        time are those of the prefixes). "channel": one mean and scale per channel for all
-        series, which keeps each series' amplitude as signal, and fails where amplitudes
-        span orders of magnitude (raw recordings: :doc:`/raw_data`).
+        and an S4D layer in every block for the long range. "s4d"
+        (:class:`~sktdi.ssm.S4DNetwork`): S4D blocks only, faster to train. Each comes with
+        its tested settings, which every parameter left at "auto" takes (Notes).
+    input_scaling : {"auto", "series", "running", "channel"}, default="auto"
+        "series": each series by the mean and scale of its own steps (a gain or an offset
+        changes nothing); "running": by those of its steps so far (causal, for streams and
+        predictions over time); "channel": one scale per channel, where amplitude is signal
+        (:doc:`/raw_data`). "auto": "running" when ``prefix_weight > 0``, else "series".
     d_model, n_layers : int or "auto", default="auto"
-        Width and depth ("auto": the network's, above). "conv-s4d": d_model a multiple of 4,
-        a residual shortcut per three blocks; n_layers=3 took about half the fit time, level
-        on the UCR sets but behind where classes differ in a period hundreds of steps long
-        (:doc:`/deep_model`).
+        Width and depth. "conv-s4d": d_model a multiple of 4, a residual shortcut per three
+        blocks; n_layers=3 took about half the fit time, level on the UCR sets but behind
+        where classes differ in a period hundreds of steps long (:doc:`/deep_model`).
     d_state : int, default=64
         State size per channel (even).
     dropout : float or "auto", default="auto"
-        Channel dropout after each block ("auto": the network's, above).
+        Channel dropout after each block.
     pooling : {"mean", "max", "mean-max", "last", "auto"}, default="auto"
-        How the per-step features become one vector per series ("auto": the network's).
+        How the per-step features become one vector per series.
     bidirectional : bool, default=False
         Every S4D layer also gets an anti-causal kernel and, with network="conv-s4d", the
         convolutions and the max-pool are centred, so each step sees the whole series. The
         network is then not causal (no streaming, no predictions over time, no
         ``prefix_weight``).
     dt_min, dt_max : float, default=1e-3 and "auto"
-        Range of the log-uniform SSM step sizes: smaller steps give longer memories
-        ("auto": the network's dt_max, above).
+        Range of the log-uniform SSM step sizes: smaller steps give longer memories.
     n_estimators : int, default=1
         Networks in an ensemble, each with its own initialization, trained side by side in
         one loop; predictions average them. Fit time grows about linearly; three networks
@@ -608,8 +606,7 @@ class SSMClassifier(ClassifierMixin, _BaseSSM):
     batch_size : int, default=16
         Series per training minibatch.
     lr : float or "auto", default="auto"
-        AdamW learning rate of every parameter but the SSM's (see ``training``; "auto": the
-        network's, above).
+        AdamW learning rate of every parameter but the SSM's (see ``training``).
     prefix_weight : float in [0, 1], default=0.0
         Share of the training loss spent on the prediction after every step. Set it (0.5)
         when you read predictions before a series ends (:doc:`/streaming`); it costs some
@@ -665,11 +662,26 @@ class SSMClassifier(ClassifierMixin, _BaseSSM):
         Per-epoch training log.
     network_params_ : dict
         The network's settings as fitted, every "auto" resolved (see ``network``).
+    input_scaling_ : str
+        The input scaling the fit used ("auto" resolved).
     n_epochs_ : int
         Epochs trained so far.
     n_features_in_, n_channels_, n_timepoints_ : int
         Input shape seen in ``fit`` (``n_features_in_`` is the length for 2-D X and the
         channel count for 3-D X).
+
+    Notes
+    -----
+    Each network's tested settings, which ``d_model``, ``n_layers``, ``pooling``,
+    ``dropout``, ``dt_max`` and ``lr`` take when left at "auto" (``network_params_`` holds
+    what they became; :data:`sktdi.deep_model.training.NETWORK_RECIPES`): "conv-s4d"
+    d_model=128, n_layers=6, pooling="mean", dropout=0.0, dt_max=0.1, lr=0.01; "s4d"
+    d_model=64, n_layers=2, pooling="mean-max", dropout=0.1, dt_max=1.0, lr=0.01 (at
+    conv-s4d's width and depth it scored at chance, :doc:`/long_series`).
+
+    A fit whose network ends at chance on its own training series warns
+    (:class:`~sklearn.exceptions.ConvergenceWarning`), naming what to try
+    (:doc:`/raw_data`).
 
     See Also
     --------
@@ -822,7 +834,7 @@ class SSMClassifier(ClassifierMixin, _BaseSSM):
         >>> rng = np.random.default_rng(0)
         >>> y = np.repeat([0, 1], 20)
         >>> X = rng.normal(size=(40, 64)) + y[:, None] * np.sin(0.8 * np.arange(64))
-        >>> clf = SSMClassifier(max_epochs=2, random_state=0).fit(X, y)
+        >>> clf = SSMClassifier(max_epochs=2, input_scaling="running", random_state=0).fit(X, y)
         >>> proba = clf.predict_proba_over_time(X[:3])
         >>> proba.shape
         (3, 64, 2)

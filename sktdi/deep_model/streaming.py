@@ -76,7 +76,7 @@ class PredictionStream:
                 f"stream() method); got {type(estimator).__name__}"
             )
         check_is_fitted(estimator)
-        check_causal_scaling(estimator.input_scaling, "a stream")
+        check_causal_scaling(estimator._fitted_scaling(), "a stream")
         if not isinstance(n_streams, Integral) or isinstance(n_streams, bool) or n_streams < 1:
             raise ValueError(f"n_streams must be a positive int, got {n_streams!r}")
         self.n_streams = int(n_streams)
@@ -96,7 +96,7 @@ class PredictionStream:
         self._input_mean = np.array(estimator.input_mean_, dtype=np.float64)  # (C,)
         self._input_scale = np.array(estimator.input_scale_, dtype=np.float64)  # (C,)
         # input_scaling="running": each stream's running moments, from its first sample on
-        self._running = estimator.input_scaling == "running"
+        self._running = estimator._fitted_scaling() == "running"
         self._moments = None
         self._classes = getattr(estimator, "classes_", None)
         if self._classes is not None:
@@ -169,6 +169,15 @@ class PredictionStream:
                 f"{n_channels}), or (n_streams, n_channels, k) for k >= 1 samples; got "
                 f"{given}"
             )
+        if not np.isfinite(x).all():  # before any scaling: the running one would hide it
+            stream, channel, k = (int(v) for v in np.argwhere(~np.isfinite(x))[0])
+            where = f"stream {stream}, channel {channel}" + (
+                f", sample {k} of the chunk" if x.shape[-1] > 1 else ""
+            )
+            raise ValueError(
+                f"update got NaN or infinite values ({where}); a stream needs finite "
+                "samples, and nothing was taken"
+            )
         given_x = x
         moments = self._moments
         with np.errstate(over="ignore", invalid="ignore"):
@@ -179,15 +188,6 @@ class PredictionStream:
             if self._dtype == torch.float32:
                 x = x.astype(np.float32)
         if not np.isfinite(x).all():  # checked once scaled: the state would keep an overflow
-            if not np.isfinite(given_x).all():
-                stream, channel, k = (int(v) for v in np.argwhere(~np.isfinite(given_x))[0])
-                where = f"stream {stream}, channel {channel}" + (
-                    f", sample {k} of the chunk" if given_x.shape[-1] > 1 else ""
-                )
-                raise ValueError(
-                    f"update got NaN or infinite values ({where}); a stream needs finite "
-                    "samples, and nothing was taken"
-                )
             raise ValueError(
                 "update got samples too large for the network: scaled by the fit's input "
                 f"scale, they overflow its {str(self._dtype).removeprefix('torch.')} precision "

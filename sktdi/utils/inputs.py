@@ -81,6 +81,8 @@ def scale_each_series(X3: np.ndarray, lengths: np.ndarray | None, scaling: str) 
         return X3
     if scaling == "running":
         return running_standardize(X3)[0]  # (n, C, L) float64
+    if scaling != "series":
+        raise ValueError(f"input scaling must be 'series', 'running' or 'channel', got {scaling!r}")
     mask = valid_mask(X3, lengths)  # (n, 1, L) or 1.0
     count = X3.shape[-1] if lengths is None else lengths[:, None, None]  # (n, 1, 1)
     mean = (X3 * mask).sum(axis=-1, keepdims=True, dtype=np.float64) / count  # (n, C, 1)
@@ -91,16 +93,36 @@ def scale_each_series(X3: np.ndarray, lengths: np.ndarray | None, scaling: str) 
     return centered / np.where(constant | (std == 0), np.inf, std)
 
 
+def resolve_input_scaling(scaling: str, prefix_weight: float) -> str:
+    """An estimator's ``input_scaling`` as its fit uses it: "auto" is "running" for a network
+    trained for prefixes (``prefix_weight > 0``: it will be read step by step), else
+    "series".
+
+    Examples
+    --------
+    >>> from sktdi.utils.inputs import resolve_input_scaling
+    >>> resolve_input_scaling("auto", 0.0), resolve_input_scaling("auto", 0.5)
+    ('series', 'running')
+    """
+    if scaling != "auto":
+        return scaling
+    return "running" if prefix_weight > 0 else "series"
+
+
 def check_causal_scaling(scaling: str, what: str) -> None:
     """A clear error where a model whose inputs are scaled by each whole series' statistics
     (``input_scaling="series"``) is asked for ``what`` needs prefixes: a prefix's scaling
     would need the steps that have not come yet."""
     if scaling == "series":
+        hint = "" if what.startswith("prefix_weight") else (
+            ", or with prefix_weight=0.5 (trained for prefixes too, and 'auto' scales so)"
+        )
         raise ValueError(
             f"{what} needs the network's output for every prefix, but input_scaling='series' "
-            f"scales each series by the statistics of the whole series, which a prefix does not "
-            f"have yet; fit with input_scaling='running' (each series by its statistics so "
-            f"far: causal, and as blind to gains and offsets) for {what}"
+            f"(what 'auto' gives without prefix_weight) scales each series by the statistics "
+            f"of the whole series, which a prefix does not have yet; fit with "
+            f"input_scaling='running' (each series by its statistics so far: causal, and as "
+            f"blind to gains and offsets){hint}, for {what}"
         )
 
 
