@@ -192,9 +192,12 @@ def main() -> None:
     series = rng.normal(size=(1, args.prefix_length))
     rows = []
     for network in ("conv-s4d", "s4d"):
-        model = SSMClassifier(network=network, max_epochs=1, random_state=0).fit(X, y)
+        # causal input scaling, as a model trained for streams has (input_scaling="auto" with
+        # prefix_weight > 0)
+        causal = {"input_scaling": "running"}
+        model = SSMClassifier(network=network, max_epochs=1, random_state=0, **causal).fit(X, y)
         single = SSMClassifier(
-            network=network, max_epochs=1, random_state=0, inference_dtype="float32"
+            network=network, max_epochs=1, random_state=0, inference_dtype="float32", **causal
         ).fit(X, y)
         for name, fitted, mode in ((network, model, "convolution"), (network, model, "step"),
                                    (f"{network} float32", single, "convolution")):
@@ -243,7 +246,8 @@ def main() -> None:
         )
         print(rows[-1], flush=True)
     small = SSMClassifier(
-        network="s4d", d_model=8, d_state=8, n_layers=1, max_epochs=1, random_state=0
+        network="s4d", d_model=8, d_state=8, n_layers=1, max_epochs=1, random_state=0,
+        input_scaling="running",
     ).fit(X, y)
     rows.append({"model": "s4d-small", **long_stream(small, args.long_steps, rng)})
     print(rows[-1], flush=True)

@@ -61,11 +61,20 @@ def _gunpoint():
 
 def test_running_scaling_makes_predictions_blind_to_gain_and_offset():
     X, y = _gunpoint()
-    clf = SSMClassifier(**SMALL, max_epochs=3, random_state=0).fit(X, y)
     gains = 10 ** np.random.default_rng(2).uniform(-2, 2, size=(len(X), 1, 1))
+    whole = SSMClassifier(**SMALL, max_epochs=3, random_state=0).fit(X, y)
+    assert whole.input_scaling_ == "series"  # "auto", without prefix_weight
+    np.testing.assert_allclose(
+        whole.predict_proba(X * gains + 50.0), whole.predict_proba(X), atol=1e-6
+    )
+    with pytest.raises(ValueError, match="input_scaling='running'"):
+        whole.stream()
+    clf = SSMClassifier(**SMALL, max_epochs=3, input_scaling="running", random_state=0)
+    clf.fit(X, y)
     np.testing.assert_allclose(
         clf.predict_proba(X * gains + 50.0), clf.predict_proba(X), atol=1e-6
     )
+    assert SSMClassifier(prefix_weight=0.5, max_epochs=1).fit(X, y).input_scaling_ == "running"
     # the stream and the predictions over time are those of the prefixes, gain and all
     live = clf.stream(n_streams=3)
     for k in range(40):

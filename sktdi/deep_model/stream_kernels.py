@@ -405,6 +405,38 @@ def scale_sample(x, mean, scale, out):  # pragma: no cover - compiled
 
 
 @compiled(nogil=True)
+def running_scale_sample(
+    x, first, total, total_sq, steps, mean, scale, out, new_total, new_total_sq, floor
+):  # pragma: no cover - compiled
+    """One sample of every stream scaled by its stream's running statistics, then by the
+    fit's, in out's precision: :func:`sktdi.utils.inputs.running_standardize` of one step
+    (the same operations in the same order), fused with :func:`scale_sample`. x (S, C);
+    ``first``, ``total``, ``total_sq`` (S, C, 1): the moments before it, ``steps`` the
+    samples taken (0: x is the first, and ``first`` is filled from it); the new sums go to
+    ``new_total`` and ``new_total_sq``, so that a refused sample leaves the moments as they
+    were. False where a value is not finite once scaled."""
+    S, C = x.shape
+    finite = True
+    t = steps + 1.0
+    for s in range(S):
+        for c in range(C):
+            if steps == 0:
+                first[s, c, 0] = x[s, c]
+            d = x[s, c] - first[s, c, 0]
+            sums = total[s, c, 0] + d
+            sums_sq = total_sq[s, c, 0] + d * d
+            m = sums / t
+            m_sq = sums_sq / t
+            var = m_sq - m * m
+            z = (d - m) / np.sqrt(var) if var > floor * m_sq else 0.0
+            new_total[s, c, 0] = sums
+            new_total_sq[s, c, 0] = sums_sq
+            out[s, c, 0] = (z - mean[c]) / scale[c]
+            finite &= np.isfinite(out[s, c, 0])
+    return finite
+
+
+@compiled(nogil=True)
 def all_finite(a):  # pragma: no cover - compiled
     """Whether every value of the 2-D array a is finite (np.isfinite(a).all() without the
     temporary array and the reduction's dispatch: a microsecond a sample)."""

@@ -24,10 +24,15 @@ import numpy as np
 import torch
 from sklearn.utils.validation import check_is_fitted
 
-from ..utils.inputs import check_causal_scaling, running_standardize
+from ..utils.inputs import (
+    CONSTANT_SO_FAR,
+    RunningMoments,
+    check_causal_scaling,
+    running_standardize,
+)
 from ..utils.threads import resolve_n_threads, torch_threads
 from ..utils.validation import check_not_text
-from .stream_kernels import all_finite, compiled_stepper, scale_sample
+from .stream_kernels import all_finite, compiled_stepper, running_scale_sample, scale_sample
 
 # a sample of these types takes the compiled path of one sample (PredictionStream._feed_sample)
 _SAMPLE_DTYPES = (np.dtype(np.float64), np.dtype(np.float32))
@@ -220,19 +225,34 @@ class PredictionStream:
         fifth of the step. False, and nothing fed, where a scaled value is not finite:
         :meth:`_feed` then names the problem."""
         scaled = np.empty((*x.shape, 1), self._stepper.dtype)  # (S, C, 1)
-        moments = self._moments
         if self._running:
-            if not np.isfinite(x).all():
+            if not self._running_scale_sample(x, scaled):
                 return False
-            z, moments = running_standardize(x[:, :, np.newaxis], moments)  # (S, C, 1)
-            x = z[:, :, 0]  # (S, C)
-        if not scale_sample(x, self._input_mean, self._input_scale, scaled):
+        elif not scale_sample(x, self._input_mean, self._input_scale, scaled):
             return False
-        self._moments = moments
         self._output = self._stepper.feed(scaled, every_step=False)  # (S, O)
         self.n_steps_ += 1
         if not all_finite(self._output):
             _raise_lost_streams(self._output)
+        return True
+
+    def _running_scale_sample(self, x: np.ndarray, scaled: np.ndarray) -> bool:
+        """One sample (S, C) scaled by each stream's running statistics and the fit's, into
+        ``scaled`` (S, C, 1), in one compiled pass; the moments move on only when every
+        value is finite (False, and nothing taken, otherwise)."""
+        if not all_finite(x):  # the running scaling would hide a NaN (as 0)
+            return False
+        moments = self._moments
+        if moments is None:  # the first sample: its values are each stream's first
+            zeros = np.zeros((*x.shape, 1))  # (S, C, 1)
+            moments = RunningMoments(np.empty((*x.shape, 1)), zeros, zeros, 0)
+        new_sum, new_sum_sq = np.empty((2, *x.shape, 1))  # (S, C, 1) each
+        if not running_scale_sample(
+            x, moments.first, moments.sum, moments.sum_sq, moments.steps, self._input_mean,
+            self._input_scale, scaled, new_sum, new_sum_sq, CONSTANT_SO_FAR,
+        ):
+            return False
+        self._moments = RunningMoments(moments.first, new_sum, new_sum_sq, moments.steps + 1)
         return True
 
     def keep(self, streams) -> PredictionStream:

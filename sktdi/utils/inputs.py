@@ -89,7 +89,7 @@ def scale_each_series(X3: np.ndarray, lengths: np.ndarray | None, scaling: str) 
     centered = np.where(mask, X3 - mean, 0.0)  # (n, C, L), 0 on the padding
     std = np.sqrt((centered**2).sum(axis=-1, keepdims=True) / count)  # (n, C, 1)
     # a constant series (std 0, or rounding about its mean) is its mean removed: all zeros
-    constant = std <= _CONSTANT_SO_FAR**0.5 * np.abs(mean)
+    constant = std <= CONSTANT_SO_FAR**0.5 * np.abs(mean)
     return centered / np.where(constant | (std == 0), np.inf, std)
 
 
@@ -130,7 +130,7 @@ def check_causal_scaling(scaling: str, what: str) -> None:
 
 # a variance below this share of the mean square (about the first value, for running ones) is
 # rounding, not signal: the series has been constant (so far), and is given 0
-_CONSTANT_SO_FAR = 1e-12
+CONSTANT_SO_FAR = 1e-12
 
 
 class RunningMoments(NamedTuple):
@@ -183,7 +183,7 @@ def running_standardize(
     mean = sums / steps  # (n, C, L)
     mean_sq = sums_sq / steps  # (n, C, L)
     var = mean_sq - mean * mean  # (n, C, L)
-    varies = var > _CONSTANT_SO_FAR * mean_sq  # (n, C, L)
+    varies = var > CONSTANT_SO_FAR * mean_sq  # (n, C, L)
     with np.errstate(invalid="ignore", divide="ignore"):
         z = np.where(varies, (d - mean) / np.sqrt(np.where(varies, var, 1.0)), 0.0)
     last = RunningMoments(
