@@ -26,6 +26,8 @@ more channels per channel (built here, before the estimator, with input_scaling=
 the issue's idea of keeping the amplitude where it is the signal.
 
     python benchmarks/raw_data.py [--stage choice|confirm|all] [--n-jobs 2]
+    python benchmarks/raw_data.py --stage networks   # each network at its defaults, GunPoint
+    python benchmarks/raw_data.py --stage plaid --n-jobs 1 --threads 2   # PLAID in full
 
 writes docs/data/raw_data.csv (one row per cell, appended as cells finish; cells already in
 the file are skipped, so a cut run resumes); ``python benchmarks/doc_figures.py`` builds the
@@ -110,7 +112,7 @@ def _padded(X):
     return pad_sequences(X)
 
 
-def fit_score(model: str, task: str, Xtr, ytr, Xte, yte) -> dict:
+def fit_score(model: str, task: str, Xtr, ytr, Xte, yte, threads: int = 1) -> dict:
     """Fit ``model`` on the training series, score on the test series; seconds and whether
     the fit warned that it learned nothing."""
     import warnings
@@ -133,9 +135,14 @@ def fit_score(model: str, task: str, Xtr, ytr, Xte, yte) -> dict:
     if model.startswith("deep"):
         cls = SSMClassifier if classify else SSMRegressor
         scaling = {"deep-running": "running", "deep-series": "series"}.get(model, "channel")
-        est = cls(max_epochs=EPOCHS, input_scaling=scaling, random_state=SEED, n_threads=1)
+        est = cls(
+            max_epochs=EPOCHS, input_scaling=scaling, random_state=SEED, n_threads=threads
+        )
         if model == "deep-running+amplitude":
             Atr, Ate = amplitude_channels(Atr, ltr), amplitude_channels(Ate, lte)
+    elif model.startswith("network-"):  # a network at every default (100 epochs)
+        est = SSMClassifier(network=model.removeprefix("network-"), random_state=SEED,
+                            n_threads=threads)
     elif model == "fast-path":
         est = (SpectralRidgeClassifier if classify else SpectralRidgeRegressor)(random_state=SEED)
     elif model == "minirocket":
@@ -238,6 +245,12 @@ def cells(stage: str):
         out += [("confirm", "PLAID-subset", "raw", -1, m, "classification") for m in classifiers]
         for name in ("Covid3Month", "Tecator"):
             out += [("confirm", name, "raw", -1, m, "regression") for m in arms]
+    if stage == "networks":  # each network at its defaults ("auto" settings, 100 epochs)
+        out += [("confirm", "GunPoint", "clean", -1, f"network-{n}", "classification")
+                for n in ("conv-s4d", "s4d")]
+    if stage == "plaid":  # PLAID in full: the adopted scaling, the fast path and MiniRocket
+        out += [("confirm", "PLAID", "raw", -1, m, "classification")
+                for m in ("deep-series", "fast-path", "minirocket")]
     return out
 
 
@@ -254,15 +267,15 @@ def data_of(stage, name, kind, fold):
     return perturb(X, kind, SEED + 1), y, perturb(Xt, kind, SEED + 2), yt
 
 
-def run_cell(cell) -> dict:
+def run_cell(cell, threads: int = 1) -> dict:
     from sktdi.utils.threads import torch_threads
 
     stage, name, kind, fold, model, task = cell
     Xtr, ytr, Xte, yte = data_of(stage, name, kind, fold)
     if task == "regression":
         ytr, yte = ytr.astype(float), yte.astype(float)
-    with torch_threads(1):
-        result = fit_score(model, task, Xtr, ytr, Xte, yte)
+    with torch_threads(threads):
+        result = fit_score(model, task, Xtr, ytr, Xte, yte, threads)
     row = dict(zip(FIELDS, (stage, name, kind, fold, model, task)), **result)
     print(row, flush=True)
     return row
@@ -280,8 +293,11 @@ def _done() -> set:
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--stage", choices=("choice", "confirm", "all"), default="all")
+    parser.add_argument(
+        "--stage", choices=("choice", "confirm", "all", "networks", "plaid"), default="all"
+    )
     parser.add_argument("--n-jobs", type=int, default=2)
+    parser.add_argument("--threads", type=int, default=1, help="torch threads per cell")
     args = parser.parse_args(argv)
     done = _done()
     todo = [c for c in cells(args.stage) if c[:5] not in done]
@@ -291,7 +307,7 @@ def main(argv=None) -> None:
         if new:
             writer.writeheader()
         for row in Parallel(n_jobs=args.n_jobs, return_as="generator")(
-            delayed(run_cell)(c) for c in todo
+            delayed(run_cell)(c, args.threads) for c in todo
         ):
             writer.writerow(row)
             f.flush()

@@ -134,7 +134,7 @@ def test_a_fit_at_chance_warns_and_names_what_to_try():
     gains = 10 ** np.random.default_rng(0).uniform(-2, 2, size=(len(X), 1, 1))
     raw = SSMClassifier(input_scaling="channel", max_epochs=10, random_state=0, n_threads=1)
     messages = _learned_nothing(raw, X * gains, y)
-    assert len(messages) == 1 and "input_scaling='running'" in messages[0]
+    assert len(messages) == 1 and "input_scaling='auto'" in messages[0]
     # a regressor whose targets are noise, and one that fits
     rng = np.random.default_rng(0)
     noise = SSMRegressor(**SMALL, lr=30.0, max_epochs=5, random_state=0)

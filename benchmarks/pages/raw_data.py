@@ -65,30 +65,44 @@ def _test_sizes() -> pd.Series:
     return pd.Series(sizes)
 
 
-def verdict() -> dict:
-    """The transfer protocol's rule on this study: the arm with the best choice mean is
-    adopted if, on the confirmation cells, its mean is at least the incumbent's and no cell
-    is more than WORST points behind; else the incumbent stays."""
-    means = _choice_means().reindex(list(ARM_SCALING)).dropna()
-    best = means.idxmax()
+CANDIDATES = ("deep-series", "deep-running")
+
+
+def judge(arm: str) -> dict:
+    """The transfer protocol's rule for one candidate against the incumbent, as
+    ``benchmarks/transfer_protocol.py``'s ``verdict`` judges each arm: ahead on the choice
+    mean, then on the confirmation cells no choice saw level or ahead on the mean, and no
+    cell more than WORST points (or one test series, where a series is worth more) behind."""
+    means = _choice_means()
+    choice = 100 * (means[arm] - means[INCUMBENT])
     cells = _confirm_cells()
-    if best == INCUMBENT or best not in cells or INCUMBENT not in cells:
-        return {"arm": INCUMBENT, "best": best, "means": means, "gaps": None, "adopted": False}
-    both = cells[[best, INCUMBENT]].dropna()
-    gaps = 100 * (both[best] - both[INCUMBENT])
+    both = cells[[arm, INCUMBENT]].dropna() if arm in cells else pd.DataFrame()
+    gaps = 100 * (both[arm] - both[INCUMBENT]) if len(both) else pd.Series(dtype=float)
     # a cell's resolution is one test series: behind by more than WORST points, or than one
     # series where a series is worth more
-    one_series = 100 / _test_sizes().reindex(gaps.index)
-    adopted = bool(gaps.mean() >= 0 and (gaps >= -np.maximum(WORST, one_series) - 1e-9).all())
-    return {
-        "arm": best if adopted else INCUMBENT, "best": best, "means": means, "gaps": gaps,
-        "adopted": adopted,
-    }
+    allowed = np.maximum(WORST, 100 / _test_sizes().reindex(gaps.index)) if len(gaps) else gaps
+    failing = gaps[gaps < -allowed - 1e-9] if len(gaps) else gaps
+    adopted = bool(choice > 0 and len(gaps) and gaps.mean() >= 0 and failing.empty)
+    return {"arm": arm, "choice": choice, "gaps": gaps, "failing": failing, "adopted": adopted}
 
 
-def chosen_scaling() -> str:
-    """The input_scaling the study's verdict gives (the default must be this one)."""
-    return ARM_SCALING[verdict()["arm"]]
+def verdict() -> dict:
+    """Each candidate judged (:func:`judge`); the scaling of whole-series models is the
+    adopted candidate with the best choice mean ("channel" if none), that of networks trained
+    for prefixes (which need a causal one) "running" if it was adopted, else "channel"."""
+    judged = {arm: judge(arm) for arm in CANDIDATES}
+    adopted = [arm for arm in CANDIDATES if judged[arm]["adopted"]]
+    means = _choice_means()
+    whole = max(adopted, key=lambda a: means[a]) if adopted else INCUMBENT
+    prefix = "deep-running" if judged["deep-running"]["adopted"] else INCUMBENT
+    return {"judged": judged, "whole": whole, "prefix": prefix, "means": means}
+
+
+def chosen_scaling() -> tuple[str, str]:
+    """(whole-series, prefix) input scalings the study's verdict gives: what
+    ``input_scaling="auto"`` must resolve to without and with ``prefix_weight``."""
+    v = verdict()
+    return ARM_SCALING[v["whole"]], ARM_SCALING[v["prefix"]]
 
 
 @region("raw-data-choice")
@@ -100,13 +114,12 @@ def raw_data_choice() -> str:
     rows.columns = ["dataset", "perturbation", *[SHORT[a] for a in arms]]
     for a in arms:
         rows[SHORT[a]] = rows[SHORT[a]].map(_f)
-    v = verdict()
-    means = ", ".join(f'"{ARM_SCALING[a]}" {_f(m)}' for a, m in v["means"].items())
+    means = _choice_means().reindex(arms)
+    listed = ", ".join(f'"{ARM_SCALING[a]}" {_f(m)}' for a, m in means.items())
     return (
         _md_table(rows)
         + f"\nMean of the choice cells (3-fold CV inside the training splits, "
-        f"{choice['fold'].nunique()} folds each): {means}. Best: "
-        f'"{ARM_SCALING[v["best"]]}".\n'
+        f"{choice['fold'].nunique()} folds each): {listed}.\n"
     )
 
 
@@ -131,21 +144,30 @@ def raw_data_confirm() -> str:
 @region("raw-data-verdict")
 def raw_data_verdict() -> str:
     v = verdict()
-    best = ARM_SCALING[v["best"]]
-    if v["gaps"] is None:
-        return f'The choice kept "channel" (best: "{best}"); nothing to confirm.\n'
-    gaps = v["gaps"]
-    worst = gaps.idxmin()
-    outcome = (
-        f'adopted: `input_scaling="{best}"` is the default'
-        if v["adopted"]
-        else f'not adopted: the default stays `input_scaling="channel"`'
-    )
+    lines = []
+    for arm, j in v["judged"].items():
+        gaps = j["gaps"]
+        name = ARM_SCALING[arm]
+        if not len(gaps):
+            lines.append(f'- "{name}": choice {_pts(j["choice"])} points; not confirmed yet.')
+            continue
+        worst = gaps.idxmin()
+        failing = "; ".join(
+            f"{d}, {p} {_pts(g)}" for (d, p), g in j["failing"].items()
+        )
+        lines.append(
+            f'- "{name}" − "channel": choice {_pts(j["choice"])} points on the mean; '
+            f"confirmation, {len(gaps)} cells: {_pts(gaps.mean())} on the mean, worst "
+            f"{_pts(gaps.min())} ({worst[0]}, {worst[1]})"
+            + (f"; behind by more than the rule allows: {failing}" if failing else "")
+            + f": {'adopted' if j['adopted'] else 'not adopted'}."
+        )
+    whole, prefix = ARM_SCALING[v["whole"]], ARM_SCALING[v["prefix"]]
     return (
-        f'"{best}" − "channel" on the {len(gaps)} confirmation cells no choice saw: '
-        f"{_pts(gaps.mean())} points on the mean, worst {_pts(gaps.min())} "
-        f"({worst[0]}, {worst[1]}); the rule asks ≥ 0 on the mean and no cell more than "
-        f"{WORST:g} points (or one test series) behind: {outcome}.\n"
+        "\n".join(lines)
+        + f'\n\nThe default, `input_scaling="auto"`, is therefore `"{whole}"` for a model of '
+        f'whole series and `"{prefix}"` for a network trained for prefixes '
+        f"(`prefix_weight > 0`), which needs a causal scaling.\n"
     )
 
 
@@ -192,17 +214,57 @@ def raw_data_regression() -> str:
 @region("raw-data-warning")
 def raw_data_warning() -> str:
     deep = _results()[_results()["model"].str.startswith("deep")]
-    warned = deep[deep["warned"] == 1]
-    quiet = deep[deep["warned"] == 0]
-    classify = deep["task"] == "classification"
-    at_chance = deep[classify & (deep["train_score"] <= 0.75)]
+    classify = deep[deep["task"] == "classification"]
+    warned, quiet = classify[classify["warned"] == 1], classify[classify["warned"] == 0]
+    regress = deep[deep["task"] == "regression"]
     return (
-        f"Of the study's {len(deep)} deep fits, {len(warned)} warned that they learned "
-        f"nothing; their training accuracy (eval mode, after the fit) was "
-        f"{_f(warned.query('task == \"classification\"')['train_score'].max())} at most, and "
-        f"their test score {_f(warned['score'].max())} at most. The {len(quiet)} that did "
-        f"not warn scored {_f(quiet.query('task == \"classification\"')['train_score'].min())} "
-        f"or more on their own training series. Classification fits at or below 0.75 "
-        f"training accuracy: {len(at_chance)}, of which {int(at_chance['warned'].sum())} "
-        f"warned.\n"
+        f"In this study's {len(classify)} deep classification fits, {len(warned)} warned; "
+        f"their accuracy on their own training series was {_f(warned['train_score'].max())} "
+        f"at most, and on their test series {_f(warned['score'].max())} at most. The "
+        f"{len(quiet)} that did not warn scored {_f(quiet['train_score'].min())} or more on "
+        f"their training series. Of the {len(regress)} regression fits, "
+        f"{int(regress['warned'].sum())} warned (training R² "
+        f"{_f(regress['train_score'].min())} at least).\n"
+    )
+
+
+def raw_data_row() -> dict:
+    """The decision page's row for raw recordings, from this study's confirmation cells."""
+    arm = verdict()["whole"]
+    confirm = _results().query("stage == 'confirm' and task == 'classification'")
+    perturbed = confirm[confirm["perturbation"] != "clean"]
+    means = perturbed.groupby("model")["score"].mean()
+    plaid = confirm.query("dataset == 'PLAID-subset'").set_index("model")["score"]
+    peers = [m for m in ("minirocket", "fast-path", "inceptiontime") if m in means]
+    scaling = ARM_SCALING[arm]
+    return {
+        "your data": "raw recordings: amplitudes over orders of magnitude, offsets, slow "
+        "trends, unequal lengths",
+        "use": f"`SSMClassifier()` (each series scaled by its own statistics, "
+        f"`input_scaling=\"{scaling}\"`), or the fast path; `input_scaling=\"channel\"` where "
+        "the amplitude itself is the signal",
+        "what to expect": (
+            f"on the shipped sets under a gain, offset, trend or unequal lengths "
+            f"({{doc}}`raw_data`), mean accuracy: SSMClassifier {_f(means[arm])} "
+            f"(one scale per channel, the earlier default: {_f(means[INCUMBENT])}), "
+            + ", ".join(f"{SHORT[m]} {_f(means[m])}" for m in peers)
+            + f"; on a raw PLAID subset SSMClassifier {_f(plaid.get(arm))} (before: "
+            f"{_f(plaid.get(INCUMBENT))}), "
+            + ", ".join(f"{SHORT[m]} {_f(plaid.get(m))}" for m in peers)
+        ),
+    }
+
+
+@region("raw-data-networks")
+def raw_data_networks() -> str:
+    rows = _results()[_results()["model"].str.startswith("network-")]
+    if rows.empty:
+        return "Not run yet (`python benchmarks/raw_data.py --stage networks`).\n"
+    scores = "; ".join(
+        f"`network=\"{m.removeprefix('network-')}\"` {_f(s)} in {f:.0f} s"
+        for m, s, f in zip(rows["model"], rows["score"], rows["fit_s"])
+    )
+    return (
+        f"Each network at every default (100 epochs, `random_state=0`, one torch thread) on "
+        f"GunPoint's official split: {scores}.\n"
     )

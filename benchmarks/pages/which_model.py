@@ -26,6 +26,7 @@ from .common import (
     region,
 )
 from .long_series import long_series_row
+from .raw_data import raw_data_row
 from .transfer import confirmation_clause
 
 
@@ -134,6 +135,7 @@ def which_model() -> str:
             ),
         },
         long_series_row(),
+        raw_data_row(),
         {
             "your data": "dozens of series per class or more, and a reason for a deep model: "
             "a GPU, a model to fine-tune, or one to run step by step on a stream",

@@ -424,7 +424,7 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
         tries = []
         if self._fitted_scaling() == "channel":
             tries.append(
-                "input_scaling='running' (each series scaled by its own statistics: amplitudes "
+                "input_scaling='auto' (each series scaled by its own statistics: amplitudes "
                 "that differ by orders of magnitude leave many series near-constant otherwise)"
             )
         tries.append(f"a lower lr (lr={network['lr'] / 10:g})")
