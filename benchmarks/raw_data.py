@@ -9,9 +9,10 @@ model that holds keeps its clean accuracy.
 Transfer protocol (benchmarks/transfer_protocol.py's stages, at this study's size):
 
 - choice: the deep model's ``input_scaling`` ("channel", the old default, against
-  "running" and "series") by stratified 3-fold cross-validation inside the training splits of GunPoint,
-  ArrowHead and ItalyPowerDemand, clean and under the gain perturbation; nothing else is
-  read to choose;
+  "running" and "series") by stratified 3-fold cross-validation inside the training splits
+  of GunPoint, ArrowHead and ItalyPowerDemand, clean and under the gain perturbation;
+  nothing else is read to choose (docs/raw_data.md: each candidate judged against
+  "channel");
 - confirmation, official splits, on what the choice never saw: the offset, trend and
   unequal-length perturbations of those sets, BasicMotions (raw accelerometer and gyroscope
   channels) clean and perturbed, a PLAID subset (raw electrical signals of unequal length,
@@ -83,7 +84,10 @@ def perturb(X3: np.ndarray, kind: str, seed: int):
         return X3 + sd * rng.uniform(-3, 3, size=(n, 1, 1)) * np.linspace(0, 1, L)
     if kind == "unequal":
         lead = rng.integers(0, L // 2 + 1, size=n)
-        return [np.concatenate([np.repeat(x[:, :1], k, axis=1), x], axis=1) for x, k in zip(X3, lead)]
+        return [
+            np.concatenate([np.repeat(x[:, :1], k, axis=1), x], axis=1)
+            for x, k in zip(X3, lead)
+        ]
     raise ValueError(kind)
 
 
@@ -218,7 +222,9 @@ def plaid_subset():
     def short(X, y, c):
         return [i for i in range(len(X)) if y[i] == c and X[i].shape[-1] <= 600]
 
-    classes = [c for c in np.unique(y) if len(short(X, y, c)) >= 15 and len(short(Xt, yt, c)) >= 25][:4]
+    classes = [
+        c for c in np.unique(y) if len(short(X, y, c)) >= 15 and len(short(Xt, yt, c)) >= 25
+    ][:4]
     tr = [i for c in classes for i in short(X, y, c)[:15]]
     te = [i for c in classes for i in short(Xt, yt, c)[:25]]
     return [X[i] for i in tr], y[tr], [Xt[i] for i in te], yt[te]
@@ -259,7 +265,8 @@ def data_of(stage, name, kind, fold):
         return plaid_subset()
     (X, y), (Xt, yt) = _load(name)
     if stage == "choice":  # inside the training split only
-        tr, te = list(StratifiedKFold(3, shuffle=True, random_state=SEED).split(X[:, 0, :2], y))[fold]
+        folds = StratifiedKFold(3, shuffle=True, random_state=SEED).split(X[:, 0, :2], y)
+        tr, te = list(folds)[fold]
         X, y, Xt, yt = X[tr], y[tr], X[te], y[te]
     if kind == "raw":
         return X, y, Xt, yt

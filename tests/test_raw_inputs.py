@@ -54,6 +54,16 @@ def test_running_standardize_ignores_gain_and_offset_and_streams_in_pieces():
     np.testing.assert_array_equal(np.concatenate(steps, axis=-1), z)
 
 
+def test_series_scaling_keeps_small_variations_about_a_large_offset():
+    from sktdi.utils.inputs import scale_each_series
+
+    t = np.arange(100)
+    X = np.stack([np.sin(0.3 * t), 1e6 + 1e-3 * np.sin(0.3 * t), np.full(100, 7.0)])[:, None]
+    z = scale_each_series(X, None, "series")  # (3, 1, 100)
+    np.testing.assert_allclose(z[1], z[0], atol=1e-6)  # the offset and the gain are gone
+    assert (z[2] == 0).all()  # a constant series: its mean removed
+
+
 def _gunpoint():
     X, y = load_ucr("GunPoint", "train")
     return X, y
@@ -78,8 +88,9 @@ def test_running_scaling_makes_predictions_blind_to_gain_and_offset():
     # the stream and the predictions over time are those of the prefixes, gain and all
     live = clf.stream(n_streams=3)
     for k in range(40):
-        live.update((X[:3, :, k] * gains[:3, :, 0]))
-    np.testing.assert_allclose(live.predict_proba(), clf.predict_proba(list(X[:3, :, :40])), atol=1e-9)
+        live.update(X[:3, :, k] * gains[:3, :, 0])
+    prefixes = list(X[:3, :, :40])
+    np.testing.assert_allclose(live.predict_proba(), clf.predict_proba(prefixes), atol=1e-9)
     over_time = clf.predict_proba_over_time(X[:3])
     np.testing.assert_allclose(over_time[:, 39], clf.predict_proba(list(X[:3, :, :40])), atol=1e-9)
 

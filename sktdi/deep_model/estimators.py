@@ -45,9 +45,9 @@ from ..utils.inputs import (  # noqa: F401 - PaddedSeriesWarning: public here, f
     PaddedSeriesWarning,
     _caller_stacklevel,
     check_causal_scaling,
-    resolve_input_scaling,
     fit_standardization,
     network_input,
+    resolve_input_scaling,
     scale_each_series,
 )
 from ..utils.memory import keep_freed_memory
@@ -305,8 +305,6 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
                 scale_each_series(X3, lengths, self.input_scaling_), lengths
             )
         return X3, y, lengths
-
-
 
     def _fitted_scaling(self) -> str:
         """The input scaling the fit used (``input_scaling_``; "channel" for models saved

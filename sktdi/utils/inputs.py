@@ -88,8 +88,9 @@ def scale_each_series(X3: np.ndarray, lengths: np.ndarray | None, scaling: str) 
     mean = (X3 * mask).sum(axis=-1, keepdims=True, dtype=np.float64) / count  # (n, C, 1)
     centered = np.where(mask, X3 - mean, 0.0)  # (n, C, L), 0 on the padding
     std = np.sqrt((centered**2).sum(axis=-1, keepdims=True) / count)  # (n, C, 1)
-    # a constant series (std 0, or rounding about its mean) is its mean removed: all zeros
-    constant = std <= CONSTANT_SO_FAR**0.5 * np.abs(mean)
+    # a constant series (std 0, or float64 rounding about a large mean) is its mean removed:
+    # all zeros; a real variation a millionth of a large offset is kept
+    constant = std <= 1e-10 * np.abs(mean)
     return centered / np.where(constant | (std == 0), np.inf, std)
 
 
