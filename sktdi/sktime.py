@@ -41,7 +41,7 @@ from .persistence import (
     loads,
     save_estimator,
 )
-from .utils.inputs import check_causal_scaling, resolve_input_scaling
+from .utils.inputs import PREFIX_SCALING, check_causal_scaling
 from .utils.options import HasOptionGroups
 from .utils.validation import keyword_only
 
@@ -457,8 +457,8 @@ class SktimeSSMEarlyClassifier(_SafeSktimeSave, BaseEarlyClassifier):
     ----------
     estimator : SSMClassifier, optional
         The network to train (cloned at ``fit``). None: ``SSMClassifier(prefix_weight=0.5)``,
-        trained on every prefix as well as on the whole series (each series scaled by its
-        running statistics: ``input_scaling="auto"``).
+        trained on every prefix as well as on the whole series. Its ``input_scaling="auto"``
+        takes the causal scaling whatever its ``prefix_weight``; "series" is refused.
     probability_threshold : float, default=0.8
         The probability the predicted class must reach for a decision.
     consecutive_predictions : int, default=1
@@ -600,10 +600,10 @@ class SktimeSSMEarlyClassifier(_SafeSktimeSave, BaseEarlyClassifier):
                 "the early classifier reads the network after every step, which a "
                 "bidirectional network cannot do; pass SSMClassifier(bidirectional=False)"
             )
-        check_causal_scaling(
-            resolve_input_scaling(estimator.input_scaling, estimator.prefix_weight),
-            "the early classifier",
-        )
+        if estimator.input_scaling == "auto":
+            # every prefix is read: "auto" takes the causal scaling, as for prefix_weight > 0
+            estimator.set_params(input_scaling=PREFIX_SCALING)
+        check_causal_scaling(estimator.input_scaling, "the early classifier")
         if self.random_state is not None:
             estimator.set_params(random_state=self.random_state)
         self.estimator_ = estimator.fit(X, y)

@@ -94,20 +94,27 @@ def scale_each_series(X3: np.ndarray, lengths: np.ndarray | None, scaling: str) 
     return centered / np.where(constant | (std == 0), np.inf, std)
 
 
+# what input_scaling="auto" resolves to, as the raw-data study adopted (docs/raw_data.md;
+# tests/test_raw_inputs.py holds them to its verdict): for a model of whole series, and for a
+# network trained for prefixes, which needs a causal scaling
+WHOLE_SERIES_SCALING = "series"
+PREFIX_SCALING = "running"
+
+
 def resolve_input_scaling(scaling: str, prefix_weight: float) -> str:
-    """An estimator's ``input_scaling`` as its fit uses it: "auto" is "running" for a network
-    trained for prefixes (``prefix_weight > 0``: it will be read step by step), else
-    "series".
+    """An estimator's ``input_scaling`` as its fit uses it: "auto" is
+    :data:`PREFIX_SCALING` for a network trained for prefixes (``prefix_weight > 0``: it will
+    be read step by step), else :data:`WHOLE_SERIES_SCALING`.
 
     Examples
     --------
     >>> from sktdi.utils.inputs import resolve_input_scaling
-    >>> resolve_input_scaling("auto", 0.0), resolve_input_scaling("auto", 0.5)
-    ('series', 'running')
+    >>> resolve_input_scaling("auto", 0.0), resolve_input_scaling("channel", 0.0)
+    ('series', 'channel')
     """
     if scaling != "auto":
         return scaling
-    return "running" if prefix_weight > 0 else "series"
+    return PREFIX_SCALING if prefix_weight > 0 else WHOLE_SERIES_SCALING
 
 
 def check_causal_scaling(scaling: str, what: str) -> None:
