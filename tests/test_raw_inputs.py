@@ -185,3 +185,22 @@ def test_batch_norm_in_training_reads_the_valid_steps_only():
     X = torch.randn(4, 1, 30) * (torch.arange(30) < own[:, None]).unsqueeze(1)
     padded = torch.cat([X, torch.zeros(4, 1, 50)], dim=-1)
     torch.testing.assert_close(copy.deepcopy(net)(X, own), copy.deepcopy(net)(padded, own))
+
+
+def test_auto_scaling_is_what_the_raw_data_study_adopted():
+    """input_scaling="auto" resolves to the scalings the raw-data study's verdict adopted
+    (docs/raw_data.md, from docs/data/raw_data.csv): a new result that changes the verdict
+    fails here until the default follows it."""
+    import importlib
+    import sys
+    from pathlib import Path
+
+    from sktdi.utils.inputs import PREFIX_SCALING, WHOLE_SERIES_SCALING
+
+    benchmarks = str(Path(__file__).resolve().parents[1] / "benchmarks")
+    sys.path.insert(0, benchmarks)  # the pages package, as benchmarks/doc_figures.py reads it
+    try:
+        study = importlib.import_module("pages.raw_data")
+    finally:
+        sys.path.remove(benchmarks)
+    assert study.chosen_scaling() == (WHOLE_SERIES_SCALING, PREFIX_SCALING)

@@ -328,7 +328,7 @@ def residual_join(
     (:func:`masked_batch_norm`).
     """
     conv, norm = shortcut
-    if valid is not None and _trains(norm):
+    if valid is not None and uses_batch_statistics(norm):
         shortcut_out, _, _ = masked_batch_norm(pointwise_conv(r, conv.weight), norm, valid)
         return F.relu(F.relu(a) + shortcut_out)  # (B, C, L)
     fused = (
@@ -356,7 +356,7 @@ def _count_batch(norm: torch.nn.BatchNorm1d) -> float:
     return 1.0 / float(norm.num_batches_tracked) if norm.momentum is None else norm.momentum
 
 
-def _trains(norm: torch.nn.BatchNorm1d) -> bool:
+def uses_batch_statistics(norm: torch.nn.BatchNorm1d) -> bool:
     """Whether ``norm`` normalizes by the batch's statistics and updates running ones."""
     return norm.training and norm.affine and norm.track_running_stats
 
@@ -399,7 +399,7 @@ def masked_batch_norm(
 def valid_batch_norm(x: Tensor, norm: torch.nn.BatchNorm1d, valid: Tensor | None) -> Tensor:
     """``norm(x)``, x (B, C, L); in training with ``valid`` (B, 1, L), its statistics over
     the valid steps only (:func:`masked_batch_norm`)."""
-    if valid is None or not _trains(norm):
+    if valid is None or not uses_batch_statistics(norm):
         return norm(x)  # (B, C, L)
     return masked_batch_norm(x, norm, valid)[0]  # (B, C, L)
 

@@ -22,7 +22,6 @@ from torch import Tensor, nn
 from .conv_ops import POOL as MAX_POOL
 from .conv_ops import (
     RecomputedActivations,
-    _trains,
     batch_norm_with_statistics,
     conv1d_same_length,
     max_pool3_project,
@@ -30,6 +29,7 @@ from .conv_ops import (
     pointwise_conv,
     recompute_block_outputs,
     residual_join,
+    uses_batch_statistics,
     valid_batch_norm,
 )
 from .layers import S4D, ChannelDropout
@@ -338,7 +338,10 @@ class ConvS4DNetwork(nn.Module):
                     recompute.release(inputs[0])
                 x = inputs = remake = None
                 # in training, BatchNorm's statistics are the valid steps' (not the padding's)
-                if self._closes_group(d) or recompute is None or not _trains(block.norm):
+                if (
+                    self._closes_group(d) or recompute is None
+                    or not uses_batch_statistics(block.norm)
+                ):
                     normalized = valid_batch_norm(branches, block.norm, mask)  # (B, 4F, L)
                 else:
                     normalized, *affine = batch_norm_with_statistics(branches, block.norm, mask)
