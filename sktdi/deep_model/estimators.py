@@ -488,7 +488,7 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
         """Network outputs (n, n_outputs) on the CPU, in the precision ``inference_dtype``;
         with ``over_time``, after every step: (n, L, n_outputs)."""
         check_is_fitted(self)
-        if over_time:
+        if over_time and not self.bidirectional:  # a bidirectional network's own error first
             check_causal_scaling(self._fitted_scaling(), "a prediction over time")
         X3, _, lengths = self._validate(X, reset=False, lengths=lengths)
         module = self._inference_module()

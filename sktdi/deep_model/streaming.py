@@ -81,7 +81,8 @@ class PredictionStream:
                 f"stream() method); got {type(estimator).__name__}"
             )
         check_is_fitted(estimator)
-        check_causal_scaling(estimator._fitted_scaling(), "a stream")
+        if not estimator.bidirectional:  # a bidirectional network's own error first
+            check_causal_scaling(estimator._fitted_scaling(), "a stream")
         if not isinstance(n_streams, Integral) or isinstance(n_streams, bool) or n_streams < 1:
             raise ValueError(f"n_streams must be a positive int, got {n_streams!r}")
         self.n_streams = int(n_streams)
