@@ -179,6 +179,7 @@ def main() -> None:
     import torch
 
     from sktdi import SSMClassifier
+    from sktdi.utils.inputs import PREFIX_SCALING
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=4000)
@@ -192,9 +193,9 @@ def main() -> None:
     series = rng.normal(size=(1, args.prefix_length))
     rows = []
     for network in ("conv-s4d", "s4d"):
-        # causal input scaling, as a model trained for streams has (input_scaling="auto" with
+        # the causal input scaling a model trained for streams has (input_scaling="auto" with
         # prefix_weight > 0)
-        causal = {"input_scaling": "running"}
+        causal = {"input_scaling": PREFIX_SCALING}
         model = SSMClassifier(network=network, max_epochs=1, random_state=0, **causal).fit(X, y)
         single = SSMClassifier(
             network=network, max_epochs=1, random_state=0, inference_dtype="float32", **causal
@@ -247,7 +248,7 @@ def main() -> None:
         print(rows[-1], flush=True)
     small = SSMClassifier(
         network="s4d", d_model=8, d_state=8, n_layers=1, max_epochs=1, random_state=0,
-        input_scaling="running",
+        input_scaling=PREFIX_SCALING,
     ).fit(X, y)
     rows.append({"model": "s4d-small", **long_stream(small, args.long_steps, rng)})
     print(rows[-1], flush=True)

@@ -457,8 +457,9 @@ class SktimeSSMEarlyClassifier(_SafeSktimeSave, BaseEarlyClassifier):
     ----------
     estimator : SSMClassifier, optional
         The network to train (cloned at ``fit``). None: ``SSMClassifier(prefix_weight=0.5)``,
-        trained on every prefix as well as on the whole series. Its ``input_scaling="auto"``
-        takes the causal scaling whatever its ``prefix_weight``; "series" is refused.
+        trained on every prefix as well as on the whole series. An ``input_scaling="auto"``
+        takes the causal one ("channel") whatever its ``prefix_weight``; "series" is
+        refused.
     probability_threshold : float, default=0.8
         The probability the predicted class must reach for a decision.
     consecutive_predictions : int, default=1

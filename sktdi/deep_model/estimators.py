@@ -84,8 +84,8 @@ from .training import (
 MIN_LENGTH = 2  # a single time step is a tabular feature, not a sequence
 # "series": each series standardized by its own statistics (gain and offset free; a whole
 # series' statistics: not causal); "running": by its statistics so far (causal); "channel":
-# one mean and scale per channel for every series; "auto": "running" for a network trained
-# for prefixes (prefix_weight > 0), else "series"
+# one mean and scale per channel for every series; "auto": what the raw-data study adopted
+# (sktdi.utils.inputs.WHOLE_SERIES_SCALING, PREFIX_SCALING for prefix_weight > 0)
 INPUT_SCALINGS = ("auto", "series", "running", "channel")
 
 
@@ -421,9 +421,12 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
         network = resolved_network_params(self)
         tries = []
         if self._fitted_scaling() == "channel":
+            # a network trained for prefixes needs a causal scaling: "auto" gives it "channel"
+            scaling = "running" if self.prefix_weight > 0 else "auto"
             tries.append(
-                "input_scaling='auto' (each series scaled by its own statistics: amplitudes "
-                "that differ by orders of magnitude leave many series near-constant otherwise)"
+                f"input_scaling='{scaling}' (each series scaled by its own statistics: "
+                "amplitudes that differ by orders of magnitude leave many series near-constant "
+                "otherwise)"
             )
         tries.append(f"a lower lr (lr={network['lr'] / 10:g})")
         set_by_hand = [name for name in RECIPE_PARAMETERS if getattr(self, name) != "auto"]
@@ -576,7 +579,7 @@ class SSMClassifier(ClassifierMixin, _BaseSSM):
         "series": each series by the mean and scale of its own steps (a gain or an offset
         changes nothing); "running": by those of its steps so far (causal, for streams and
         predictions over time); "channel": one scale per channel, where amplitude is signal
-        (:doc:`/raw_data`). "auto": "running" when ``prefix_weight > 0``, else "series".
+        (:doc:`/raw_data`). "auto": "series", or "channel" when ``prefix_weight > 0``.
     d_model, n_layers : int or "auto", default="auto"
         Width and depth. "conv-s4d": d_model a multiple of 4, a residual shortcut per three
         blocks; n_layers=3 took about half the fit time, level on the UCR sets but behind
