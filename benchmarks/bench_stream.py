@@ -179,7 +179,6 @@ def main() -> None:
     import torch
 
     from sktdi import SSMClassifier
-    from sktdi.utils.inputs import PREFIX_SCALING
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=4000)
@@ -193,12 +192,9 @@ def main() -> None:
     series = rng.normal(size=(1, args.prefix_length))
     rows = []
     for network in ("conv-s4d", "s4d"):
-        # the causal input scaling a model trained for streams has (input_scaling="auto" with
-        # prefix_weight > 0)
-        causal = {"input_scaling": PREFIX_SCALING}
-        model = SSMClassifier(network=network, max_epochs=1, random_state=0, **causal).fit(X, y)
+        model = SSMClassifier(network=network, max_epochs=1, random_state=0).fit(X, y)
         single = SSMClassifier(
-            network=network, max_epochs=1, random_state=0, inference_dtype="float32", **causal
+            network=network, max_epochs=1, random_state=0, inference_dtype="float32"
         ).fit(X, y)
         for name, fitted, mode in ((network, model, "convolution"), (network, model, "step"),
                                    (f"{network} float32", single, "convolution")):
@@ -247,8 +243,7 @@ def main() -> None:
         )
         print(rows[-1], flush=True)
     small = SSMClassifier(
-        network="s4d", d_model=8, d_state=8, n_layers=1, max_epochs=1, random_state=0,
-        input_scaling=PREFIX_SCALING,
+        network="s4d", d_model=8, d_state=8, n_layers=1, max_epochs=1, random_state=0
     ).fit(X, y)
     rows.append({"model": "s4d-small", **long_stream(small, args.long_steps, rng)})
     print(rows[-1], flush=True)

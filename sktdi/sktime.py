@@ -41,7 +41,7 @@ from .persistence import (
     loads,
     save_estimator,
 )
-from .utils.inputs import PREFIX_SCALING, check_causal_scaling
+from .utils.inputs import check_causal_scaling
 from .utils.options import HasOptionGroups
 from .utils.validation import keyword_only
 
@@ -457,9 +457,8 @@ class SktimeSSMEarlyClassifier(_SafeSktimeSave, BaseEarlyClassifier):
     ----------
     estimator : SSMClassifier, optional
         The network to train (cloned at ``fit``). None: ``SSMClassifier(prefix_weight=0.5)``,
-        trained on every prefix as well as on the whole series. An ``input_scaling="auto"``
-        takes the causal one ("channel") whatever its ``prefix_weight``; "series" is
-        refused.
+        trained on every prefix as well as on the whole series. Its input scaling must be
+        causal: ``input_scaling="series"`` is refused.
     probability_threshold : float, default=0.8
         The probability the predicted class must reach for a decision.
     consecutive_predictions : int, default=1
@@ -601,9 +600,6 @@ class SktimeSSMEarlyClassifier(_SafeSktimeSave, BaseEarlyClassifier):
                 "the early classifier reads the network after every step, which a "
                 "bidirectional network cannot do; pass SSMClassifier(bidirectional=False)"
             )
-        if estimator.input_scaling == "auto":
-            # every prefix is read: "auto" takes the causal scaling, as for prefix_weight > 0
-            estimator.set_params(input_scaling=PREFIX_SCALING)
         check_causal_scaling(estimator.input_scaling, "the early classifier")
         if self.random_state is not None:
             estimator.set_params(random_state=self.random_state)

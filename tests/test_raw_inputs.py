@@ -72,8 +72,8 @@ def _gunpoint():
 def test_running_scaling_makes_predictions_blind_to_gain_and_offset():
     X, y = _gunpoint()
     gains = 10 ** np.random.default_rng(2).uniform(-2, 2, size=(len(X), 1, 1))
-    whole = SSMClassifier(**SMALL, max_epochs=3, random_state=0).fit(X, y)
-    assert whole.input_scaling_ == "series"  # "auto", without prefix_weight
+    whole = SSMClassifier(**SMALL, max_epochs=3, input_scaling="series", random_state=0)
+    whole.fit(X, y)
     np.testing.assert_allclose(
         whole.predict_proba(X * gains + 50.0), whole.predict_proba(X), atol=1e-6
     )
@@ -84,11 +84,9 @@ def test_running_scaling_makes_predictions_blind_to_gain_and_offset():
     np.testing.assert_allclose(
         clf.predict_proba(X * gains + 50.0), clf.predict_proba(X), atol=1e-6
     )
-    # trained for prefixes: "auto" is the causal scaling the study adopted
-    from sktdi.utils.inputs import PREFIX_SCALING
-
-    prefix = SSMClassifier(prefix_weight=0.5, max_epochs=1).fit(X, y)
-    assert prefix.input_scaling_ == PREFIX_SCALING != "series"
+    # a network trained for prefixes needs a causal scaling
+    with pytest.raises(ValueError, match="prefix_weight=0.5 needs .* input_scaling='running'"):
+        SSMClassifier(prefix_weight=0.5, input_scaling="series", max_epochs=1).fit(X, y)
     # the stream and the predictions over time are those of the prefixes, gain and all
     live = clf.stream(n_streams=3)
     for k in range(40):
@@ -149,7 +147,7 @@ def test_a_fit_at_chance_warns_and_names_what_to_try():
     gains = 10 ** np.random.default_rng(0).uniform(-2, 2, size=(len(X), 1, 1))
     raw = SSMClassifier(input_scaling="channel", max_epochs=10, random_state=0, n_threads=1)
     messages = _learned_nothing(raw, X * gains, y)
-    assert len(messages) == 1 and "input_scaling='auto'" in messages[0]
+    assert len(messages) == 1 and "input_scaling='series'" in messages[0]
     # a regressor whose targets are noise, and one that fits
     rng = np.random.default_rng(0)
     noise = SSMRegressor(**SMALL, lr=30.0, max_epochs=5, random_state=0)
@@ -191,15 +189,14 @@ def test_batch_norm_in_training_reads_the_valid_steps_only():
     torch.testing.assert_close(copy.deepcopy(net)(X, own), copy.deepcopy(net)(padded, own))
 
 
-def test_auto_scaling_is_what_the_raw_data_study_adopted():
-    """input_scaling="auto" resolves to the scalings the raw-data study's verdict adopted
-    (docs/raw_data.md, from docs/data/raw_data.csv): a new result that changes the verdict
-    fails here until the default follows it."""
+def test_the_default_scaling_is_what_the_raw_data_study_adopted():
+    """SSMClassifier's default input_scaling is the one the raw-data study's verdict gives,
+    for models of whole series and for networks trained for prefixes (docs/raw_data.md, from
+    docs/data/raw_data.csv): a new result that changes the verdict fails here until the
+    default follows it."""
     import importlib
     import sys
     from pathlib import Path
-
-    from sktdi.utils.inputs import PREFIX_SCALING, WHOLE_SERIES_SCALING
 
     benchmarks = str(Path(__file__).resolve().parents[1] / "benchmarks")
     sys.path.insert(0, benchmarks)  # the pages package, as benchmarks/doc_figures.py reads it
@@ -207,4 +204,6 @@ def test_auto_scaling_is_what_the_raw_data_study_adopted():
         study = importlib.import_module("pages.raw_data")
     finally:
         sys.path.remove(benchmarks)
-    assert study.chosen_scaling() == (WHOLE_SERIES_SCALING, PREFIX_SCALING)
+    default = SSMClassifier().input_scaling
+    assert SSMRegressor().input_scaling == default
+    assert study.chosen_scaling() == (default, default)

@@ -47,7 +47,6 @@ from ..utils.inputs import (  # noqa: F401 - PaddedSeriesWarning: public here, f
     check_causal_scaling,
     fit_standardization,
     network_input,
-    resolve_input_scaling,
     scale_each_series,
 )
 from ..utils.memory import keep_freed_memory
@@ -82,11 +81,11 @@ from .training import (
 )
 
 MIN_LENGTH = 2  # a single time step is a tabular feature, not a sequence
-# "series": each series standardized by its own statistics (gain and offset free; a whole
-# series' statistics: not causal); "running": by its statistics so far (causal); "channel":
-# one mean and scale per channel for every series; "auto": what the raw-data study adopted
-# (sktdi.utils.inputs.WHOLE_SERIES_SCALING, PREFIX_SCALING for prefix_weight > 0)
-INPUT_SCALINGS = ("auto", "series", "running", "channel")
+# "channel": one mean and scale per channel for every series (the default: the raw-data study
+# adopted neither other, docs/raw_data.md); "series": each series standardized by its own
+# statistics (gain and offset free; a whole series' statistics: not causal); "running": by
+# its statistics so far (causal)
+INPUT_SCALINGS = ("channel", "series", "running")
 
 
 class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
@@ -127,7 +126,7 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
         *,
         init="tdi",
         network="s4d",
-        input_scaling="auto",
+        input_scaling="channel",
         d_model="auto",
         n_layers="auto",
         d_state=64,
@@ -300,7 +299,7 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
             self, X, y, lengths=lengths, reset=reset, min_length=MIN_LENGTH, **y_kwargs
         )
         if reset:
-            self.input_scaling_ = resolve_input_scaling(self.input_scaling, self.prefix_weight)
+            self.input_scaling_ = self.input_scaling
             self.input_mean_, self.input_scale_ = fit_standardization(
                 scale_each_series(X3, lengths, self.input_scaling_), lengths
             )
@@ -421,8 +420,8 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
         network = resolved_network_params(self)
         tries = []
         if self._fitted_scaling() == "channel":
-            # a network trained for prefixes needs a causal scaling: "auto" gives it "channel"
-            scaling = "running" if self.prefix_weight > 0 else "auto"
+            # a network trained for prefixes needs a causal scaling
+            scaling = "running" if self.prefix_weight > 0 else "series"
             tries.append(
                 f"input_scaling='{scaling}' (each series scaled by its own statistics: "
                 "amplitudes that differ by orders of magnitude leave many series near-constant "
@@ -530,7 +529,7 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
         >>> rng = np.random.default_rng(0)
         >>> y = np.repeat([0, 1], 20)
         >>> X = rng.normal(size=(40, 64)) + y[:, None] * np.sin(0.8 * np.arange(64))
-        >>> clf = SSMClassifier(max_epochs=2, input_scaling="running", random_state=0).fit(X, y)
+        >>> clf = SSMClassifier(max_epochs=2, random_state=0).fit(X, y)
         >>> live = clf.stream(n_streams=2)
         >>> for k in range(64):  # one sample of each of 2 series, (n_streams, n_channels)
         ...     proba = live.update(X[:2, k : k + 1]).predict_proba()
@@ -575,11 +574,11 @@ class SSMClassifier(ClassifierMixin, _BaseSSM):
         and an S4D layer in every block for the long range. "s4d"
         (:class:`~sktdi.ssm.S4DNetwork`): S4D blocks only, faster to train. Each comes with
         its tested settings, which every parameter left at "auto" takes (Notes).
-    input_scaling : {"auto", "series", "running", "channel"}, default="auto"
-        "series": each series by the mean and scale of its own steps (a gain or an offset
-        changes nothing); "running": by those of its steps so far (causal, for streams and
-        predictions over time); "channel": one scale per channel, where amplitude is signal
-        (:doc:`/raw_data`). "auto": "series", or "channel" when ``prefix_weight > 0``.
+    input_scaling : {"channel", "series", "running"}, default="channel"
+        "channel": one mean and scale per channel for all series. "series": each series by
+        the mean and scale of its own steps, so a gain or an offset changes nothing: for raw
+        recordings whose amplitudes span orders of magnitude (:doc:`/raw_data`). "running":
+        by those of its steps so far, the same for streams and predictions over time.
     d_model, n_layers : int or "auto", default="auto"
         Width and depth. "conv-s4d": d_model a multiple of 4, a residual shortcut per three
         blocks; n_layers=3 took about half the fit time, level on the UCR sets but behind
@@ -664,7 +663,7 @@ class SSMClassifier(ClassifierMixin, _BaseSSM):
     network_params_ : dict
         The network's settings as fitted, every "auto" resolved (see ``network``).
     input_scaling_ : str
-        The input scaling the fit used ("auto" resolved).
+        The input scaling the fit used.
     n_epochs_ : int
         Epochs trained so far.
     n_features_in_, n_channels_, n_timepoints_ : int
@@ -835,7 +834,7 @@ class SSMClassifier(ClassifierMixin, _BaseSSM):
         >>> rng = np.random.default_rng(0)
         >>> y = np.repeat([0, 1], 20)
         >>> X = rng.normal(size=(40, 64)) + y[:, None] * np.sin(0.8 * np.arange(64))
-        >>> clf = SSMClassifier(max_epochs=2, input_scaling="running", random_state=0).fit(X, y)
+        >>> clf = SSMClassifier(max_epochs=2, random_state=0).fit(X, y)
         >>> proba = clf.predict_proba_over_time(X[:3])
         >>> proba.shape
         (3, 64, 2)

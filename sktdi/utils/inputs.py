@@ -94,44 +94,17 @@ def scale_each_series(X3: np.ndarray, lengths: np.ndarray | None, scaling: str) 
     return centered / np.where(constant | (std == 0), np.inf, std)
 
 
-# what input_scaling="auto" resolves to, as the raw-data study adopted (docs/raw_data.md;
-# tests/test_raw_inputs.py holds them to its verdict): for a model of whole series, and for a
-# network trained for prefixes, which needs a causal scaling
-WHOLE_SERIES_SCALING = "series"
-PREFIX_SCALING = "channel"  # "running" was not adopted: behind on trends and late starts
-
-
-def resolve_input_scaling(scaling: str, prefix_weight: float) -> str:
-    """An estimator's ``input_scaling`` as its fit uses it: "auto" is
-    :data:`PREFIX_SCALING` for a network trained for prefixes (``prefix_weight > 0``: it will
-    be read step by step), else :data:`WHOLE_SERIES_SCALING`.
-
-    Examples
-    --------
-    >>> from sktdi.utils.inputs import resolve_input_scaling
-    >>> resolve_input_scaling("auto", 0.0), resolve_input_scaling("auto", 0.5)
-    ('series', 'channel')
-    """
-    if scaling != "auto":
-        return scaling
-    return PREFIX_SCALING if prefix_weight > 0 else WHOLE_SERIES_SCALING
-
-
 def check_causal_scaling(scaling: str, what: str) -> None:
     """A clear error where a model whose inputs are scaled by each whole series' statistics
     (``input_scaling="series"``) is asked for ``what`` needs prefixes: a prefix's scaling
     would need the steps that have not come yet."""
     if scaling == "series":
-        hint = "" if what.startswith("prefix_weight") else (
-            ", or with prefix_weight=0.5 (trained for prefixes too; 'auto' then scales "
-            "causally, one scale per channel)"
-        )
         raise ValueError(
             f"{what} needs the network's output for every prefix, but input_scaling='series' "
-            f"(what 'auto' gives without prefix_weight) scales each series by the statistics "
-            f"of the whole series, which a prefix does not have yet; fit with "
-            f"input_scaling='running' (each series by its statistics so far: causal, and as "
-            f"blind to gains and offsets){hint}, for {what}"
+            f"scales each series by the statistics of the whole series, which a prefix does "
+            f"not have yet; fit with input_scaling='running' (each series by its statistics "
+            f"so far: causal, and as blind to gains and offsets) or 'channel' (one scale per "
+            f"channel), for {what}"
         )
 
 
