@@ -34,6 +34,18 @@ def _results() -> pd.DataFrame:
     return _csv(RESULTS)
 
 
+def _score_table(cells: pd.DataFrame, index: list, models) -> tuple[pd.DataFrame, list]:
+    """Scores of ``cells``, one row per ``index`` and a column per model of ``models`` that
+    ran (in that order, by their short names), formatted; and those models."""
+    table = cells.pivot_table(index=index, columns="model", values="score")
+    arms = [a for a in models if a in table]
+    rows = table[arms].reset_index()
+    rows.columns = [*index, *[SHORT[a] for a in arms]]
+    for a in arms:
+        rows[SHORT[a]] = rows[SHORT[a]].map(_f)
+    return rows, arms
+
+
 def _choice_means() -> pd.Series:
     choice = _results().query("stage == 'choice'")
     cells = choice.groupby(["model", "dataset", "perturbation"])["score"].mean()
@@ -108,12 +120,7 @@ def chosen_scaling() -> tuple[str, str]:
 @region("raw-data-choice")
 def raw_data_choice() -> str:
     choice = _results().query("stage == 'choice'")
-    table = choice.pivot_table(index=["dataset", "perturbation"], columns="model", values="score")
-    arms = [a for a in ARM_SCALING if a in table]
-    rows = table[arms].reset_index()
-    rows.columns = ["dataset", "perturbation", *[SHORT[a] for a in arms]]
-    for a in arms:
-        rows[SHORT[a]] = rows[SHORT[a]].map(_f)
+    rows, arms = _score_table(choice, ["dataset", "perturbation"], ARM_SCALING)
     means = _choice_means().reindex(arms)
     listed = ", ".join(f'"{ARM_SCALING[a]}" {_f(m)}' for a, m in means.items())
     return (
@@ -126,18 +133,13 @@ def raw_data_choice() -> str:
 @region("raw-data-confirm")
 def raw_data_confirm() -> str:
     confirm = _results().query("stage == 'confirm' and task == 'classification'")
-    table = confirm.pivot_table(index=["dataset", "perturbation"], columns="model", values="score")
-    arms = [a for a in COLUMNS if a in table]
-    rows = table[arms].reset_index()
+    rows, _ = _score_table(confirm, ["dataset", "perturbation"], COLUMNS)
     seen = rows["dataset"].isin(("GunPoint", "ArrowHead", "ItalyPowerDemand")) & rows[
         "perturbation"
     ].isin(("clean", "gain"))
     rows["perturbation"] = [
         f"{p} (choice)" if s else p for p, s in zip(rows["perturbation"], seen)
     ]
-    rows.columns = ["dataset", "perturbation", *[SHORT[a] for a in arms]]
-    for a in arms:
-        rows[SHORT[a]] = rows[SHORT[a]].map(_f)
     return _md_table(rows)
 
 
@@ -204,12 +206,7 @@ def raw_data_holds() -> str:
 @region("raw-data-regression")
 def raw_data_regression() -> str:
     reg = _results().query("task == 'regression'")
-    table = reg.pivot_table(index="dataset", columns="model", values="score")
-    arms = [a for a in COLUMNS if a in table]
-    rows = table[arms].reset_index()
-    rows.columns = ["dataset", *[SHORT[a] for a in arms]]
-    for a in arms:
-        rows[SHORT[a]] = rows[SHORT[a]].map(_f)
+    rows, _ = _score_table(reg, ["dataset"], COLUMNS)
     return _md_table(rows) + "\nR² on the official test splits (SSMRegressor for the deep arms).\n"
 
 

@@ -42,19 +42,16 @@ PREDICT_BATCH_SIZE = 1024
 # conv-s4d: the bridge study's (docs/deep_model.md; InceptionTime's width, depth and pooling);
 # s4d for classification: the S4D network's own (at conv-s4d's width and depth it scored at
 # chance, docs/long_series.md); s4d for regression: the regression study's (docs/field.md)
+_CONV_S4D_RECIPE = {
+    "d_model": 128, "n_layers": 6, "pooling": "mean", "dropout": 0.0, "dt_max": 0.1, "lr": 1e-2,
+}
 NETWORK_RECIPES = {
-    ("classification", "conv-s4d"): {
-        "d_model": 128, "n_layers": 6, "pooling": "mean", "dropout": 0.0, "dt_max": 0.1,
-        "lr": 1e-2,
-    },
+    ("classification", "conv-s4d"): _CONV_S4D_RECIPE,
     ("classification", "s4d"): {
         "d_model": 64, "n_layers": 2, "pooling": "mean-max", "dropout": 0.1, "dt_max": 1.0,
         "lr": 1e-2,
     },
-    ("regression", "conv-s4d"): {
-        "d_model": 128, "n_layers": 6, "pooling": "mean", "dropout": 0.0, "dt_max": 0.1,
-        "lr": 1e-2,
-    },
+    ("regression", "conv-s4d"): _CONV_S4D_RECIPE,  # no study of its own: the classifier's
     ("regression", "s4d"): {
         "d_model": 64, "n_layers": 2, "pooling": "mean", "dropout": 0.1, "dt_max": 0.1,
         "lr": 1e-2,
