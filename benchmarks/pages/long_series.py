@@ -813,9 +813,10 @@ def _plaid_clause() -> str:
     ok = results[results["status"] == "ok"].set_index("estimator")["accuracy"]
     if not {"tdi", "minirocket"} <= set(ok.index):
         return ""
-    return (f"but on PLAID (unequal lengths up to about a thousand steps) SSMClassifier "
-            f"{_f(ok['tdi'])} against MiniRocket's {_f(ok['minirocket'])}: use MiniRocket or "
-            "the fast path there; ")
+    return (f"but on PLAID (raw recordings of unequal lengths up to about a thousand steps) "
+            f"SSMClassifier {_f(ok['tdi'])} against MiniRocket's {_f(ok['minirocket'])}: use "
+            "MiniRocket or the fast path there, or `input_scaling=\"series\"` (the raw-data "
+            "row below); ")
 
 
 def long_series_row() -> dict:
