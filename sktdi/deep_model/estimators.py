@@ -66,6 +66,7 @@ from .inference import INFERENCE_DTYPES, check_inference_device, inference_modul
 from .saved_net import check_network_as_fitted, load_net, module_kwargs, net_record
 from .streaming import PredictionStream
 from .training import (
+    NETWORK_RECIPES,
     RECIPE_PARAMETERS,
     TrainingDivergedError,
     TrainingOptions,
@@ -421,13 +422,17 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
         tries = []
         if self._fitted_scaling() == "channel":
             # a network trained for prefixes needs a causal scaling
-            scaling = "running" if self.prefix_weight > 0 else "series"
-            tries.append(
-                f"input_scaling='{scaling}' (each series scaled by its own statistics: "
-                "amplitudes that differ by orders of magnitude leave many series near-constant "
-                "otherwise)"
+            scaling, by = (
+                ("running", "its statistics so far") if self.prefix_weight > 0
+                else ("series", "its own statistics")
             )
-        tries.append(f"a lower lr (lr={network['lr'] / 10:g})")
+            tries.append(
+                f"input_scaling='{scaling}' (each series scaled by {by}: amplitudes that "
+                "differ by orders of magnitude leave many series near-constant otherwise)"
+            )
+        recipe_lr = NETWORK_RECIPES[self._task, self.network]["lr"]
+        if network["lr"] >= recipe_lr:  # a rate set below the recipe's: not lower still
+            tries.append(f"a lower lr (lr={network['lr'] / 10:g})")
         set_by_hand = [name for name in RECIPE_PARAMETERS if getattr(self, name) != "auto"]
         if set_by_hand:
             tries.append(

@@ -225,11 +225,14 @@ def learned_nothing(outputs: np.ndarray, target: np.ndarray, task: str) -> str |
         spread = ((Y - Y.mean(axis=0)) ** 2).sum(axis=0)  # (O,)
         r2 = float(np.mean(1 - ((Y - P) ** 2).sum(axis=0) / np.where(spread > 0, spread, 1)))
         if r2 < 0.1:
-            return f"R² on its own training series is {r2:.3g}, near 0 (predicting the mean)"
+            return (
+                f"R² on its own training series is {r2:.3g}, no better than predicting the "
+                "mean (0) or barely"
+            )
         return None
     majority = np.bincount(target).max() / len(target)
     accuracy = float(np.mean(outputs.argmax(axis=1) == target))
-    if accuracy < majority + 0.5 * (1 - majority) + 1e-12:
+    if accuracy < majority + 0.5 * (1 - majority):
         return (
             f"accuracy on its own training series is {accuracy:.3g}, less than halfway from "
             f"the largest class's share ({majority:.3g}) to 1"

@@ -102,9 +102,9 @@ def check_causal_scaling(scaling: str, what: str) -> None:
         raise ValueError(
             f"{what} needs the network's output for every prefix, but input_scaling='series' "
             f"scales each series by the statistics of the whole series, which a prefix does "
-            f"not have yet; fit with input_scaling='running' (each series by its statistics "
-            f"so far: causal, and as blind to gains and offsets) or 'channel' (one scale per "
-            f"channel), for {what}"
+            f"not have yet. For {what}, fit with input_scaling='running' (each series by its "
+            f"statistics so far: causal, and as blind to gains and offsets) or 'channel' (one "
+            f"scale per channel)"
         )
 
 
