@@ -147,7 +147,7 @@ def test_a_fit_at_chance_warns_and_names_what_to_try():
     slow = SSMClassifier(**SMALL, lr=1e-6, max_epochs=2, random_state=0)
     messages = _learned_nothing(slow, X, y)
     assert len(messages) == 1 and "a lower lr" not in messages[0]
-    assert "leave lr at 'auto'" in messages[0]
+    assert "lr at 'auto'" in messages[0]  # leave d_model, n_layers, lr at 'auto'
     # amplitudes over four orders of magnitude, scaled by one scale per channel
     gains = 10 ** np.random.default_rng(0).uniform(-2, 2, size=(len(X), 1, 1))
     raw = SSMClassifier(input_scaling="channel", max_epochs=10, random_state=0, n_threads=1)
