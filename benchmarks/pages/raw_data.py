@@ -231,7 +231,7 @@ def raw_data_row() -> dict:
     """The decision page's row for raw recordings, from this study's confirmation cells."""
     arm = "deep-series"
     confirm = _results().query("stage == 'confirm' and task == 'classification'")
-    perturbed = confirm[confirm["perturbation"] != "clean"]
+    perturbed = confirm[confirm["perturbation"].isin(("gain", "offset", "trend", "unequal"))]
     means = perturbed.groupby("model")["score"].mean()
     plaid = confirm.query("dataset == 'PLAID-subset'").set_index("model")["score"]
     peers = [m for m in ("minirocket", "fast-path", "inceptiontime") if m in means]
@@ -248,6 +248,7 @@ def raw_data_row() -> dict:
             + f"; on a raw PLAID subset SSMClassifier {_f(plaid.get(arm))} with "
             f"`\"series\"` ({_f(plaid.get(INCUMBENT))} at the default), "
             + ", ".join(f"{SHORT[m]} {_f(plaid.get(m))}" for m in peers)
+            + _plaid_in_full(arm)
         ),
     }
 
@@ -280,3 +281,12 @@ def raw_data_plaid() -> str:
         f"PLAID in full (official split, 537 series of 100 to 1,344 steps, 11 classes, one "
         f"torch thread): {cells}.\n"
     )
+
+
+def _plaid_in_full(arm: str) -> str:
+    """The decision row's clause on PLAID in full ('' before that run)."""
+    full = _results().query("dataset == 'PLAID'").set_index("model")["score"]
+    if arm not in full:
+        return ""
+    peers = ", ".join(f"{SHORT[m]} {_f(full[m])}" for m in ("minirocket", "fast-path") if m in full)
+    return f'; on PLAID in full, 40 epochs, `"series"` {_f(full[arm])}, {peers}'
