@@ -586,7 +586,6 @@ class SktimeSSMEarlyClassifier(_SafeSktimeSave, BaseEarlyClassifier):
                 f"{self.consecutive_predictions!r}"
             )
         if self.estimator is None:
-            # causal scaling: the decision after each step reads that prefix alone
             estimator = SSMClassifier(prefix_weight=EARLY_PREFIX_WEIGHT)
         elif isinstance(self.estimator, SSMClassifier):
             estimator = clone(self.estimator)

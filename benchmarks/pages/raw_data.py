@@ -3,6 +3,8 @@ docs/data/raw_data.csv) and its row of the decision page."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 import pandas as pd
 
@@ -64,8 +66,10 @@ def _confirm_cells() -> pd.DataFrame:
     )
 
 
+@lru_cache(maxsize=None)
 def _test_sizes() -> pd.Series:
-    """Test series per confirmation cell (dataset, perturbation)."""
+    """Test series per confirmation cell (dataset, perturbation): each test split loaded once
+    (every region that reads the verdict asks)."""
     from sktdi.datasets import load_ucr
 
     sizes = {}
