@@ -67,6 +67,41 @@ def test_scan_features_are_numpys_statistics_of_the_convolution(multirocket, dif
     np.testing.assert_allclose(F, np.array(expected), rtol=1e-9, atol=1e-10)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_a_long_stretch_of_zeros_is_filtered_as_data(dtype):
+    """Zeros after a series (padding given without lengths) are steps like any other: the
+    states that decay through them are set to 0 once negligible (before they reach the
+    slow subnormal floats), and the features still agree with numpy's convolution."""
+    layer, A_bar, CB_bar = _bank(n_filters=6)
+    X, _ = _series(lengths=(60, 25), channels=1)
+    X = np.concatenate([X, np.zeros((2, 1, 3000))], axis=-1)  # (2, 1, 3060)
+    # (1, H, 3): near the padding's decaying outputs, but not at 0, whose sign in a decayed
+    # tail (|y| < 1e-18) is round-off in float32 and float64 alike
+    biases = np.array([[[-1e-3, 1e-3, 0.1]] * 6])
+    F = scan_features(X, None, A_bar, CB_bar, [(biases, False)], dtype=dtype)
+    expected = []
+    for i in range(2):
+        row = []
+        for h, f in enumerate(_filtered(layer, X[i, 0])):
+            row += [f.mean(), f.std(), f.max(), f.min()] + [np.mean(f > b) for b in biases[0, h]]
+        expected.append(row)
+    tolerance = 1e-4 if dtype == np.float32 else 1e-9
+    np.testing.assert_allclose(F, np.array(expected), rtol=tolerance, atol=tolerance * 1e-2)
+
+
+def test_a_recording_in_tiny_units_keeps_its_features():
+    """The floor below which a state is set to 0 scales with the series: a recording in
+    units of 1e-30 has its features scaled by 1e-30, its PPVs unchanged."""
+    _, A_bar, CB_bar = _bank(n_filters=6)
+    X, lengths = _series(lengths=(300, 120))
+    biases = np.zeros((X.shape[1], 6, 1))  # (C, H, 1)
+    F = scan_features(X, lengths, A_bar, CB_bar, [(biases, False)], dtype=np.float64)
+    tiny = scan_features(X * 1e-30, lengths, A_bar, CB_bar, [(biases, False)], dtype=np.float64)
+    np.testing.assert_allclose(tiny.reshape(2, 2, 6, 5)[..., :4] * 1e30,
+                               F.reshape(2, 2, 6, 5)[..., :4], rtol=1e-9)
+    np.testing.assert_array_equal(tiny.reshape(2, 2, 6, 5)[..., 4], F.reshape(2, 2, 6, 5)[..., 4])
+
+
 def test_float32_state_agrees_with_float64():
     """The default float32 state: continuous statistics agree to float32 round-off."""
     _, A_bar, CB_bar = _bank(n_filters=16)

@@ -8,6 +8,13 @@ import numpy as np
 
 from ..utils.compiled import compiled
 
+# how often a state is checked for values near the subnormals (flush_tiny): a check costs
+# about what a step costs, and a mode decays at most by |Ā|**FLUSH_EVERY between checks
+FLUSH_EVERY = 16
+# a state is set to 0 once it falls below this share of its input's largest magnitude
+# (flush_floor): 2**-60, far below what float32 outputs of that input resolve (2**-24)
+FLUSH_SHARE = 2.0**-60
+
 
 @compiled(inline="always", nogil=True)
 def advance(u, ar, ai, cr, ci, s_re, s_im, y):
@@ -27,10 +34,38 @@ def advance(u, ar, ai, cr, ci, s_re, s_im, y):
         y[h] *= 2
 
 @compiled(inline="always", nogil=True)
+def flush_tiny(t, s_re, s_im, floor):
+    # every FLUSH_EVERY steps, a state below ``floor`` becomes exactly 0. A mode fed zeros
+    # (zero padding, a flat stretch of a differenced series) decays into subnormal floats,
+    # which the CPU computes tens of times slower than normal ones: a zero-padded series
+    # took 25-55x the time of its unpadded self. A state that small adds less than 2**-60
+    # of the input's scale to an output: nothing a float32 output resolves
+    if t % FLUSH_EVERY == 0:
+        N, H = s_re.shape
+        for m in range(N):
+            for h in range(H):
+                if abs(s_re[m, h]) < floor:
+                    s_re[m, h] = 0
+                if abs(s_im[m, h]) < floor:
+                    s_im[m, h] = 0
+
+@compiled(inline="always", nogil=True)
 def series_value(X, i, c, t, difference):
     if difference:
         return X[i, c, t + 1] - X[i, c, t]
     return X[i, c, t]
+
+@compiled(inline="always", nogil=True)
+def flush_floor(X, X64, i, c, steps, difference, centre, cell):
+    # FLUSH_SHARE of the largest input the recurrence gets from series i, channel c: a
+    # floor that scales with the data, so that a recording in tiny units loses nothing
+    reach = 0.0
+    for t in range(steps):
+        if centre == 0.0:
+            reach = max(reach, abs(series_value(X, i, c, t, difference)))
+        else:
+            reach = max(reach, abs(centred_value(X64, i, c, t, difference, centre, cell)))
+    return reach * FLUSH_SHARE
 
 @compiled(inline="always", nogil=True)
 def centred_value(X64, i, c, t, difference, centre, cell):
@@ -119,8 +154,10 @@ def pool(
         index_sum = np.zeros((Q, H))  # (Q, H) multirocket: Σ t over positives
         run = np.zeros((Q, H), dtype=np.int32)  # (Q, H) the current run of positives
         longest = np.zeros((Q, H), dtype=np.int32)  # (Q, H)
+        floor = flush_floor(X, X64, i, c, steps, difference, centre, cell)
         if centre == 0.0:  # near zero: the series as it is, in the state's type
             for t in range(steps):
+                flush_tiny(t, s_re, s_im, floor)
                 advance(series_value(X, i, c, t, difference), ar, ai, cr, ci, s_re, s_im, y)
                 accumulate(
                     y, biases, c, t, multirocket, total, square, high, low, count,
@@ -128,6 +165,7 @@ def pool(
                 )
         else:
             for t in range(steps):
+                flush_tiny(t, s_re, s_im, floor)
                 u = centred_value(X64, i, c, t, difference, centre, cell)
                 advance(u, ar, ai, cr, ci, s_re, s_im, y)
                 restore(y, centre, response, t, difference, wide)
@@ -170,8 +208,11 @@ def sample(X, X64, lengths, difference, centres, ar, ai, cr, ci, response, offse
         y = np.empty(H, dtype=ar.dtype)  # (H,)
         wide = np.empty(H)  # (H,) float64
         cell = np.empty(1, dtype=ar.dtype)
-        for t in range(lengths[i] - difference):
+        steps = lengths[i] - difference
+        floor = flush_floor(X, X64, i, c, steps, difference, centre, cell)
+        for t in range(steps):
             position = offsets[i] + t
+            flush_tiny(t, s_re, s_im, floor)
             if centre == 0.0:
                 advance(series_value(X, i, c, t, difference), ar, ai, cr, ci, s_re, s_im, y)
                 if position % every == 0:
