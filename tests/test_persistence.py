@@ -814,15 +814,28 @@ def test_ridge_models_round_trip(estimator_class, tmp_path):
     np.testing.assert_array_equal(loaded.predict(X), model.predict(X))
 
 
-@pytest.mark.parametrize("n_channels", [None, 3], ids=["univariate", "multivariate"])
+@pytest.mark.parametrize(
+    "n_channels", [None, 3, "unequal"], ids=["univariate", "multivariate", "unequal-lengths"]
+)
 @pytest.mark.parametrize("estimator_class", ["SpectralRidgeClassifier", "SpectralRidgeRegressor"])
 def test_ridge_models_with_minirocket_round_trip_exactly(estimator_class, n_channels, tmp_path):
     # before: "attribute 'rocket_' ... holds a MiniRocketMultivariate, which the sktdi format
     # cannot store: set it to such a value (an int random_state, for example)"
     pytest.importorskip("numba")
     rocket = pytest.importorskip("sktime.transformations.rocket")
-    X, labels = planted(n_channels=n_channels)
+    unequal = n_channels == "unequal"
+    X, labels = planted(n_channels=None if unequal else n_channels)
     model = getattr(sktdi, estimator_class)(rocket="minirocket", **BANK)
+    if unequal:  # series of unequal length: MiniRocket's variable-length transform
+        series = [x[: 12 + i % 12] for i, x in enumerate(X)]  # 12 to 23 steps
+        model.fit(series, ridge_target(estimator_class, labels))
+        with pytest.MonkeyPatch.context() as patch:
+            refusing_to_unpickle(patch)
+            loaded = round_trip(model, tmp_path)
+        assert type(loaded.rocket_) is rocket.MiniRocketMultivariateVariable
+        assert_same(model, loaded)
+        np.testing.assert_array_equal(loaded.predict(series), model.predict(series))
+        return
     model.fit(X, ridge_target(estimator_class, labels))
     with pytest.MonkeyPatch.context() as patch:
         refusing_to_unpickle(patch)

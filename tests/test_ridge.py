@@ -127,19 +127,45 @@ def test_minirocket_features_are_appended():
         SpectralRidgeClassifier(rocket="minirocket").fit(X[:, :9], y)
     with pytest.raises(ValueError, match="at least 9 time steps"):
         SpectralRidgeClassifier(rocket="minirocket", difference=False).fit(X[:, :8], y)
-    # MiniRocket's features need the fitted length, unpadded: refused by name, not computed
-    # on the padding
-    with pytest.raises(ValueError, match="MiniRocketMultivariate does not take series of unequal"):
+    # a MiniRocket fitted on one length needs that length, unpadded: refused by name, not
+    # computed on the padding, with the way to series of unequal length
+    with pytest.raises(ValueError, match=r"fitted on series of one length \(64\).* unequal"):
         both.predict([X[0], X[1, :40]])
-    with pytest.raises(ValueError, match=r"length seen in fit \(64\)"):
+    with pytest.raises(ValueError, match=r"fitted on series of one length \(64\)"):
         both.predict([X[0, :40], X[1, :40]])
     # an array of another length: the reason, not lengths= (which MiniRocket cannot use)
     with pytest.raises(ValueError) as info:
         both.predict(X[:2, :40])
     message = str(info.value)
     assert message.startswith("X has sequences of length 40, but SpectralRidgeClassifier was")
-    assert "rocket='minirocket' needs series of the length seen in fit" in message
+    assert "rocket='minirocket' fitted on series of one length needs" in message
     assert "rocket=None" in message and "pass lengths=" not in message
+
+
+def test_minirocket_takes_series_of_unequal_length_over_their_own_steps():
+    """Fitted on series of unequal length, MiniRocket's part is sktime's variable-length
+    transform: each series convolved over its own steps (so padding changes no feature), a
+    series shorter than its kernel extended by its last value, and any length predicted."""
+    pytest.importorskip("sktime")
+    import pandas as pd
+
+    from sktdi.datasets import pad_sequences
+
+    X, y = planted(n_per_class=10)
+    cut = [x[: 20 + 3 * i] for i, x in enumerate(X)]  # 20 to 77 steps
+    model = SpectralRidgeClassifier(n_filters=4, rocket="minirocket", random_state=0)
+    model.fit(cut, y)
+    assert type(model.rocket_).__name__ == "MiniRocketMultivariateVariable"
+    padded, lengths = pad_sequences(cut, 90)
+    np.testing.assert_array_equal(
+        model.decision_function(padded, lengths=lengths), model.decision_function(cut)
+    )
+    # the rocket's own features of one series do not depend on its company
+    alone = np.asarray(model.rocket_.transform([pd.DataFrame(cut[5])]))
+    together = np.asarray(model.rocket_.transform([pd.DataFrame(x) for x in cut[:8]]))
+    np.testing.assert_allclose(alone[0], together[5])
+    # other lengths, a series shorter than MiniRocket's 9 steps among them
+    assert model.predict([X[0, :5], X[1, :120]]).shape == (2,)
 
 
 @pytest.mark.parametrize("make", [SpectralRidgeClassifier, SpectralAlignmentTransformer])
@@ -228,11 +254,13 @@ def _named_arguments(message: str) -> set[str]:
     [
         # a list carries its own lengths
         lambda X, padded, lengths, y: SpectralRidgeClassifier().fit(X, y, lengths=lengths),
-        # MiniRocket takes series of one length (refused before sktime is imported)
-        lambda X, padded, lengths, y: SpectralRidgeClassifier(rocket="minirocket").fit(X, y),
-        lambda X, padded, lengths, y: SpectralRidgeRegressor(rocket="minirocket").fit(
-            padded, y, lengths=lengths
-        ),
+        # a MiniRocket fitted on one length takes that length only
+        lambda X, padded, lengths, y: SpectralRidgeClassifier(rocket="minirocket")
+        .fit(padded, y)
+        .predict(X),
+        lambda X, padded, lengths, y: SpectralRidgeRegressor(rocket="minirocket")
+        .fit(padded, y)
+        .predict(padded, lengths=lengths),
         # a series of one step has no first difference
         lambda X, padded, lengths, y: SpectralRidgeClassifier().fit(
             padded, y, lengths=np.r_[1, lengths[1:]]
@@ -251,7 +279,7 @@ def test_unequal_length_errors_name_only_arguments_that_exist(call):
     )
     assert _named_arguments(message) <= existing, message
     if "rocket" in message:
-        assert "MiniRocketMultivariate does not take series of unequal length" in message
+        assert "fitted on series of one length" in message
         assert "rocket=None" in message
 
 

@@ -16,6 +16,7 @@ when asked to predict or score series that end as the fit's padding did, without
 from __future__ import annotations
 
 import copy
+import warnings
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context
@@ -31,7 +32,7 @@ from ..persistence.declared import input_dims
 from ..tdi import TDIOptions, read_init
 from ..utils.options import HasOptionGroups, resolve_options
 from ..utils.seeding import spawn_seeds
-from ..utils.threads import keep_torch_threads
+from ..utils.threads import keep_torch_threads, torch_thread_count
 from ..utils.validation import (
     INPUT_RECORD_STATE,
     check_two_classes,
@@ -56,40 +57,101 @@ ROCKET_MIN_LENGTH = 9
 ROCKET_FEATURES = 10_000
 
 
-def _rocket_transformer(random_state: int, n_channels: int, n_features: int):
+def _rocket_transformer(random_state: int, n_channels: int, n_features: int, unequal: bool):
     """sktime's MiniRocket with about ``n_features`` features, with a clear error when sktime
-    is missing: the univariate transform for one channel (its multivariate one computes the
-    same features of a single channel about twice as slowly), the multivariate one
-    otherwise."""
+    is missing: for series of unequal length its variable-length transform (each series
+    convolved over its own steps, as the bank filters them: no feature of padding); else the
+    univariate transform for one channel (its multivariate one computes the same features of
+    a single channel about twice as slowly), the multivariate one otherwise."""
     try:
-        from sktime.transformations.rocket import MiniRocket, MiniRocketMultivariate
+        from sktime.transformations.rocket import (
+            MiniRocket,
+            MiniRocketMultivariate,
+            MiniRocketMultivariateVariable,
+        )
     except ImportError as exc:  # sktime is an optional dependency
         raise ImportError(
             "rocket='minirocket' uses sktime's MiniRocket: pip install 'sktdi[sktime]'"
         ) from exc
+    # the transform's threads: torch's share of the cores, as the bank's scan runs on (sktime's
+    # default is one); the features do not depend on it
+    n_jobs = torch_thread_count()
+    if unequal:
+        # dilations for the longest series ("max", sktime's default), so that a long series'
+        # slow shapes are seen; a shorter series' widest kernels run over its own steps
+        rocket = MiniRocketMultivariateVariable(
+            num_kernels=n_features, random_state=random_state, n_jobs=n_jobs
+        )
+        # sktime's input checks of a list of frames cost more than the transform on short
+        # series (0.5 s of a 1.6 s fit on JapaneseVowels); _frames builds exactly the list
+        # of (L_i, C) frames its inner methods read
+        return rocket.set_config(input_conversion="off", output_conversion="off")
     rocket = MiniRocket if n_channels == 1 else MiniRocketMultivariate
-    return rocket(num_kernels=n_features, random_state=random_state)
+    return rocket(num_kernels=n_features, random_state=random_state, n_jobs=n_jobs)
 
 
-def _check_rocket_lengths(
-    rocket, X3: np.ndarray, lengths: np.ndarray | None, fitted_length: int
-) -> None:
-    """MiniRocket's features need whole series of the fitted length: sktime's
-    MiniRocketMultivariate does not take unequal lengths, and its features of padding would
-    be features."""
-    if rocket is None:
+def _is_variable(rocket) -> bool:
+    """Whether ``rocket`` is MiniRocket's variable-length transform (it takes any lengths)."""
+    return type(rocket).__name__ == "MiniRocketMultivariateVariable"
+
+
+def _frames(X3: np.ndarray, lengths: np.ndarray | None, difference: bool) -> list:
+    """X (n, C, L) as the variable-length MiniRocket reads it: one (L_i, C) frame a series,
+    its own steps only (or its first difference's). A series shorter than MiniRocket's
+    kernel (9 steps, 10 for a difference) is extended by repeating its last value, which
+    adds no shape (a difference of 0) where zeros would add a step down to 0."""
+    import pandas as pd
+
+    steps = np.full(len(X3), X3.shape[-1]) if lengths is None else lengths
+    shortest = ROCKET_MIN_LENGTH + difference
+    frames = []
+    for series, n in zip(X3, steps):
+        own = series[:, :n]  # (C, L_i)
+        if n < shortest:
+            own = np.pad(own, [(0, 0), (0, shortest - n)], mode="edge")  # (C, shortest)
+        frames.append(pd.DataFrame((np.diff(own, axis=-1) if difference else own).T))
+    return frames
+
+
+def _rocket_features(rocket, X3: np.ndarray, lengths, difference: bool) -> np.ndarray:
+    """MiniRocket's features (n, F_mr) of X (n, C, L), or of its first difference."""
+    with keep_torch_threads(), warnings.catch_warnings():
+        # the variable transform advises its fixed-length siblings for one channel or one
+        # length; here it runs because the fit's lengths were unequal
+        warnings.filterwarnings("ignore", message="X is (univariate|of equal length)")
+        if _is_variable(rocket):
+            return np.asarray(rocket.transform(_frames(X3, lengths, difference)))
+        series = np.diff(X3, axis=-1) if difference else X3  # (n, C, L or L - 1)
+        return np.asarray(rocket.transform(series))
+
+
+def _fit_rocket(rocket, X3: np.ndarray, lengths, difference: bool):
+    """``rocket`` fitted on X (n, C, L)'s series (or first differences)."""
+    with keep_torch_threads(), warnings.catch_warnings():  # numba's first start resets OpenMP
+        warnings.filterwarnings("ignore", message="X is (univariate|of equal length)")
+        if _is_variable(rocket):
+            return rocket.fit(_frames(X3, lengths, difference))
+        return rocket.fit(np.diff(X3, axis=-1) if difference else X3)
+
+
+def _check_rocket_lengths(rocket_, X3: np.ndarray, lengths: np.ndarray | None, fitted_length: int):
+    """A MiniRocket fitted on series of one length (``rocket_``, the fitted transform) needs
+    whole series of that length: sktime's fixed-length transforms take no others, and their
+    features of padding would be features. The variable-length one takes any lengths."""
+    if rocket_ is None or _is_variable(rocket_):
         return
     if lengths is not None:
         raise ValueError(
-            f"rocket={rocket!r} needs series of one length, unpadded: sktime's "
-            f"MiniRocketMultivariate does not take series of unequal length (these have "
-            f"{lengths.min()} to {lengths.max()} time steps, padded to {X3.shape[-1]}); set "
-            f"rocket=None to use the filter bank's features alone, which take unequal lengths"
+            f"this model's MiniRocket was fitted on series of one length ({fitted_length}), so "
+            f"it takes whole series of that length; these have {lengths.min()} to "
+            f"{lengths.max()} time steps. Fit on series of unequal length (a list of series, "
+            f"or padded X with lengths=) for MiniRocket's variable-length transform, or set "
+            f"rocket=None"
         )
     if X3.shape[-1] != fitted_length:
         raise ValueError(
-            f"rocket={rocket!r} needs series of the length seen in fit ({fitted_length}), as "
-            f"sktime's MiniRocketMultivariate does; got series of length {X3.shape[-1]}"
+            f"this model's MiniRocket was fitted on series of one length ({fitted_length}), "
+            f"as sktime's MiniRocketMultivariate needs; got series of length {X3.shape[-1]}"
         )
 
 
@@ -141,6 +203,13 @@ def _minirocket_problem(parameters, n_channels: int) -> str | None:
     return None
 
 
+# what a fitted model's MiniRocket may be (_rocket_transformer), as its saved state declares
+_ROCKET_TYPES = (
+    "sktime.MiniRocket | sktime.MiniRocketMultivariate | sktime.MiniRocketMultivariateVariable "
+    "| None"
+)
+
+
 class _SpectralRidge(HasOptionGroups, SaveMixin, BaseEstimator):
     """What the classifier and the regressor share: the features, and their scaling."""
 
@@ -166,8 +235,8 @@ class _SpectralRidge(HasOptionGroups, SaveMixin, BaseEstimator):
             "sktdi.SpectralAlignmentTransformer(n_channels_=n_channels_, "
             "_n_features_out=n_bank_features)"
         ),
-        "rocket_": "sktime.MiniRocket | sktime.MiniRocketMultivariate | None",
-        "difference_rocket_": "sktime.MiniRocket | sktime.MiniRocketMultivariate | None",
+        "rocket_": _ROCKET_TYPES,
+        "difference_rocket_": _ROCKET_TYPES,
         "scaler_": "sklearn.preprocessing.StandardScaler(n_features_in_=n_features)",
     }
 
@@ -221,14 +290,19 @@ class _SpectralRidge(HasOptionGroups, SaveMixin, BaseEstimator):
             n_channels = vars(self).get("n_channels_")
             if type(n_channels) is not int or n_channels < 1:
                 return f"n_channels_ is {n_channels!r}, not a channel count"
-            # the fit's choice (_rocket_transformer): univariate for one channel
+            # the fit's choice (_rocket_transformer): variable-length for unequal lengths,
+            # else univariate for one channel
             expected = "MiniRocket" if n_channels == 1 else "MiniRocketMultivariate"
+            if _is_variable(rocket):
+                expected = "MiniRocketMultivariateVariable"
             try:
                 from sktime.transformations import rocket as rockets
             except ImportError:  # then the file's rocket_ is no MiniRocket
                 rockets = None
             if rockets is None or type(rocket) is not getattr(rockets, expected):
                 return f"{name} is a {type(rocket).__name__}, not sktime's {expected}"
+            if _is_variable(rocket) and type(vars(rocket).get("_fitted_reference_length")) is not int:
+                return f"{name}'s reference length is not a whole number of steps"
             problem = _minirocket_problem(vars(rocket).get("parameters"), n_channels)
             if problem is not None:
                 return problem
@@ -283,7 +357,6 @@ class _SpectralRidge(HasOptionGroups, SaveMixin, BaseEstimator):
         remember_fit_parameters(self)
         # here, not in the transformer, which is given no spectrum then: one warning
         init = read_init(self.init, resolve_options(self.tdi, TDIOptions).spectrum)
-        _check_rocket_lengths(self.rocket, X, lengths, X.shape[-1])
         # independent streams for the bank and MiniRocket's biases (series, difference)
         seeds = spawn_seeds(self.random_state, 3)
         bank = {name: getattr(self, name) for name in BANK_PARAMETERS}
@@ -296,7 +369,9 @@ class _SpectralRidge(HasOptionGroups, SaveMixin, BaseEstimator):
             bank["tdi"] = copy.copy(self.tdi)
         transformer = SpectralAlignmentTransformer(**bank, features=self.features, task=self._task)
         difference = transformer._difference()  # "auto": the series' first difference too
-        if self.rocket is not None and X.shape[-1] < ROCKET_MIN_LENGTH + difference:
+        # series of unequal length: a short one is extended for MiniRocket (_frames); of
+        # one length, all must be long enough
+        if self.rocket is not None and lengths is None and X.shape[-1] < ROCKET_MIN_LENGTH + difference:
             raise ValueError(
                 f"rocket={self.rocket!r} needs series of at least "
                 f"{ROCKET_MIN_LENGTH + difference} time steps (MiniRocket's kernel length"
@@ -309,12 +384,15 @@ class _SpectralRidge(HasOptionGroups, SaveMixin, BaseEstimator):
         if self.rocket is not None:
             # MiniRocket's feature budget, shared by the series and its difference
             n_features = ROCKET_FEATURES // (1 + difference)
-            with keep_torch_threads():  # numba's first start resets the OpenMP threads
-                self.rocket_ = _rocket_transformer(seeds[1], X.shape[1], n_features).fit(X)
-                if difference:  # as MultiRocket does: the difference's shapes too
-                    self.difference_rocket_ = _rocket_transformer(
-                        seeds[2], X.shape[1], n_features
-                    ).fit(np.diff(X, axis=-1))
+            unequal = lengths is not None
+            self.rocket_ = _fit_rocket(
+                _rocket_transformer(seeds[1], X.shape[1], n_features, unequal), X, lengths, False
+            )
+            if difference:  # as MultiRocket does: the difference's shapes too
+                self.difference_rocket_ = _fit_rocket(
+                    _rocket_transformer(seeds[2], X.shape[1], n_features, unequal),
+                    X, lengths, True,
+                )
         # the scale of a feature is no information: PPVs are fractions, the statistics are
         # in the series' units, MiniRocket's are counts; the ridge penalty needs them alike
         # in place (copy=False): the features are this model's own fresh array, and a copy of
@@ -329,10 +407,8 @@ class _SpectralRidge(HasOptionGroups, SaveMixin, BaseEstimator):
     def _raw_features(self, X: np.ndarray, lengths) -> np.ndarray:
         rockets = []  # MiniRocket's features of the series, then of its difference
         for rocket, difference in ((self.rocket_, False), (self.difference_rocket_, True)):
-            if rocket is not None:  # X is (n, C, L): MiniRocket reads 3-D panels
-                series = np.diff(X, axis=-1) if difference else X  # (n, C, L or L - 1)
-                with keep_torch_threads():
-                    rockets.append(np.asarray(rocket.transform(series)))  # (n, F_mr)
+            if rocket is not None:
+                rockets.append(_rocket_features(rocket, X, lengths, difference))  # (n, F_mr)
         # one (n, F) matrix that every block is written into: no stacking copy
         n_bank = self.transformer_._n_features_out
         features = np.empty(
@@ -348,7 +424,7 @@ class _SpectralRidge(HasOptionGroups, SaveMixin, BaseEstimator):
     def _features(self, X, lengths) -> np.ndarray:
         check_is_fitted(self)
         X, _, lengths = validate_padded_sequences(self, X, lengths=lengths, reset=False)
-        _check_rocket_lengths(self.rocket, X, lengths, self.n_timepoints_)
+        _check_rocket_lengths(self.rocket_, X, lengths, self.n_timepoints_)
         features = self.scaler_.transform(self._raw_features(X, lengths))  # (n, F)
         if self._clip_features:
             np.clip(features, *self.feature_range_, out=features)
@@ -361,12 +437,12 @@ class _SpectralRidge(HasOptionGroups, SaveMixin, BaseEstimator):
     def _fixed_length_reason(self) -> str | None:
         """Why this model needs series of the fit's length (None: it takes any length with
         their lengths), for the length error of :mod:`sktdi.utils.validation`."""
-        if self.rocket is None:
+        if self.rocket is None or _is_variable(self.rocket_):
             return None
         return (
-            f"rocket={self.rocket!r} needs series of the length seen in fit, as sktime's "
-            f"MiniRocketMultivariate does (set rocket=None for the filter bank's features "
-            f"alone, which take series of any length with their lengths)"
+            f"rocket={self.rocket!r} fitted on series of one length needs series of that "
+            f"length, as sktime's MiniRocketMultivariate does (fitted on series of unequal "
+            f"length, it takes any lengths; rocket=None takes any length with their lengths)"
         )
 
     @property

@@ -134,6 +134,9 @@ NESTED_OBJECT_CLASSES = {
     # the ridge models' rocket_ (checked by the ridge model's _loaded_problem)
     "sktime.MiniRocketMultivariate": "sktime.transformations.rocket:MiniRocketMultivariate",
     "sktime.MiniRocket": "sktime.transformations.rocket:MiniRocket",
+    "sktime.MiniRocketMultivariateVariable": (
+        "sktime.transformations.rocket:MiniRocketMultivariateVariable"
+    ),
 }
 # dataclasses rebuilt from their fields
 RECORD_CLASSES = {

@@ -329,6 +329,11 @@ LIBRARY_DECLARATIONS = {
         **_SKTIME_BASE_STATE, "num_kernels_": "int", "random_state_": "int | None?",
         "parameters": "data",
     },
+    # for series of unequal length: also the length its dilations were fitted for
+    "sktime.MiniRocketMultivariateVariable": {
+        **_SKTIME_BASE_STATE, "num_kernels_": "int", "random_state_": "int | None?",
+        "parameters": "data", "_fitted_reference_length": "int", "_reference_modes": "data",
+    },
     "sktdi.tdi.TaskSpectrum": {
         "freqs": "float64[n_freqs]", "values": "float64[n_freqs]",
         "channel_values": "float64[*, n_freqs] | None",

@@ -12,6 +12,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .panels import transposed_hint
+
 
 def valid_mask(X3: np.ndarray, lengths: np.ndarray | None) -> np.ndarray | float:
     """1 where a time step belongs to its series, 0 on padding: (n, 1, L), or 1.0 when all
@@ -324,7 +326,7 @@ def pad_sequences(X, length: int | None = None) -> tuple[np.ndarray, np.ndarray]
     if len(channels) > 1:
         raise ValueError(
             f"the series differ in their number of channels ({sorted(channels)}); padding "
-            f"only evens out lengths"
+            f"only evens out lengths{transposed_hint([s.shape for s in series])}"
         )
     lengths = np.array([s.shape[-1] for s in series])
     out = np.zeros((len(series), series[0].shape[0], max(lengths.max(), length or 0)))

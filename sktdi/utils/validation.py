@@ -26,6 +26,7 @@ import numpy as np
 from sklearn.utils.validation import validate_data
 
 from .inputs import fit_padding, pad_sequences, warn_if_padded
+from .panels import read_sktime_panel
 
 PAD_HINT = (
     "pad them to one length and pass the true lengths: "
@@ -343,6 +344,7 @@ def as_sequences(X, *, name: str = "X", min_length: int = 1) -> np.ndarray:
     Raises ValueError / TypeError that name the problem (dtype, shape, NaN, length, series
     of unequal length).
     """
+    X = read_sktime_panel(X)  # sktime's nested frames and lists of frames: a list of series
     if hasattr(X, "to_numpy"):  # pandas
         X = X.to_numpy()
     check_not_ragged(X, name=name)
@@ -752,6 +754,7 @@ def validate_padded_sequences(
     >>> X.shape, lengths.tolist()
     ((2, 1, 5), [3, 5])
     """
+    X = read_sktime_panel(X)  # sktime's nested frames and lists of frames: a list of series
     given = lengths
     check_not_text(X)  # before padding turns numeric text into numbers
     shapes = _series_shapes(X)
