@@ -43,6 +43,7 @@ from .persistence import (
 )
 from .utils.inputs import check_causal_scaling
 from .utils.options import HasOptionGroups
+from .utils.panels import read_sktime_panel
 from .utils.validation import keyword_only
 
 __all__ = [
@@ -73,7 +74,7 @@ def _padded(X) -> tuple[np.ndarray, np.ndarray | None]:
     its lengths only when they differ (equal lengths need no mask)."""
     if isinstance(X, np.ndarray):
         return X, None
-    padded, lengths = pad_sequences([frame.to_numpy(dtype=np.float64).T for frame in X])
+    padded, lengths = pad_sequences(read_sktime_panel(X))  # (C, L_i) a series, padded
     return padded, None if np.all(lengths == lengths[0]) else lengths
 
 

@@ -424,3 +424,54 @@ def test_pixel_digits_are_the_images_upsampled_bilinearly_and_read_by_rows():
     # the same stratified half/half split as "digits": the same images, upsampled
     digits_train = load_dataset_split("digits")[1]
     assert (y_train == digits_train).all()
+
+
+@pytest.fixture(scope="module")
+def vowels_as_sktime_loads_them():
+    """JapaneseVowels (12 channels, 7 to 29 steps) in sktime's default nested frame, every
+    ninth series, beside the list of (channels, length) arrays it holds."""
+    from sktime.datasets import load_japanese_vowels
+
+    X, y = load_japanese_vowels(split="train")
+    nested, y = X.iloc[::9].reset_index(drop=True), np.asarray(y)[::9]  # 30 series
+    series = [np.stack([np.asarray(cell) for cell in row]) for row in nested.to_numpy()]
+    return nested, series, y
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: __import__("sktdi").SSMClassifier(**FAST),
+        lambda: __import__("sktdi").SSMRegressor(**FAST),
+        lambda: __import__("sktdi").SpectralRidgeClassifier(random_state=0),
+        lambda: __import__("sktdi").SpectralRidgeClassifier(rocket="minirocket", random_state=0),
+        lambda: __import__("sktdi").SpectralRidgeRegressor(random_state=0),
+        lambda: __import__("sktdi").SpectralAlignmentTransformer(n_filters=8, random_state=0),
+    ],
+    ids=["ssm-classifier", "ssm-regressor", "ridge", "ridge-minirocket", "ridge-regressor",
+         "transformer"],
+)
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+def test_every_estimator_fits_sktimes_nested_frame_as_the_list_it_holds(
+    make, vowels_as_sktime_loads_them
+):
+    nested, series, labels = vowels_as_sktime_loads_them
+    model = make()
+    y = labels.astype(float) if "Regressor" in type(model).__name__ else labels
+    from_frame = make().fit(nested, y)
+    from_list = model.fit(series, y)
+    out = "transform" if hasattr(model, "transform") else "predict"
+    np.testing.assert_array_equal(getattr(from_frame, out)(nested), getattr(from_list, out)(series))
+    # sktime's list of frames, (length, channels) each, and its multi-indexed frame
+    frames = [pd.DataFrame(x.T) for x in series]
+    np.testing.assert_array_equal(getattr(from_frame, out)(frames), getattr(from_list, out)(series))
+    stacked = pd.concat(frames, keys=range(len(frames)))  # index (series, time)
+    np.testing.assert_array_equal(getattr(from_frame, out)(stacked), getattr(from_list, out)(series))
+
+
+def test_a_list_of_series_with_time_first_is_told_to_transpose(vowels_as_sktime_loads_them):
+    from sktdi import SpectralRidgeClassifier
+
+    _, series, y = vowels_as_sktime_loads_them
+    with pytest.raises(ValueError, match=r"transpose each series: \[x\.T for x in X\]"):
+        SpectralRidgeClassifier().fit([x.T for x in series], y)

@@ -4,8 +4,8 @@ A bank filter is a diagonal SSM, y_t = 2·Re Σ_n CB̄_n s_{n,t} with s_{n,t} = 
 (N complex modes). Run as this recurrence, every filter of every series is one pass over the
 series' own time steps, and the pooled statistics are updated as the outputs come: nothing of
 size (series × filters × length) is ever held, so memory is the features' own, and a padded
-series simply stops at its length. numba compiles the loop (``parallel=True`` spreads the
-(series, channel) pairs over threads); the state runs in float32, whose error on these
+series simply stops at its length. numba compiles the loop, and slices of the series run on
+threads of their own (:func:`_in_threads`); the state runs in float32, whose error on these
 features is far below the features' own spread (``benchmarks/bench_fast_path.py`` measures
 both the time and the agreement with the float64 FFT path), while sums are accumulated in
 float64.
@@ -26,9 +26,9 @@ exactly as it always has, to the last bit.
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import math
-import threading
 
 import numpy as np
 
@@ -41,46 +41,40 @@ N_MULTIROCKET = 4
 # the recurrence's float type; float64 gives the same features to round-off and the same
 # accuracy, at ~1.5x the time (benchmarks/bench_fast_path.py measures both)
 STATE_DTYPE = np.float32
+# the most float64 values one pooling kernel call writes (scan_features): 32 MB
+POOL_BLOCK_VALUES = 2**22
 # a step response is computed until every mode has decayed below 2**-60 of its start, and
 # taken as constant after: float64's own resolution of the response's final value
 RESPONSE_DECAY = 2.0**-60
 
-# numba's workqueue threading layer (its fallback, without TBB or OpenMP) is not
-# thread-safe: two Python threads launching parallel kernels at once abort the process.
-# The scans take this lock there; TBB and OpenMP run concurrent launches as they are
-_WORKQUEUE_LOCK = threading.Lock()
-
-
-def _launch_lock(numba):
-    """The lock the parallel kernels run under: the workqueue's, or none. Before the first
-    parallel launch numba has not chosen its layer, and the launch that chooses it takes
-    the lock too."""
-    try:
-        layer = numba.threading_layer()
-    except ValueError:  # no parallel kernel has run yet in this process
-        return _WORKQUEUE_LOCK
-    return _WORKQUEUE_LOCK if layer == "workqueue" else contextlib.nullcontext()
 
 
 @contextlib.contextmanager
-def _numba_threads():
-    """Run the scans on torch's thread count (the estimator's ``n_threads``, a joblib
-    worker's share), as every other step of a fit; numba's own default is every core, and
-    its first parallel call resets torch's count (:mod:`sktdi.utils.threads`). Under numba's
-    workqueue layer one thread's scans run at a time (:func:`_launch_lock`)."""
-    import numba
+def _scan_threads():
+    """The compiled kernels and the thread count the scans run on: torch's (the estimator's
+    ``n_threads``, a joblib worker's share), as every other step of a fit."""
+    with keep_torch_threads():  # numba's first import, should it come here
+        from . import scan_kernels as kernels
 
-    count = min(torch_thread_count(), numba.config.NUMBA_NUM_THREADS)
-    with keep_torch_threads():
-        from . import scan_kernels as kernels  # numba's first import starts its layer
+        yield kernels, torch_thread_count()
 
-        before = numba.get_num_threads()
-        numba.set_num_threads(count)
-        try:
-            with _launch_lock(numba):
-                yield kernels
-        finally:
-            numba.set_num_threads(before)
+
+def _in_threads(call, n: int, threads: int) -> None:
+    """``call(rows)`` over slices of range(n) that together cover it, on ``threads`` Python
+    threads. The kernels release the GIL (``nogil``), so the threads run at once; four
+    slices a thread even out series of unequal length. Threads of our own rather than
+    numba's ``parallel=True``, whose compiling took two thirds of a first fit's time (15 of
+    20 s on a cold cache), and whose fallback threading layer aborts the process when two
+    threads launch at once."""
+    bounds = np.unique(np.linspace(0, n, min(n, 4 * threads) + 1).astype(np.int64))
+    slices = [slice(int(a), int(b)) for a, b in zip(bounds[:-1], bounds[1:])]
+    if threads <= 1 or len(slices) <= 1:
+        for rows in slices:
+            call(rows)
+        return
+    with concurrent.futures.ThreadPoolExecutor(threads) as pool:
+        for done in [pool.submit(call, rows) for rows in slices]:
+            done.result()  # raises what the slice raised
 
 
 def _modes(A_bar: np.ndarray, CB_bar: np.ndarray, dtype) -> tuple[np.ndarray, ...]:
@@ -211,20 +205,18 @@ def sample_outputs(
     every = -(-total // at_most)
     offsets = np.concatenate([[0], np.cumsum(steps)[:-1]]).astype(np.int64)  # (n,)
     out = np.empty((n_channels, A_bar.shape[0], -(-total // every)))  # (C, H, m)
-    with _numba_threads() as kernels:  # numba's start, should it come here, is covered
+    X_state = np.ascontiguousarray(X, dtype=dtype)  # (n, C, L)
+    modes = _modes(A_bar, CB_bar, dtype)
+    with _scan_threads() as (kernels, threads):
         X64, centres, response = _centring(X, lengths, A_bar, CB_bar)
-        kernels.sample(
-            np.ascontiguousarray(X, dtype=dtype),
-            X64,
-            lengths,
-            int(difference),
-            centres,
-            *_modes(A_bar, CB_bar, dtype),
-            response,
-            offsets,
-            every,
-            out,
-        )
+
+        def run(rows: slice) -> None:  # the series' positions do not overlap: one out
+            kernels.sample(
+                X_state[rows], X64 if X64.shape[0] == 1 else X64[rows], lengths[rows],
+                int(difference), centres[rows], *modes, response, offsets[rows], every, out,
+            )
+
+        _in_threads(run, len(X), threads)
     return out
 
 
@@ -284,21 +276,29 @@ def scan_features(
     X_state = np.ascontiguousarray(X, dtype=dtype)  # (n, C, L)
     steps = _steps(X, lengths)  # (n,)
     modes = _modes(A_bar, CB_bar, dtype)
-    with _numba_threads() as kernels:
+    # the kernel writes float64 blocks of at most POOL_BLOCK_VALUES values, copied into out:
+    # one compiled kernel whatever out's type and layout (each is a numba specialization,
+    # ten seconds of compiling on first use), and memory bounded by the block
+    chunk = max(1, POOL_BLOCK_VALUES // (n_channels * H * per_filter))
+    with _scan_threads() as (kernels, threads):
         X64, centres, response = _centring(X, steps, A_bar, CB_bar)
         for r, (biases, difference) in enumerate(representations):
             biases = np.swapaxes(biases, 1, 2)  # (C, Q, H)
-            kernels.pool(
-                X_state,
-                X64,
-                steps,
-                int(difference),
-                centres,
-                *modes,
-                np.ascontiguousarray(biases, dtype=dtype),
-                np.ascontiguousarray(biases, dtype=np.float64),  # a centred series'
-                response,
-                bool(multirocket),
-                out[:, r],
-            )
+            # a series near zero is compared with the biases in the state's type, a centred
+            # one with them in float64
+            rounded = np.ascontiguousarray(biases, dtype=dtype)
+            exact = np.ascontiguousarray(biases, dtype=np.float64)
+
+            def run(rows: slice) -> None:
+                for start in range(rows.start, rows.stop, chunk):
+                    part = slice(start, min(start + chunk, rows.stop))
+                    block = np.empty((part.stop - start,) + shape[2:])  # (chunk, C, H, P)
+                    kernels.pool(
+                        X_state[part], X64 if X64.shape[0] == 1 else X64[part], steps[part],
+                        int(difference), centres[part], *modes, rounded, exact, response,
+                        bool(multirocket), block,
+                    )
+                    out[part, r] = block
+
+            _in_threads(run, n, threads)
     return out.reshape(n, -1) if given is None else given  # (n, R·C·H·P)

@@ -1,9 +1,10 @@
 """The compiled loops of :mod:`sktdi.fast_path.scan`, in their own module so that numba is imported
 only when a bank first pools, and so that numba can cache them on disk (it caches
 module-level functions, not closures): a process pays the compilation once per install.
+The kernels are serial and release the GIL; the scans run them on threads of their own
+(:func:`sktdi.fast_path.scan._in_threads`).
 """
 
-import numba
 import numpy as np
 
 from ..utils.compiled import compiled
@@ -121,7 +122,7 @@ def accumulate(
             for h in range(H):
                 count[q, h] += np.int32(y[h] > biases[c, q, h])
 
-@compiled(parallel=True, nogil=True)
+@compiled(nogil=True)
 def pool(
     X, X64, lengths, difference, centres, ar, ai, cr, ci, biases, biases64, response,
     multirocket, out,
@@ -130,12 +131,12 @@ def pool(
     # int64; centres (n, C) float64, 0 for a series near zero (run on X as it is, compared
     # with biases, (C, Q, H) of the state's type), else the series' mean (run centred,
     # compared with biases64); ar, ai, cr, ci (N, H) of the state's type; response (H, T)
-    # float64, a constant input's output; out (n, C, H, P) float64, P = 4 + Q (stats) or 4·Q
-    # (multirocket)
+    # float64, a constant input's output; out (n, C, H, P) float64, C-contiguous (one
+    # compiled kernel), P = 4 + Q (stats) or 4·Q (multirocket)
     n, n_channels, _ = X.shape
     N, H = ar.shape
     Q = biases.shape[1]
-    for job in numba.prange(n * n_channels):
+    for job in range(n * n_channels):
         i = job // n_channels
         c = job % n_channels
         steps = lengths[i] - difference  # the first difference is one step shorter
@@ -192,14 +193,14 @@ def pool(
                 for q in range(Q):
                     out[i, c, h, 4 + q] = count[q, h] / steps
 
-@compiled(parallel=True, nogil=True)
+@compiled(nogil=True)
 def sample(X, X64, lengths, difference, centres, ar, ai, cr, ci, response, offsets, every, out):
     # the outputs at every ``every``-th step of the series laid end to end: series i's
     # step t is position offsets[i] + t; out (C, H, ceil(total / every)) float64. X, X64,
     # centres, response: as for pool
     n, n_channels, _ = X.shape
     N, H = ar.shape
-    for job in numba.prange(n * n_channels):
+    for job in range(n * n_channels):
         i = job // n_channels
         c = job % n_channels
         centre = centres[i, c]
