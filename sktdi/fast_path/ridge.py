@@ -301,7 +301,8 @@ class _SpectralRidge(HasOptionGroups, SaveMixin, BaseEstimator):
                 rockets = None
             if rockets is None or type(rocket) is not getattr(rockets, expected):
                 return f"{name} is a {type(rocket).__name__}, not sktime's {expected}"
-            if _is_variable(rocket) and type(vars(rocket).get("_fitted_reference_length")) is not int:
+            reference = vars(rocket).get("_fitted_reference_length")
+            if _is_variable(rocket) and type(reference) is not int:
                 return f"{name}'s reference length is not a whole number of steps"
             problem = _minirocket_problem(vars(rocket).get("parameters"), n_channels)
             if problem is not None:
@@ -371,7 +372,8 @@ class _SpectralRidge(HasOptionGroups, SaveMixin, BaseEstimator):
         difference = transformer._difference()  # "auto": the series' first difference too
         # series of unequal length: a short one is extended for MiniRocket (_frames); of
         # one length, all must be long enough
-        if self.rocket is not None and lengths is None and X.shape[-1] < ROCKET_MIN_LENGTH + difference:
+        shortest = ROCKET_MIN_LENGTH + difference
+        if self.rocket is not None and lengths is None and X.shape[-1] < shortest:
             raise ValueError(
                 f"rocket={self.rocket!r} needs series of at least "
                 f"{ROCKET_MIN_LENGTH + difference} time steps (MiniRocket's kernel length"

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+
 def _is_frame(X) -> bool:
     return hasattr(X, "to_numpy") and hasattr(X, "columns") and hasattr(X, "index")
 
