@@ -394,5 +394,5 @@ def test_help_says_what_the_default_run_runs_not_how_long(capsys):
     text = " ".join(capsys.readouterr().out.split())
     assert "minutes" not in text and "cores." not in text
     assert "GunPoint, ItalyPowerDemand, ArrowHead x 2 ratios x 3 resamples" in text
-    assert "tdi, s4d-lin, tdi+ridge, tdi+ridge+minirocket, minirocket, 1nn-euclidean" in text
+    assert "tdi, s4d-lin, tdi+ridge, tdi+ridge+minirocket, minirocket-ridge, 1nn-euclidean" in text
     assert "up to 108 cells" in text

@@ -552,9 +552,44 @@ def run_benchmark(
             raise ValueError(f"backend must be 'loky' or 'dask', got {backend!r}")
         from tqdm.auto import tqdm
 
-        for row in tqdm(results, total=len(todo), disable=not progress, desc="cells"):
-            _append(path, row)
+        # the bar counts work, not cells, so that its time left weighs what is left: a cell
+        # of 0.5 of a long set costs many of 0.1 of a short one
+        work = cell_work(todo)
+        by_key = {cell.key(): w for cell, w in zip(todo, work)}
+        with tqdm(
+            total=sum(work), disable=not progress, desc="cells",
+            bar_format="{desc}: {percentage:3.0f}%|{bar}| {postfix} [{elapsed}<{remaining}]",
+        ) as bar:
+            for done, row in enumerate(results, 1):
+                _append(path, row)
+                bar.set_postfix_str(f"{done}/{len(todo)} cells", refresh=False)
+                bar.update(by_key.get(tuple(row[k] for k in KEY), 0.0))
     return pd.read_csv(path)
+
+
+def cell_work(cells: list[Cell]) -> list[float]:
+    """Each cell's expected share of a run's time, in series steps: its training series (the
+    ratio of the training split, at least a series per class) times the series' length and
+    channels. The estimators of one (dataset, ratio, resample) follow each other in a run
+    (:func:`make_cells`), so every stretch of the run holds the same mix of slow and fast
+    models, and steps are what the models' costs grow with. A set that cannot be read counts
+    as its ratio alone."""
+    from ..datasets import load_dataset_split
+
+    sizes = {}
+    for name, data_dir in {(c.dataset, c.data_dir) for c in cells}:
+        try:
+            X_train, y_train, _, _ = load_dataset_split(name, data_dir)
+        except (OSError, ValueError):
+            sizes[name, data_dir] = (1, 1, 1)
+            continue
+        steps = sum(np.shape(x)[-1] * (np.shape(x)[0] if np.ndim(x) > 1 else 1) for x in X_train)
+        sizes[name, data_dir] = (len(X_train), steps / len(X_train), len(np.unique(y_train)))
+    work = []
+    for cell in cells:
+        n, steps, classes = sizes[cell.dataset, cell.data_dir]
+        work.append(max(cell.ratio * n, cell.min_per_class * classes) * steps)
+    return work
 
 
 def _keys(table: pd.DataFrame) -> list[tuple]:
