@@ -267,7 +267,7 @@ def test_peak_init_covers_several_planted_frequencies():
     assert min(abs(top - f) for f in PLANTED) <= 0.01
     assert report.l_spec_init < report.l_spec_reference  # aligned better than the default
     text = str(report)
-    assert "peak at f=0.37" in text and "L_spec" in text
+    assert "peak at f=0.37" in text and "spectral mismatch" in text
     assert report.to_dict()["n_aligned_modes"] == report.n_aligned_modes
 
 

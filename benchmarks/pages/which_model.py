@@ -154,8 +154,8 @@ def which_model() -> str:
         {
             "your data": "a numeric target (regression)",
             "use": "`SpectralRidgeRegressor(rocket=\"minirocket\")` or sktime's MiniRocket "
-            "regressor, whichever cross-validates better on your data; `SSMRegressor()` when you "
-            "need a deep model",
+            "regressor, `RocketRegressor(rocket_transform=\"minirocket\")`, whichever "
+            "cross-validates better on your data; `SSMRegressor()` when you need a deep model",
             "what to expect": "R² on the two datasets measured (mean over resamples): "
             + "; ".join(
                 f"{d}: SpectralRidgeRegressor {_f(ridge_r2.loc[d, 'tdi+ridge'])}, with "

@@ -86,6 +86,7 @@ def _deep_peer(name: str, **params) -> Callable:
         return getattr(module, name)(num_epochs=epochs, random_state=seed, **params)
 
     build.params_used = ("max_epochs",)
+    build.trains_network = True
     return build
 
 
@@ -171,6 +172,19 @@ def gives_probabilities(name: str) -> bool:
     (True, False)
     """
     return name not in HARD_LABEL
+
+
+def trains_network(name: str) -> bool:
+    """Whether ``name`` trains a network for epochs (the deep arms): the cells that take a
+    run's time, seconds to minutes each where the others take a fraction of a second.
+
+    Examples
+    --------
+    >>> from sktdi.benchmark.estimators import trains_network
+    >>> trains_network("tdi"), trains_network("tdi+ridge")
+    (True, False)
+    """
+    return getattr(ESTIMATORS[name][0], "trains_network", False)
 
 
 def available(name: str) -> bool:

@@ -328,6 +328,7 @@ def plot_paired_difference(
             [*diffs.to_numpy(), *drawn["mean_pts"]], drawn["low_pts"], drawn["high_pts"]
         )
     clipped = False
+    same_series = level = False  # whether a tick says "(= r)"; a cell's differences all 0
     for ax, dataset in zip(axes.ravel(), datasets):
         rows = table.xs(dataset, level="dataset").sort_index()
         x = np.arange(len(rows))
@@ -357,14 +358,16 @@ def plot_paired_difference(
         for i, ratio in enumerate(rows.index):
             values = dataset_diffs[dataset_diffs.index.get_level_values("ratio") == ratio]
             values = values.to_numpy()
+            level |= bool(len(values)) and bool((values == 0).all())
             jitter = np.linspace(-0.12, 0.12, len(values)) if len(values) > 1 else [0.0]
             ax.plot(i + np.asarray(jitter), values, "o", ms=3, color="black", alpha=0.6,
                     zorder=4)
         ax.axhline(0, color="black", lw=0.9, zorder=1)
         labels = _ratio_tick_labels(results, dataset, list(rows.index))
+        same = rows["same_as"].astype(float).to_numpy()
+        same_series |= bool(np.isfinite(same).any())
         labels = [
-            label + (f"\n(= {same:g})" if np.isfinite(same) else "")
-            for label, same in zip(labels, rows["same_as"].astype(float))
+            label + (f"\n(= {r:g})" if np.isfinite(r) else "") for label, r in zip(labels, same)
         ]
         ax.set_xticks(x, labels, fontsize=8)
         ax.set(title=dataset, xlabel="training ratio (series per class)")
@@ -387,8 +390,13 @@ def plot_paired_difference(
         f"resamples.{few}"
         + (" ▲/▼: the interval runs off the axis, to the end written beside it." if clipped
            else "")
-        + f" Above 0: {ref} is better. Green/red: interval entirely above/below 0. "
-        "\"(= r)\": same training series as ratio r."
+        + f" Above 0: {ref} is better. Green/red: interval entirely above/below 0."
+        + (" \"(= r)\": same training series as ratio r." if same_series else "")
+        + (
+            f" A difference of 0 in every resample: the two models were the same, as when "
+            f"{ref}'s statistic was too unreliable to act on and it kept {base}'s modes."
+            if level else ""
+        )
     )
     _finish(fig, axes, title=f"Does {ref} beat {base}? Paired difference in test {metric}",
             caption=caption, legend=False)

@@ -557,38 +557,42 @@ def run_benchmark(
         work = cell_work(todo)
         by_key = {cell.key(): w for cell, w in zip(todo, work)}
         with tqdm(
-            total=sum(work), disable=not progress, desc="cells",
-            bar_format="{desc}: {percentage:3.0f}%|{bar}| {postfix} [{elapsed}<{remaining}]",
+            total=sum(work), disable=not progress, desc=f"0/{len(todo)} cells",
+            bar_format="{desc}: {percentage:3.0f}%|{bar}| [{elapsed}<{remaining}]",
+            smoothing=0,  # the whole run's rate: a moving average swings with each cell's size
         ) as bar:
             for done, row in enumerate(results, 1):
                 _append(path, row)
-                bar.set_postfix_str(f"{done}/{len(todo)} cells", refresh=False)
+                bar.set_description_str(f"{done}/{len(todo)} cells", refresh=False)
                 bar.update(by_key.get(tuple(row[k] for k in KEY), 0.0))
     return pd.read_csv(path)
 
 
 def cell_work(cells: list[Cell]) -> list[float]:
-    """Each cell's expected share of a run's time, in series steps: its training series (the
-    ratio of the training split, at least a series per class) times the series' length and
-    channels. The estimators of one (dataset, ratio, resample) follow each other in a run
-    (:func:`make_cells`), so every stretch of the run holds the same mix of slow and fast
-    models, and steps are what the models' costs grow with. A set that cannot be read counts
-    as its ratio alone."""
+    """Each cell's expected share of a run's time, in arbitrary units, for the progress bar's
+    time left. A network's training grows with its training series, each costing as a series
+    of at least 64 steps (shorter ones are all overhead), plus about five series' worth of
+    fixed work; every other model takes a hundredth of that. Fitted to the default run's
+    deep cells (``docs/data/default_benchmark_results.csv``: within 20% on each dataset and
+    ratio). A set that cannot be read counts as a series of 64 steps."""
     from ..datasets import load_dataset_split
+    from .estimators import trains_network
 
     sizes = {}
     for name, data_dir in {(c.dataset, c.data_dir) for c in cells}:
         try:
             X_train, y_train, _, _ = load_dataset_split(name, data_dir)
         except (OSError, ValueError):
-            sizes[name, data_dir] = (1, 1, 1)
+            sizes[name, data_dir] = (1, 64, 1)
             continue
-        steps = sum(np.shape(x)[-1] * (np.shape(x)[0] if np.ndim(x) > 1 else 1) for x in X_train)
-        sizes[name, data_dir] = (len(X_train), steps / len(X_train), len(np.unique(y_train)))
+        length = float(np.mean([np.shape(x)[-1] for x in X_train]))
+        sizes[name, data_dir] = (len(X_train), length, len(np.unique(y_train)))
     work = []
     for cell in cells:
-        n, steps, classes = sizes[cell.dataset, cell.data_dir]
-        work.append(max(cell.ratio * n, cell.min_per_class * classes) * steps)
+        n, length, classes = sizes[cell.dataset, cell.data_dir]
+        n_train = max(cell.ratio * n, cell.min_per_class * classes)
+        deep = (n_train + 5) * max(length, 64)
+        work.append(deep if trains_network(cell.estimator) else deep / 100)
     return work
 
 

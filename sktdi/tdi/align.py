@@ -173,7 +173,8 @@ class TDIReport:
                 f"height {p.height:.3g}, mass {p.mass:.3g}: {p.n_modes} mode(s)"
             )
         lines.append(
-            f"  L_spec: reference init {self.l_spec_reference:.3f}, peak init "
+            f"  spectral mismatch (1 - cosine of the layer's power response with the target): "
+            f"reference init {self.l_spec_reference:.3f}, peak init "
             f"{self.l_spec_init:.3f}, after {self.refine_steps} refinement step(s) "
             f"{self.l_spec_final:.3f}"
         )

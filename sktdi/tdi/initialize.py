@@ -252,9 +252,12 @@ class InitPlan:
             drawn = round(self.channel_share * total)
             why = (
                 f": the statistic's split-half reliability ({self.reliability:.2f}) allowed "
-                f"{drawn}, and {n_aligned} of those had aliased modes to move"
+                f"{drawn}, and {n_aligned} of those had aliased modes to move (modes whose "
+                f"frequency lies beyond the series' Nyquist frequency, which a discrete filter "
+                f"folds onto another)"
                 if self.reliability is not None and drawn < total
-                else ": those with aliased modes to move"
+                else ": those with aliased modes to move (modes whose frequency lies beyond the "
+                "series' Nyquist frequency, which a discrete filter folds onto another)"
             )
         statistic = f"the {reports[0].kind} statistic"
         if self.chosen == "tdi-control":  # the placebo: say so, its peaks are not the task's
