@@ -41,7 +41,22 @@ queue_two() {
         --per-class 20 --models ssm fast-path minirocket --seeds 1 2
 }
 
+# Issue 58: the fast path's PLAID cells above ran on zero-padded series without lengths,
+# through subnormal floats in its scan (25-55x slower), and MiniRocket through sktime's
+# wrapper. Rerun alone, one thread: the fast arms with each series' lengths (as the harness
+# now gives them), MiniRocket as its transform and ridge head and as sktime's wrapper
+plaid_fast() {
+    sktdi benchmark --datasets PLAID --ratios 1.0 --resamples 1 --n-jobs 1 --no-plot \
+        --estimators minirocket-ridge minirocket tdi+ridge tdi+ridge+minirocket \
+        --out runs/long_plaid_fast
+    cp runs/long_plaid_fast/results.csv docs/data/long_series_plaid_fast.csv
+}
+
 mkdir -p runs
+if [ "${1:-}" = "plaid-fast" ]; then
+    plaid_fast
+    exit
+fi
 queue_one > runs/long_arms_one.log 2>&1 &
 queue_two > runs/long_arms_two.log 2>&1
 wait

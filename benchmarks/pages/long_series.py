@@ -33,6 +33,9 @@ DRAW = ["length", "task", "seed"]  # one draw of a task: the cells runs pair on
 LONG_SERIES_ARMS = DATA / "long_series_arms.csv"
 LONG_SERIES_MANY = DATA / "long_series_many.csv"
 LONG_SERIES_PLAID = DATA / "long_series_plaid.csv"
+# issue 58's rerun of the fast arms and MiniRocket on PLAID (run_long_arms.sh plaid-fast):
+# they replace the first run's cells of the same arms
+LONG_SERIES_PLAID_FAST = DATA / "long_series_plaid_fast.csv"
 ARM_NAMES = {
     "ssm": "SSMClassifier",
     "s4d": '`SSMClassifier(network="s4d")`',
@@ -293,28 +296,52 @@ PLAID_NAMES = {
     "s4d-network": "S4D network",
     "tdi+ridge": "SpectralRidgeClassifier",
     "tdi+ridge+minirocket": 'SpectralRidgeClassifier, `rocket="minirocket"`',
-    "minirocket": "MiniRocket",
+    "minirocket-ridge": "MiniRocket (its transform and ridge head)",
+    "minirocket": "MiniRocket (sktime's RocketClassifier)",
 }
+
+
+def _seconds(value: float) -> str:
+    """Seconds to a tenth below 10 s, whole above."""
+    return f"{value:.1f}" if value < 10 else f"{value:.0f}"
+
+
+def _plaid_cells() -> tuple[pd.DataFrame, pd.DataFrame]:
+    """PLAID's finished cells by estimator, the rerun's in place of the first run's, and all
+    rows (for the failures)."""
+    results = _csv(LONG_SERIES_PLAID)
+    if LONG_SERIES_PLAID_FAST.exists():
+        rerun = _csv(LONG_SERIES_PLAID_FAST)
+        results = pd.concat(
+            [results[~results["estimator"].isin(rerun["estimator"])], rerun], ignore_index=True
+        )
+    return results[results["status"] == "ok"].set_index("estimator"), results
 
 
 @region("long-series-plaid")
 def long_series_plaid() -> str:
     if not LONG_SERIES_PLAID.exists():
         return _not_run(LONG_SERIES_PLAID)
-    results = _csv(LONG_SERIES_PLAID)
-    ok = results[results["status"] == "ok"].set_index("estimator")
+    ok, results = _plaid_cells()
     if ok.empty:
         return "No cell finished (`long_series_plaid.csv`).\n"
     rows = [{"": name, "accuracy": _f(ok.loc[e, "accuracy"]),
-             "fit seconds": f"{ok.loc[e, 'fit_seconds']:.0f}",
+             "fit seconds": _seconds(ok.loc[e, "fit_seconds"]),
              "predict seconds": f"{ok.loc[e, 'predict_seconds']:.1f}"}
             for e, name in PLAID_NAMES.items() if e in ok.index]
     first = ok.iloc[0]
     failed = sorted(set(results["estimator"]) - set(ok.index))
+    rerun = (
+        sorted(set(_csv(LONG_SERIES_PLAID_FAST)["estimator"]) & set(ok.index))
+        if LONG_SERIES_PLAID_FAST.exists() else []
+    )
     return (
         f"PLAID, official split ({int(first['n_train'])} training and {int(first['n_test'])} "
-        f"test series, {int(first['n_classes'])} classes), one `sktdi benchmark` run, one "
-        "thread per fit, beside the other queue:\n\n"
+        f"test series, {int(first['n_classes'])} classes), `sktdi benchmark`, one thread per "
+        "fit"
+        + ("; the deep models from the first run, beside the other queue, the fast path and "
+           "MiniRocket rerun alone (`run_long_arms.sh plaid-fast`), the fast path given each "
+           "series' length:\n\n" if rerun else ", beside the other queue:\n\n")
         + _md_table(pd.DataFrame(rows), ["l", "r", "r", "r"])
         + (f"\nFailed: {', '.join(failed)} (the results file holds the errors).\n"
            if failed else "")
@@ -809,14 +836,13 @@ def _plaid_clause() -> str:
     run)."""
     if not LONG_SERIES_PLAID.exists():
         return ""
-    results = _csv(LONG_SERIES_PLAID)
-    ok = results[results["status"] == "ok"].set_index("estimator")["accuracy"]
-    if not {"tdi", "minirocket"} <= set(ok.index):
+    ok = _plaid_cells()[0]["accuracy"]
+    if not {"tdi", "minirocket", "tdi+ridge"} <= set(ok.index):
         return ""
     return (f"but on PLAID (raw recordings of unequal lengths up to about a thousand steps) "
-            f"SSMClassifier {_f(ok['tdi'])} against MiniRocket's {_f(ok['minirocket'])}: use "
-            "MiniRocket or the fast path there, or `input_scaling=\"series\"` (the raw-data "
-            "row below); ")
+            f"SSMClassifier {_f(ok['tdi'])} against MiniRocket's {_f(ok['minirocket'])} and "
+            f"the fast path's {_f(ok['tdi+ridge'])}: use the fast path or MiniRocket there, or "
+            "`input_scaling=\"series\"` (the raw-data row below); ")
 
 
 def long_series_row() -> dict:
