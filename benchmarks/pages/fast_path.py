@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from .common import _bench_runs, _kernel_dataset_seconds, region
+from .common import DATA, _bench_runs, _csv, _kernel_dataset_seconds, region
+
+BENCH_PADDING = DATA / "bench_padding.csv"
 
 
 @region("fast-path-speed")
@@ -22,4 +24,24 @@ def fast_path_speed() -> str:
         f"prediction); its peak memory was {peak['tdi+ridge'].median():.0f} MiB above the "
         f"process's (median over datasets; MiniRocket's {peak['minirocket-ridge'].median():.0f})."
         "\n"
+    )
+
+
+@region("fast-path-padding")
+def fast_path_padding() -> str:
+    """Padded series without their lengths against the list (benchmarks/bench_padding.py)."""
+    runs = _csv(BENCH_PADDING).set_index(["n_train", "form"])
+    parts = []
+    for n in sorted(set(runs.index.get_level_values(0))):
+        whole, padded = runs.loc[(n, "list")], runs.loc[(n, "padded, no lengths")]
+        parts.append(
+            f"{n} training series: fit {padded['fit_s'] / whole['fit_s']:.1f}×, predict "
+            f"{padded['predict_s'] / whole['predict_s']:.1f}× the list's time, with "
+            f"{padded['steps'] / whole['steps']:.1f}× its steps; accuracy "
+            f"{padded['accuracy']:.3f} against {whole['accuracy']:.3f}"
+        )
+    return (
+        "On PLAID (`benchmarks/bench_padding.py`, the test split padded to the training "
+        "split's length), zero-padded series given without `lengths=` against the same "
+        "series as a list: " + "; ".join(parts) + ".\n"
     )
