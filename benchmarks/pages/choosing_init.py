@@ -49,7 +49,7 @@ def init_by_budget() -> str:
     )
     return (
         _md_table(table, ["r", "r", "r", "l"])
-        + "\nReal series ({doc}`tdi_real`): the 784-step digits with one S4D layer, and the "
+        + "\nReal series ([TDI on real series](tdi_real.md)): the 784-step digits with one S4D layer, and the "
         "64-step digits and the UCR/UEA sets at 4 series per class with the default network; "
         "mean ± standard error over paired draws (their number in brackets), training and test "
         "splits together. The advice is S4D-Lin only where TDI is behind by more than "

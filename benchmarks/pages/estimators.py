@@ -22,5 +22,5 @@ def freed_memory() -> str:
         f"{shape['batch']}, d_model {shape['d_model']}, length {shape['length']}) "
         f"{change('layer')}, and an S4D block's {change('block')}: median over "
         f"{layer['rounds']} alternating rounds, {layer['threads']} threads, in fresh "
-        f"processes ({{doc}}`budgets`).\n"
+        f"processes ([TDI at every training budget](budgets.md)).\n"
     )

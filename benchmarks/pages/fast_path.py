@@ -18,7 +18,7 @@ def fast_path_speed() -> str:
     return (
         f"Fitting and predicting takes {ratio['tdi+ridge']:.1f}× the time of MiniRocket's own "
         f"transform and ridge head, and {ratio['tdi+ridge+minirocket']:.1f}× with "
-        f"`rocket=\"minirocket\"` (mean over the {n} datasets of {{doc}}`kernel_regime` of "
+        f"`rocket=\"minirocket\"` (mean over the {n} datasets of [Study: SpectralRidgeClassifier against MiniRocket](kernel_regime.md) of "
         "the per-dataset ratios, "
         f"where MiniRocket took {seconds['minirocket-ridge'].mean():.2f} s per fit and "
         f"prediction); its peak memory was {peak['tdi+ridge'].median():.0f} MiB above the "

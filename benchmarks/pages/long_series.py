@@ -866,7 +866,7 @@ def long_series_row() -> dict:
         "use": use,
         "what to expect": (
             f"on synthetic audio-like tasks of {lengths.min():,} to {lengths.max():,} steps "
-            f"({{doc}}`long_series`), mean accuracy: SSMClassifier {_f(means['ssm'])}, "
+            f"([Study: long series](long_series.md)), mean accuracy: SSMClassifier {_f(means['ssm'])}, "
             f"the fast path {_f(means['fast-path'])}, MiniRocket {_f(means['minirocket'])}; "
             f"{_pts(s['it'].mean())} points against InceptionTime where it ran; "
             + _many_clause() + _plaid_clause() +
@@ -884,7 +884,7 @@ def long_series_length() -> str:
     lengths = s["table"].index.get_level_values("length")
     return (
         f"On long audio-like series ({lengths.min():,} to {lengths.max():,} steps, 4 "
-        f"series per class; {{doc}}`long_series`) the deep model is {_pts(s['mr'].mean())} "
+        f"series per class; [Study: long series](long_series.md)) the deep model is {_pts(s['mr'].mean())} "
         f"points from MiniRocket and {_pts(s['fp'].mean())} from the fast path on the mean "
         f"(worst task and length {_pts(s['mr'].min())} from MiniRocket): its S4D layers carry "
         "the long range at a cost that grows as L log L, while MiniRocket's and the fast path's "

@@ -246,7 +246,7 @@ def raw_data_row() -> dict:
         "scaled by its own statistics; the default, one scale per channel, fails there)",
         "what to expect": (
             f"on the shipped sets under a gain, offset, trend or unequal lengths "
-            f"({{doc}}`raw_data`), mean accuracy: SSMClassifier {_f(means[arm])} with "
+            f"([Raw recordings: gains, offsets, trends and unequal lengths](raw_data.md)), mean accuracy: SSMClassifier {_f(means[arm])} with "
             f"`input_scaling=\"series\"`, {_f(means[INCUMBENT])} at the default, "
             + ", ".join(f"{SHORT[m]} {_f(means[m])}" for m in peers)
             + f"; on a raw PLAID subset SSMClassifier {_f(plaid.get(arm))} with "

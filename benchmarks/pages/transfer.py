@@ -241,7 +241,7 @@ def transfer_depth() -> str:
     return text + (
         f"- **{LABELS['layers3']}** on the long-series study's tasks (issue 36: no loss "
         f"there), against the default per fit: {_pts(gap.mean())} ± {gap.sem():.1f} points "
-        f"over {len(gap)} paired fits ({{doc}}`long_series`): "
+        f"over {len(gap)} paired fits ([Study: long series](long_series.md)): "
         + ("more than two standard errors behind, so by the rule declared for them the "
            "adoption was reverted, and the default keeps six blocks.\n" if reverted else
            "within two standard errors, so the adoption stands.\n")

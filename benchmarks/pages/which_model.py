@@ -141,7 +141,7 @@ def which_model() -> str:
             "a GPU, a model to fine-tune, or one to run step by step on a stream",
             "use": "`SSMClassifier()`; `SSMClassifier(n_layers=3)` for about half the fit "
             "where the classes do not differ in a period hundreds of steps long "
-            "({doc}`deep_model`)",
+            "([The deep model: why the S4D network memorized, and the network that replaced it](deep_model.md))",
             "what to expect": (
                 f"full training sets, {len(deep)} datasets: mean accuracy {_f(deep['tdi'].mean())}, "
                 f"InceptionTime {_f(deep['inceptiontime'].mean())}, MiniRocket "
@@ -183,7 +183,7 @@ def tdi_real_summary() -> str:
     )
     over_control = (control["gap"] - control["control"]).mean()
     return (
-        f"On real series ({per_dataset.size} datasets, {{doc}}`tdi_real`), TDI − S4D-Lin is "
+        f"On real series ({per_dataset.size} datasets, [TDI on real series](tdi_real.md)), TDI − S4D-Lin is "
         f"{_pts(gaps['gap'].mean())} points on the mean of {len(gaps)} paired fits (from "
         f"{_pts(per_dataset.min())} on {per_dataset.idxmin()} to {_pts(per_dataset.max())} on "
         f"{per_dataset.idxmax()}), and {_pts(over_control)} against its placebo. On the 784-step "
