@@ -450,8 +450,8 @@ def test_init_report_says_when_tdi_stood_down():
         "frequency bin"
     )
     assert re.fullmatch(
-        r"TDI \(init='tdi'\) aligned \d of 8 channels of 1 S4D layer with the fisher-log-power "
-        r"statistic, the "
+        r"TDI \(init='tdi'\) aligned \d of the 8 channels of the first S4D layer with the "
+        r"fisher-log-power statistic, the "
         r"share the statistic's split-half reliability \(0\.\d\d\) allows; the other channels "
         r"are s4d-lin's\. On each aligned channel, 2 of 4 modes are the base's own \(its lowest "
         r"frequencies, kept as built\) and 2 sit on the statistic's \d peaks? \(f = 0\.(39|40)[^)]*\); "

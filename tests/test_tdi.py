@@ -650,7 +650,7 @@ def test_init_plan_report_says_what_the_layers_start_from():
     ]
     assert {key: report[key] for key in plan.to_dict()} == plan.to_dict()  # none lost
     # the summary says, in words, what an aligned channel holds: here every mode moved
-    assert report["summary"].startswith("TDI (init='tdi') aligned 16 of 16 channels of 2 S4D "
+    assert report["summary"].startswith("TDI (init='tdi') aligned 16 of the 16 channels of 2 S4D "
                                         "layers with the fisher-log-power statistic. On each")
     assert "sits on the statistic's 1 peak (f = 0.30" in report["summary"]
     # a share that rounds to no channel of an 8-channel layer: TDI stood down

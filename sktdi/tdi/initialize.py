@@ -240,8 +240,10 @@ class InitPlan:
             why = reason.removeprefix(f"{self.chosen} stood down: ")
             return f"{which} stood down; every channel starts from {BASE_INIT} ({why})."
         total = sum(report.n_channels or 0 for report in reports)
-        layers = f"{len(reports)} S4D layer" + ("s" if len(reports) > 1 else "")
-        of = f"{n_aligned} of {total} channels" if total else f"{n_aligned} channels"
+        # the layers' own channels: a network's S4D layer may be narrower than its d_model
+        # (the conv-s4d network's S4D branch is a quarter of it)
+        layers = "the first S4D layer" if len(reports) == 1 else f"{len(reports)} S4D layers"
+        of = f"{n_aligned} of the {total} channels" if total else f"{n_aligned} channels"
         why = (
             f", the share the statistic's split-half reliability ({self.reliability:.2f}) allows"
             if self.reliability is not None and n_aligned < total
