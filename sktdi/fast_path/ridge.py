@@ -450,7 +450,9 @@ class _SpectralRidge(HasOptionGroups, SaveMixin, BaseEstimator):
     @property
     def init_report_(self) -> dict:
         """The bank's ``init_report_`` (what TDI decided and what the filters start from),
-        here as on the SSM models."""
+        here as on the SSM models. The bank is seeded from this model's ``random_state``
+        through a stream of its own, so its reliability, estimated on random split halves,
+        differs from a SpectralAlignmentTransformer's given the same ``random_state``."""
         check_is_fitted(self)
         return self.transformer_.init_report_
 

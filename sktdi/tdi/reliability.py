@@ -155,7 +155,10 @@ def _split_half_reliability(
         )
     r = float(np.mean(correlations))
     corrected = 2 * r / (1 + r) if r > -1 else -1.0
-    note = f"split-half Pearson {r:.2f} over {n_repeats} splits"
+    # the halves are drawn at random: another seed (a model seeded otherwise, or the fast
+    # path's bank, seeded from its model's random_state through a stream of its own) draws
+    # other halves, and its estimate differs by about the spread of the splits
+    note = f"split-half Pearson {r:.2f} over {n_repeats} random splits"
     if n_flat or n_insignificant:
         note += (
             f" ({n_flat + n_insignificant} counted as 0: {n_insignificant} with no significant "
