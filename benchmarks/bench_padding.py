@@ -17,7 +17,6 @@ threads; run on an idle machine.
 from __future__ import annotations
 
 import argparse
-import csv
 import os
 import time
 import warnings
@@ -73,10 +72,9 @@ def main(argv=None) -> None:
                 "steps": int(steps), "cpu_count": os.cpu_count(),
             })
             print(rows[-1], flush=True)
-    with open(args.out, "w", newline="") as handle:
-        writer = csv.DictWriter(handle, FIELDS)
-        writer.writeheader()
-        writer.writerows(rows)
+    import pandas as pd
+
+    pd.DataFrame(rows, columns=FIELDS).to_csv(args.out, index=False)
 
 
 if __name__ == "__main__":

@@ -15,7 +15,6 @@ Run on an idle machine: a second process beside it slows the compiler as much as
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import os
 import platform
@@ -105,10 +104,9 @@ def main(argv=None) -> None:
     for model in args.models:  # each on a cache of its own: its own compiling, measured
         with tempfile.TemporaryDirectory() as cache:
             rows += measure(model, cache)
-    with open(args.out, "w", newline="") as handle:
-        writer = csv.DictWriter(handle, FIELDS)
-        writer.writeheader()
-        writer.writerows(rows)
+    import pandas as pd
+
+    pd.DataFrame(rows, columns=FIELDS).to_csv(args.out, index=False)
 
 
 if __name__ == "__main__":
