@@ -323,7 +323,7 @@ def _release_heap_during_training(every_batch: bool) -> None:
     batch of the first epoch left (what a batch frees is the next one's working set)."""
     from skorch.callbacks import Callback
 
-    from sktdi.deep_model import estimators
+    from sktdi.deep_model import base
     from sktdi.utils.memory import release_freed_memory
 
     class Release(Callback):
@@ -344,14 +344,14 @@ def _release_heap_during_training(every_batch: bool) -> None:
             if freed > limit:
                 release_freed_memory()
 
-    build = estimators.build_net
+    build = base.build_net
 
     def build_with_release(*args, **kwargs):
         net = build(*args, **kwargs)  # not yet initialized: its callbacks can still change
         net.callbacks = [*net.callbacks, ("release_memory", Release())]
         return net
 
-    estimators.build_net = build_with_release  # where fit looks it up
+    base.build_net = build_with_release  # where fit looks it up
 
 
 def _release_every_epoch() -> None:

@@ -322,8 +322,9 @@ class _SSMDelegate(_Delegate):
 
 class _SpectralRidgeDelegate(_Delegate):
     def _parameter_tags(self) -> dict:
-        # MiniRocket's features need series of one length (sktime's MiniRocketMultivariate)
-        return {"capability:unequal_length": self.rocket is None}
+        # every setting takes series of unequal length (with rocket="minirocket", MiniRocket's
+        # variable-length transform when fit gets them)
+        return {"capability:unequal_length": True}
 
     @classmethod
     def get_test_params(cls, parameter_set: str = "default"):
@@ -382,8 +383,8 @@ class SktimeSpectralRidgeClassifier(_SpectralRidgeDelegate, BaseClassifier):
     Same parameters. The fast path in sktime's tooling: only a ridge head is trained, as in
     sktime's ``RocketClassifier``, so a fit takes seconds; use it as the baseline, or where
     :class:`SktimeSSMClassifier` has no time to train. Multivariate panels are supported, and
-    so are series of unequal length (padding masked by length) unless ``rocket="minirocket"``,
-    whose features need series of one length; missing values are not.
+    so are series of unequal length (padding masked by length; with ``rocket="minirocket"``,
+    MiniRocket's variable-length transform, when ``fit`` gets them); missing values are not.
 
     Notes
     -----
@@ -413,8 +414,8 @@ class SktimeSpectralRidgeRegressor(_SpectralRidgeDelegate, BaseRegressor):
 
     Same parameters. The fast path in sktime's tooling: only a ridge head is trained; use it
     as the baseline, or where :class:`SktimeSSMRegressor` has no time to train. Multivariate
-    panels are supported, and so are series of unequal length unless ``rocket="minirocket"``;
-    missing values are not.
+    panels are supported, and so are series of unequal length (with ``rocket="minirocket"``,
+    when ``fit`` gets them); missing values are not.
 
     Examples
     --------

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import torch
 
-import sktdi.deep_model.estimators
+import sktdi.deep_model.base
 from sktdi import SSMClassifier, SSMRegressor
 from sktdi.deep_model.inference import CPU_BATCH_STEPS, predict_outputs, prediction_batch_size
 from sktdi.utils.inputs import network_input
@@ -69,7 +69,7 @@ def test_estimator_standardizes_one_batch_at_a_time(long_series, small_model, mo
         sizes.append(len(X3))
         return network_input(X3, *args, **kwargs)
 
-    monkeypatch.setattr(sktdi.deep_model.estimators, "network_input", recording)
+    monkeypatch.setattr(sktdi.deep_model.base, "network_input", recording)
     streamed = small_model.predict_proba(X)
     batch = prediction_batch_size(LONG, "cpu")
     assert max(sizes) == batch < len(X) and sum(sizes) == len(X)

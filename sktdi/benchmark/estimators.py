@@ -21,6 +21,7 @@ def _ssm(**params) -> Callable:
 
         return SSMClassifier(random_state=seed, **{**params, **overrides})
 
+    build.trains_network = True
     return build
 
 

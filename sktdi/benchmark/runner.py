@@ -6,6 +6,7 @@ import os
 import sys
 import time
 import traceback
+import warnings
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -306,7 +307,12 @@ def _warm_up(name: str, model, train_args, y_train, train_kwargs) -> None:
     warm = clone(model)
     if deep:  # one epoch (none for a model that trains none)
         warm.set_params(**{p: min(1, params[p]) for p in EPOCH_PARAMETERS if p in params})
-    warm.fit(*train_args, y_train, **train_kwargs)
+    with warnings.catch_warnings():
+        # a one-epoch fit learns little, and saying so would be about a fit nobody asked for
+        from sklearn.exceptions import ConvergenceWarning
+
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        warm.fit(*train_args, y_train, **train_kwargs)
     _WARMED.add(signature)
 
 

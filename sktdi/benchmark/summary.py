@@ -409,8 +409,9 @@ def wilcoxon_test(
     """Paired Wilcoxon signed-rank test (two-sided, zero differences split) of ``a`` vs ``b``
     over (dataset, ratio, resample); a repeated training set is one pair, not two.
 
-    Returns a dict with a, b, n_pairs, mean_difference (``a − b``, fraction), statistic and
-    p_value (NaN when there are no pairs; 1 when every difference is 0).
+    Returns a dict with a, b, n_pairs, n_ties (pairs whose difference is 0),
+    mean_difference (``a − b``, fraction), statistic and p_value (NaN when there are no
+    pairs; 1 when every difference is 0).
 
     Examples
     --------
@@ -426,13 +427,16 @@ def wilcoxon_test(
     table = paired(results, metric, merge_duplicates)
     if max_ratio is not None:
         table = table[table.index.get_level_values("ratio") <= max_ratio]
-    out = {"a": a, "b": b, "n_pairs": 0, "mean_difference": np.nan, "statistic": np.nan,
-           "p_value": np.nan}
+    out = {"a": a, "b": b, "n_pairs": 0, "n_ties": 0, "mean_difference": np.nan,
+           "statistic": np.nan, "p_value": np.nan}
     if a not in table or b not in table:
         return out
     both = table[[a, b]].dropna()
     diff = (both[a] - both[b]).to_numpy()
-    out.update(n_pairs=len(diff), mean_difference=float(np.mean(diff)) if len(diff) else np.nan)
+    out.update(
+        n_pairs=len(diff), n_ties=int(np.count_nonzero(np.abs(diff) <= _TIE)),
+        mean_difference=float(np.mean(diff)) if len(diff) else np.nan,
+    )
     if len(diff) == 0:
         return out
     if np.count_nonzero(np.abs(diff) > _TIE) == 0:
@@ -764,9 +768,19 @@ def format_summary(summary: dict[str, object]) -> str:
             if not row["n_pairs"]:
                 lines.append(f"{scope:<14} no paired cells with both estimators")
                 continue
+            ties = int(row.get("n_ties", 0) or 0)
             lines.append(
-                f"{scope:<14} {int(row['n_pairs'])} distinct pairs, mean {name} "
-                f"{_points(row['mean_difference'])}, p = {format_p_value(row['p_value'])}"
+                f"{scope:<14} {int(row['n_pairs'])} distinct pairs"
+                + (f" ({ties} tied)" if ties else "")
+                + f", mean {name} {_points(row['mean_difference'])}, "
+                f"p = {format_p_value(row['p_value'])}"
+            )
+        tied = "n_ties" in wilcoxon and bool((wilcoxon["n_ties"] > 0).any())
+        if tied and str(wilcoxon["a"].iloc[0]).startswith("tdi"):
+            lines.append(
+                f"tied pairs include those where {_label(wilcoxon['a'].iloc[0])}'s statistic "
+                "was too unreliable to act on: it kept the base's modes, and the two models "
+                "were one (init_report_ says so per fit)"
             )
         parts.append(_section("paired Wilcoxon signed-rank test (two-sided)", "\n".join(lines)))
 

@@ -4,19 +4,12 @@ Entry point: :func:`initialize_layers` (what the estimators call); the steps are
 """
 
 from .align import (
-    SpectralPeak,
-    TDIReport,
+    aliased_modes,
     align_layer,
     align_modes,
-    alignment_target,
-    allocate_modes,
-    find_spectral_peaks,
     kernel_energy,
-    aliased_modes,
     mode_frequencies,
     peak_init_modes,
-    refine_modes,
-    spectral_alignment_loss,
 )
 from .initialize import (
     BASE_INIT,
@@ -29,7 +22,10 @@ from .initialize import (
     read_init,
 )
 from .options import TDIOptions, resolve_coverage, resolve_spread
+from .peaks import SpectralPeak, allocate_modes, find_spectral_peaks
+from .refine import alignment_target, refine_modes, spectral_alignment_loss
 from .reliability import split_half_reliability
+from .report import TDIReport
 from .spectra import TaskSpectrum, cross_spectrum, fisher_log_power, task_spectrum
 
 __all__ = [

@@ -28,9 +28,11 @@ from sklearn.utils import check_random_state
 from ..utils.inputs import _caller_stacklevel
 from ..utils.sampling import subsample_indices
 from ..utils.validation import as_sequences, check_lengths
-from .align import ALIAS_FELL_BACK, TDIReport, align_layer, find_spectral_peaks
+from .align import ALIAS_FELL_BACK, align_layer
 from .options import TDIOptions, resolve_coverage, resolve_spread
+from .peaks import find_spectral_peaks
 from .reliability import _split_half_reliability
+from .report import TDIReport
 from .spectra import TaskSpectrum, _task_spectrum, _task_target
 
 # the ``init`` values that run TDI's machinery (the others name a default initialization)
