@@ -768,13 +768,9 @@ def format_summary(summary: dict[str, object]) -> str:
             if not row["n_pairs"]:
                 lines.append(f"{scope:<14} no paired cells with both estimators")
                 continue
-            ties = int(row.get("n_ties", 0) or 0)
-            lines.append(
-                f"{scope:<14} {int(row['n_pairs'])} distinct pairs"
-                + (f" ({ties} tied)" if ties else "")
-                + f", mean {name} {_points(row['mean_difference'])}, "
-                f"p = {format_p_value(row['p_value'])}"
-            )
+            ties = f" ({int(row['n_ties'])} tied)" if row.get("n_ties", 0) else ""
+            lines.append(f"{scope:<14} {int(row['n_pairs'])} distinct pairs{ties}, mean {name} "
+                         f"{_points(row['mean_difference'])}, p = {format_p_value(row['p_value'])}")
         tied = "n_ties" in wilcoxon and bool((wilcoxon["n_ties"] > 0).any())
         if tied and str(wilcoxon["a"].iloc[0]).startswith("tdi"):
             lines.append(
