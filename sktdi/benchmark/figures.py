@@ -259,6 +259,8 @@ def _difference_limits(values, lows, highs, min_span: float = 1.0):
     highs = np.asarray([v for v in highs if np.isfinite(v)] + [high_data])
     low = max(float(lows.min()), low_data - span)
     high = min(float(highs.max()), high_data + span)
+    if high - low < min_span:  # every difference 0 and no interval: a span about 0 still
+        low, high = (low + high - min_span) / 2, (low + high + min_span) / 2
     pad = 0.06 * (high - low)
     return low - pad, high + pad
 
