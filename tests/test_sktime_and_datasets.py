@@ -99,9 +99,11 @@ def test_spectral_ridge_adapter_unequal_length():
     frames = [pd.DataFrame(X[i].T) for i in idx]  # sktime's df-list: (length, channels)
     clf = SktimeSpectralRidgeClassifier(n_filters=16, random_state=0).fit(frames, y[idx])
     assert clf.predict(frames).shape == (len(idx),)
-    # with MiniRocket's features, sktime's base class refuses them by the tag
-    with pytest.raises(ValueError, match="unequal length"):
-        SktimeSpectralRidgeClassifier(n_filters=16, rocket="minirocket").fit(frames, y[idx])
+    # with MiniRocket's features too: its variable-length transform
+    both = SktimeSpectralRidgeClassifier(n_filters=16, rocket="minirocket", random_state=0)
+    both.fit(frames, y[idx])
+    assert type(both.estimator_.rocket_).__name__ == "MiniRocketMultivariateVariable"
+    assert both.predict(frames).shape == (len(idx),)
 
 
 def _ridge_scores(adapter, X):
