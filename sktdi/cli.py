@@ -487,6 +487,13 @@ estimators to summarize them)
     return line
 
 
+def _missing_benchmark_packages() -> list[str]:
+    """The harness's own dependencies (the benchmark extra's) that are not installed."""
+    import importlib.util
+
+    return [name for name in ("pandas", "tqdm") if importlib.util.find_spec(name) is None]
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``sktdi`` command.
 
@@ -504,6 +511,12 @@ def main(argv: list[str] | None = None) -> int:
     benchmark = _benchmark_parser(sub)
     args = parser.parse_args(argv)
     if args.command == "benchmark":
+        missing = _missing_benchmark_packages()
+        if missing:  # before a cell runs, not as a traceback from the middle of the run
+            benchmark.error(
+                f"sktdi benchmark needs {', '.join(missing)}, which the benchmark extra installs: "
+                f"pip install 'sktdi[benchmark]'"
+            )
         return run_benchmark_command(args, benchmark)
     return 2  # pragma: no cover - argparse rejects unknown commands
 

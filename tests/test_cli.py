@@ -396,3 +396,17 @@ def test_help_says_what_the_default_run_runs_not_how_long(capsys):
     assert "GunPoint, ItalyPowerDemand, ArrowHead x 2 ratios x 3 resamples" in text
     assert "tdi, s4d-lin, tdi+ridge, tdi+ridge+minirocket, minirocket-ridge, 1nn-euclidean" in text
     assert "up to 108 cells" in text
+
+
+def test_a_missing_benchmark_extra_is_named_before_any_cell_runs(monkeypatch, capsys):
+    # before: a bare ImportError traceback from the middle of the run (tqdm's, after the cells)
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "tqdm" else real(name, *a)
+    )
+    with pytest.raises(SystemExit) as info:
+        main(["benchmark", "--datasets", "ItalyPowerDemand"])
+    assert info.value.code == 2
+    assert "pip install 'sktdi[benchmark]'" in capsys.readouterr().err

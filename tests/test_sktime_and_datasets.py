@@ -476,3 +476,18 @@ def test_a_list_of_series_with_time_first_is_told_to_transpose(vowels_as_sktime_
     _, series, y = vowels_as_sktime_loads_them
     with pytest.raises(ValueError, match=r"transpose each series: \[x\.T for x in X\]"):
         SpectralRidgeClassifier().fit([x.T for x in series], y)
+
+
+def test_series_of_one_length_given_time_first_are_warned_about():
+    """Of one length, (length, channels) series read as many channels of few steps raise no
+    error: a warning names the transpose; series the right way round give none."""
+    import warnings
+
+    from sktdi import SpectralRidgeClassifier
+
+    X, y = load_ucr("BasicMotions", "train")  # (40, 6, 100)
+    with pytest.warns(UserWarning, match=r"read as 100 channels of 6 time steps.*x\.T"):
+        SpectralRidgeClassifier(n_filters=8, random_state=0).fit([x.T for x in X], y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        SpectralRidgeClassifier(n_filters=8, random_state=0).fit(list(X), y)

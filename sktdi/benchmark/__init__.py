@@ -26,7 +26,7 @@ _LAZY = {
     "run_settings": ".summary",
     "plot_accuracy_vs_ratio": ".figures",
     "plot_paired_difference": ".figures",
-    "paired_difference_table": ".summary",
+    "paired_difference_table": ".figures",
     "duplicate_training_sets": ".summary",
     "distinct_training_sets": ".summary",
     "training_size": ".summary",

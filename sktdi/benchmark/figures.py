@@ -18,11 +18,13 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
 from ..plotting import _estimator_color, estimator_label, estimator_order
 from .summary import (
+    _ok,
+    duplicate_training_sets,
     paired,
-    paired_difference_table,
     per_class_label,
     resample_mean_std,
     run_settings,
@@ -248,6 +250,57 @@ def _settings_note(results, estimators=None) -> str:
     return f"Non-default settings: {'; '.join(lines)}. " if lines else ""
 
 
+def paired_difference_table(
+    results: pd.DataFrame,
+    reference: str = "tdi",
+    baseline: str = "s4d-lin",
+    metric: str = "accuracy",
+    confidence: float = 0.95,
+) -> pd.DataFrame:
+    """Paired difference ``reference − baseline`` in accuracy points per (dataset, ratio).
+
+    Each resample gives one difference (same split, same training series); the table holds
+    their mean, sample std (``ddof=1``), count ``n`` and a Student-t interval
+    ``mean ± t_{(1+confidence)/2, n-1} · std / sqrt(n)`` (NaN for n = 1). Every ratio is kept
+    (duplicated training sets included) and ``same_as`` names the smaller ratio whose training
+    set a row repeats in every resample (NaN otherwise).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from sktdi.benchmark.figures import paired_difference_table
+    >>> results = pd.DataFrame({
+    ...     "dataset": "D", "mode": "resample", "ratio": 0.1, "resample": [0, 0, 1, 1],
+    ...     "estimator": ["tdi", "s4d-lin"] * 2, "accuracy": [0.9, 0.8, 0.7, 0.75],
+    ...     "status": "ok", "fit_seconds": 1.0})
+    >>> row = paired_difference_table(results).loc[("D", 0.1)]
+    >>> [round(float(row[c]), 1) for c in ("mean_pts", "low_pts", "high_pts")]
+    [2.5, -92.8, 97.8]
+    """
+    columns = ["mean_pts", "std_pts", "n", "half_width_pts", "low_pts", "high_pts", "same_as"]
+    table = paired(results, metric, merge_duplicates=False)
+    if reference not in table or baseline not in table:
+        index = pd.MultiIndex.from_arrays([[], []], names=["dataset", "ratio"])
+        return pd.DataFrame({c: [] for c in columns}, index=index)
+    diff = 100 * (table[reference] - table[baseline]).dropna()
+    grouped = diff.groupby(level=["dataset", "ratio"])
+    out = pd.DataFrame({"mean_pts": grouped.mean(), "std_pts": grouped.std(ddof=1),
+                        "n": grouped.count()})
+    t = stats.t.ppf((1 + confidence) / 2, np.maximum(out["n"] - 1, 1))
+    out["half_width_pts"] = np.where(out["n"] > 1, t * out["std_pts"] / np.sqrt(out["n"]), np.nan)
+    out["low_pts"] = out["mean_pts"] - out["half_width_pts"]
+    out["high_pts"] = out["mean_pts"] + out["half_width_pts"]
+    out["same_as"] = np.nan
+    duplicates = duplicate_training_sets(results)
+    for (dataset, ratio), group in duplicates.groupby(["dataset", "ratio"]):
+        sources = set(group["same_as"])
+        n_splits = len(_ok(results).query("dataset == @dataset and ratio == @ratio")
+                       [["mode", "resample"]].drop_duplicates())
+        if len(sources) == 1 and len(group) == n_splits and (dataset, ratio) in out.index:
+            out.loc[(dataset, ratio), "same_as"] = sources.pop()
+    return out[columns]
+
+
 def _difference_limits(values, lows, highs, min_span: float = 1.0):
     """y limits for the paired differences: the data (single resamples, means, 0) and the
     intervals, but an interval reaches at most one data span beyond the data, so a huge one
@@ -275,7 +328,7 @@ def plot_paired_difference(
 ):
     """The paired difference ``reference − baseline`` in accuracy points per training ratio, one
     panel per dataset: bars at the mean over resamples, whiskers the Student-t
-    ``confidence`` interval of that mean (:func:`sktdi.benchmark.summary.paired_difference_table`),
+    ``confidence`` interval of that mean (:func:`paired_difference_table`),
     dots the individual resamples, a line at zero; panels share the y range. Bars are green when
     the interval lies above 0, red when below, grey otherwise. Saved to ``path`` (PNG) when
     given.

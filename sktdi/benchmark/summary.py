@@ -195,8 +195,6 @@ def mean_std_table(results: pd.DataFrame, metric: str = "accuracy") -> pd.DataFr
     return cells.unstack("estimator")
 
 
-
-
 def run_settings(results: pd.DataFrame) -> pd.DataFrame:
     """The settings of the "ok" cells (their "config" column, :mod:`sktdi.benchmark.settings`):
     one row per (estimator, settings) with the number of cells.
@@ -447,57 +445,6 @@ def wilcoxon_test(
     return out
 
 
-def paired_difference_table(
-    results: pd.DataFrame,
-    reference: str = "tdi",
-    baseline: str = "s4d-lin",
-    metric: str = "accuracy",
-    confidence: float = 0.95,
-) -> pd.DataFrame:
-    """Paired difference ``reference − baseline`` in accuracy points per (dataset, ratio).
-
-    Each resample gives one difference (same split, same training series); the table holds
-    their mean, sample std (``ddof=1``), count ``n`` and a Student-t interval
-    ``mean ± t_{(1+confidence)/2, n-1} · std / sqrt(n)`` (NaN for n = 1). Every ratio is kept
-    (duplicated training sets included) and ``same_as`` names the smaller ratio whose training
-    set a row repeats in every resample (NaN otherwise).
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> from sktdi.benchmark.summary import paired_difference_table
-    >>> results = pd.DataFrame({
-    ...     "dataset": "D", "mode": "resample", "ratio": 0.1, "resample": [0, 0, 1, 1],
-    ...     "estimator": ["tdi", "s4d-lin"] * 2, "accuracy": [0.9, 0.8, 0.7, 0.75],
-    ...     "status": "ok", "fit_seconds": 1.0})
-    >>> row = paired_difference_table(results).loc[("D", 0.1)]
-    >>> [round(float(row[c]), 1) for c in ("mean_pts", "low_pts", "high_pts")]
-    [2.5, -92.8, 97.8]
-    """
-    columns = ["mean_pts", "std_pts", "n", "half_width_pts", "low_pts", "high_pts", "same_as"]
-    table = paired(results, metric, merge_duplicates=False)
-    if reference not in table or baseline not in table:
-        index = pd.MultiIndex.from_arrays([[], []], names=["dataset", "ratio"])
-        return pd.DataFrame({c: [] for c in columns}, index=index)
-    diff = 100 * (table[reference] - table[baseline]).dropna()
-    grouped = diff.groupby(level=["dataset", "ratio"])
-    out = pd.DataFrame({"mean_pts": grouped.mean(), "std_pts": grouped.std(ddof=1),
-                        "n": grouped.count()})
-    t = stats.t.ppf((1 + confidence) / 2, np.maximum(out["n"] - 1, 1))
-    out["half_width_pts"] = np.where(out["n"] > 1, t * out["std_pts"] / np.sqrt(out["n"]), np.nan)
-    out["low_pts"] = out["mean_pts"] - out["half_width_pts"]
-    out["high_pts"] = out["mean_pts"] + out["half_width_pts"]
-    out["same_as"] = np.nan
-    duplicates = duplicate_training_sets(results)
-    for (dataset, ratio), group in duplicates.groupby(["dataset", "ratio"]):
-        sources = set(group["same_as"])
-        n_splits = len(_ok(results).query("dataset == @dataset and ratio == @ratio")
-                       [["mode", "resample"]].drop_duplicates())
-        if len(sources) == 1 and len(group) == n_splits and (dataset, ratio) in out.index:
-            out.loc[(dataset, ratio), "same_as"] = sources.pop()
-    return out[columns]
-
-
 def summarize(
     results: pd.DataFrame, reference: str = "tdi", baseline: str = "s4d-lin"
 ) -> dict[str, object]:
@@ -506,7 +453,8 @@ def summarize(
     "accuracy" (mean ± std strings, the printed table), "accuracy_stats"
     (:func:`resample_mean_std`, the numbers; :func:`mean_std_long` is the same in long format,
     as the CLI writes it to ``summary_accuracy.csv``), "training_size", "duplicates"
-    (:func:`duplicate_training_sets`), "average_rank", "fit_seconds" (mean per estimator),
+    (:func:`duplicate_training_sets`), "average_rank", "fit_seconds" and "predict_seconds"
+    (means per estimator),
     "nll" (:func:`mean_nll`: mean test NLL per estimator, NaN for hard-label models),
     "settings" (:func:`run_settings`), "errors" (number of failed cells), "cells" (number of
     rows), "reference", "baseline", and, when ``reference`` has results, "wins_ties_losses" and
@@ -522,15 +470,17 @@ def summarize(
     >>> from sktdi.benchmark import summarize
     >>> sorted(summarize(results))  # doctest: +NORMALIZE_WHITESPACE
     ['accuracy', 'accuracy_stats', 'average_rank', 'baseline', 'cells', 'duplicates', 'errors',
-     'fit_seconds', 'nll', 'reference', 'settings', 'training_size', 'wilcoxon',
-     'wins_ties_losses']
+     'fit_seconds', 'nll', 'predict_seconds', 'reference', 'settings', 'training_size',
+     'wilcoxon', 'wins_ties_losses']
     >>> summarize(pd.DataFrame())["errors"]
     0
     """
     ok = _ok(results)
     errors = int((results["status"] != "ok").sum()) if "status" in results.columns else 0
-    fit = (ok.groupby("estimator")["fit_seconds"].mean() if not ok.empty and "fit_seconds" in ok
-           else pd.Series(dtype=float, name="fit_seconds"))
+    fit, predict = (
+        ok.groupby("estimator")[column].mean() if not ok.empty and column in ok
+        else pd.Series(dtype=float, name=column) for column in ("fit_seconds", "predict_seconds")
+    )
     summary: dict[str, object] = {
         "accuracy": mean_std_table(results),
         "accuracy_stats": resample_mean_std(results),
@@ -538,6 +488,7 @@ def summarize(
         "duplicates": duplicate_training_sets(results),
         "average_rank": average_ranks(results),
         "fit_seconds": fit,
+        "predict_seconds": predict,
         "nll": mean_nll(results),
         "settings": run_settings(results),
         "errors": errors,
@@ -717,13 +668,15 @@ def format_summary(summary: dict[str, object]) -> str:
         parts.append(_section(f"average rank (1 = best{over}; ties share ranks)",
                               "\n".join(lines)))
 
-    fit = summary.get("fit_seconds")
-    nll = summary.get("nll")
+    fit, nll = summary.get("fit_seconds"), summary.get("nll")
+    predict = summary.get("predict_seconds", pd.Series(dtype=float))
     if fit is not None and len(fit) and nll is not None and len(nll):
         order = _estimator_order(fit.index, reference, baseline)
         table = pd.DataFrame(
             {
                 "fit time": [format_seconds(fit[name]) for name in order],
+                "predict time": [format_seconds(predict[name]) if name in predict else "—"
+                                 for name in order],
                 "test NLL": [
                     f"{nll[name]:.3f}" if name in nll.index and np.isfinite(nll[name]) else "—"
                     for name in order
@@ -731,11 +684,13 @@ def format_summary(summary: dict[str, object]) -> str:
             },
             index=[_label(name) for name in order],
         )
+        if not len(predict):  # a results file from before predict times were recorded
+            table = table.drop(columns="predict time")
         body = table.to_string()
         if (table["test NLL"] == "—").any():
             body += ("\n—: no probabilities (a 0/1 vote such as 1-NN's or MiniRocket's ridge "
                      "head, or no predict_proba), so no NLL")
-        parts.append(_section("mean per cell: fit time, test NLL (log loss)", body))
+        parts.append(_section(f"mean per cell: {', '.join(table.columns)} (log loss)", body))
     elif fit is not None and len(fit):
         order = _estimator_order(fit.index, reference, baseline)
         lines = [f"{_label(name):<20} {format_seconds(fit[name])}" for name in order]

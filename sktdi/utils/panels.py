@@ -12,6 +12,8 @@ validation that follows to accept or name its problem. The sktime adapters
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 
@@ -94,3 +96,19 @@ def transposed_hint(shapes: list[tuple]) -> str:
             f"(sktdi reads a series as (n_channels, length))"
         )
     return ""
+
+
+def warn_if_transposed(shapes: list[tuple]) -> None:
+    """Warn when every series of a list is 2-D with more than twice as many rows as columns:
+    read as (n_channels, length), that is many channels of a few steps each, and most often
+    series given time first, (length, n_channels), as pandas and sktime hold them. Series of
+    one length give no error to catch it (unequal ones do: :func:`transposed_hint`)."""
+    if shapes and all(len(shape) == 2 and shape[0] > 2 * shape[1] for shape in shapes):
+        channels, steps = shapes[0]
+        warnings.warn(
+            f"X's series are read as {channels} channels of {steps} time steps each "
+            f"(sktdi reads a series as (n_channels, length)); if each is (length, n_channels), "
+            f"time first as pandas and sktime hold it, transpose each series: [x.T for x in X]",
+            UserWarning,
+            stacklevel=3,
+        )

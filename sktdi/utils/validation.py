@@ -26,7 +26,7 @@ import numpy as np
 from sklearn.utils.validation import validate_data
 
 from .inputs import fit_padding, pad_sequences, warn_if_padded
-from .panels import read_sktime_panel
+from .panels import read_sktime_panel, warn_if_transposed
 
 PAD_HINT = (
     "pad them to one length and pass the true lengths: "
@@ -765,6 +765,7 @@ def validate_padded_sequences(
             "carry their own lengths: pass lengths=None"
         )
     if shapes is not None:
+        warn_if_transposed(shapes)
         X, lengths = pad_sequences(X)  # padded with zeros: a NaN lies within its series
     if lengths is not None:
         X = _zero_missing_padding(X, lengths)
