@@ -29,10 +29,13 @@ def first_use() -> str:
     table = table.reset_index().rename(columns={"model": "fit and predict (GunPoint unless said)"})
     table.iloc[:, 0] = [_shown(model) for model in table.iloc[:, 0]]
     cpus = int(runs["cpu_count"].iloc[0])
+    imports = runs["import_s"]
     return (
         f"The first fit after installing waits for numba to compile the loops it runs "
         f"(sktdi's, and sktime's for MiniRocket's features); numba caches them, and later "
         f"processes load them. Measured on {cpus} cores (`benchmarks/first_use.py`: each model "
-        f"in a fresh process over an empty numba cache, then a second process):\n\n"
+        f"in a fresh process over an empty numba cache, then a second process; importing "
+        f"sktdi and loading the data, {imports.min():.1f} to {imports.max():.1f} s a process, "
+        f"not counted):\n\n"
         + _md_table(table.round(1))
     )
