@@ -40,6 +40,7 @@ from ..utils.validation import (
     restore_on_error,
     validate_padded_sequences,
 )
+from .scan import _steps
 from .transformers import SpectralAlignmentTransformer
 
 # RocketClassifier's grid, so that the two heads are tuned alike
@@ -102,7 +103,7 @@ def _frames(X3: np.ndarray, lengths: np.ndarray | None, difference: bool) -> lis
     adds no shape (a difference of 0) where zeros would add a step down to 0."""
     import pandas as pd
 
-    steps = np.full(len(X3), X3.shape[-1]) if lengths is None else lengths
+    steps = _steps(X3, lengths)  # (n,)
     shortest = ROCKET_MIN_LENGTH + difference
     frames = []
     for series, n in zip(X3, steps):
@@ -113,25 +114,19 @@ def _frames(X3: np.ndarray, lengths: np.ndarray | None, difference: bool) -> lis
     return frames
 
 
-def _rocket_features(rocket, X3: np.ndarray, lengths, difference: bool) -> np.ndarray:
-    """MiniRocket's features (n, F_mr) of X (n, C, L), or of its first difference."""
-    with keep_torch_threads(), warnings.catch_warnings():
+def _run_rocket(method: str, rocket, X3: np.ndarray, lengths, difference: bool):
+    """``rocket.fit`` or ``rocket.transform`` (``method``) on X (n, C, L)'s series, or their
+    first differences, in the form the transform reads: frames of each series' own steps
+    (:func:`_frames`) for the variable-length one, the (n, C, L) panel otherwise."""
+    if _is_variable(rocket):
+        data = _frames(X3, lengths, difference)
+    else:
+        data = np.diff(X3, axis=-1) if difference else X3  # (n, C, L or L - 1)
+    with keep_torch_threads(), warnings.catch_warnings():  # numba's first start resets OpenMP
         # the variable transform advises its fixed-length siblings for one channel or one
         # length; here it runs because the fit's lengths were unequal
         warnings.filterwarnings("ignore", message="X is (univariate|of equal length)")
-        if _is_variable(rocket):
-            return np.asarray(rocket.transform(_frames(X3, lengths, difference)))
-        series = np.diff(X3, axis=-1) if difference else X3  # (n, C, L or L - 1)
-        return np.asarray(rocket.transform(series))
-
-
-def _fit_rocket(rocket, X3: np.ndarray, lengths, difference: bool):
-    """``rocket`` fitted on X (n, C, L)'s series (or first differences)."""
-    with keep_torch_threads(), warnings.catch_warnings():  # numba's first start resets OpenMP
-        warnings.filterwarnings("ignore", message="X is (univariate|of equal length)")
-        if _is_variable(rocket):
-            return rocket.fit(_frames(X3, lengths, difference))
-        return rocket.fit(np.diff(X3, axis=-1) if difference else X3)
+        return getattr(rocket, method)(data)
 
 
 def _check_rocket_lengths(rocket_, X3: np.ndarray, lengths: np.ndarray | None, fitted_length: int):
@@ -375,8 +370,8 @@ class _SpectralRidge(HasOptionGroups, SaveMixin, BaseEstimator):
         shortest = ROCKET_MIN_LENGTH + difference
         if self.rocket is not None and lengths is None and X.shape[-1] < shortest:
             raise ValueError(
-                f"rocket={self.rocket!r} needs series of at least "
-                f"{ROCKET_MIN_LENGTH + difference} time steps (MiniRocket's kernel length"
+                f"rocket={self.rocket!r} needs series of at least {shortest} time steps "
+                f"(MiniRocket's kernel length"
                 + (", on the first difference too" if difference else "")
                 + f"); got {X.shape[-1]}"
                 + ("; pass difference=False for the series alone" if difference else "")
@@ -387,12 +382,13 @@ class _SpectralRidge(HasOptionGroups, SaveMixin, BaseEstimator):
             # MiniRocket's feature budget, shared by the series and its difference
             n_features = ROCKET_FEATURES // (1 + difference)
             unequal = lengths is not None
-            self.rocket_ = _fit_rocket(
-                _rocket_transformer(seeds[1], X.shape[1], n_features, unequal), X, lengths, False
+            self.rocket_ = _run_rocket(
+                "fit", _rocket_transformer(seeds[1], X.shape[1], n_features, unequal),
+                X, lengths, False,
             )
             if difference:  # as MultiRocket does: the difference's shapes too
-                self.difference_rocket_ = _fit_rocket(
-                    _rocket_transformer(seeds[2], X.shape[1], n_features, unequal),
+                self.difference_rocket_ = _run_rocket(
+                    "fit", _rocket_transformer(seeds[2], X.shape[1], n_features, unequal),
                     X, lengths, True,
                 )
         # the scale of a feature is no information: PPVs are fractions, the statistics are
@@ -410,7 +406,8 @@ class _SpectralRidge(HasOptionGroups, SaveMixin, BaseEstimator):
         rockets = []  # MiniRocket's features of the series, then of its difference
         for rocket, difference in ((self.rocket_, False), (self.difference_rocket_, True)):
             if rocket is not None:
-                rockets.append(_rocket_features(rocket, X, lengths, difference))  # (n, F_mr)
+                features = _run_rocket("transform", rocket, X, lengths, difference)
+                rockets.append(np.asarray(features))  # (n, F_mr)
         # one (n, F) matrix that every block is written into: no stacking copy
         n_bank = self.transformer_._n_features_out
         features = np.empty(

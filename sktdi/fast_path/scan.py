@@ -21,7 +21,9 @@ from zero than any of its values from that mean is run centred (:func:`series_ce
 the centre subtracted in float64 before the float32 recurrence, and the centre's own
 response, a step response computed once in float64 (:func:`step_response`), added back in
 float64 to each output; its first difference is taken in float64. A series near zero runs
-exactly as it always has, to the last bit.
+as it is, in the state's type. In both, a state that falls below 2**-60 of its series' largest
+input is set to 0 (:func:`sktdi.fast_path.scan_kernels.flush_tiny`): a stretch of zeros would
+otherwise decay it into subnormal floats, which the CPU computes many times slower.
 """
 
 from __future__ import annotations
@@ -46,7 +48,6 @@ POOL_BLOCK_VALUES = 2**22
 # a step response is computed until every mode has decayed below 2**-60 of its start, and
 # taken as constant after: float64's own resolution of the response's final value
 RESPONSE_DECAY = 2.0**-60
-
 
 
 @contextlib.contextmanager
@@ -149,10 +150,11 @@ def step_response(A_bar: np.ndarray, CB_bar: np.ndarray, length: int) -> np.ndar
 def _centring(X: np.ndarray, lengths: np.ndarray, A_bar, CB_bar):
     """What the kernels take for series far from zero: the centres (n, C), X in float64 (no
     copy when it is already) and the step response (H, T); when no series is far from
-    zero, placeholders the kernels never read (no float64 copy of float32 X)."""
+    zero, placeholders the kernels never read (no float64 copy of float32 X): an (n, 1, 1)
+    X64, sliced by series as the real one is."""
     centres = series_centres(X, lengths)  # (n, C)
     if not centres.any():
-        return np.zeros((1, 1, 1)), centres, np.zeros((A_bar.shape[0], 1))
+        return np.zeros((len(X), 1, 1)), centres, np.zeros((A_bar.shape[0], 1))
     X64 = np.ascontiguousarray(X, dtype=np.float64)  # (n, C, L)
     return X64, centres, step_response(A_bar, CB_bar, X.shape[-1])
 
@@ -212,7 +214,7 @@ def sample_outputs(
 
         def run(rows: slice) -> None:  # the series' positions do not overlap: one out
             kernels.sample(
-                X_state[rows], X64 if X64.shape[0] == 1 else X64[rows], lengths[rows],
+                X_state[rows], X64[rows], lengths[rows],
                 int(difference), centres[rows], *modes, response, offsets[rows], every, out,
             )
 
@@ -294,7 +296,7 @@ def scan_features(
                     part = slice(start, min(start + chunk, rows.stop))
                     block = np.empty((part.stop - start,) + shape[2:])  # (chunk, C, H, P)
                     kernels.pool(
-                        X_state[part], X64 if X64.shape[0] == 1 else X64[part], steps[part],
+                        X_state[part], X64[part], steps[part],
                         int(difference), centres[part], *modes, rounded, exact, response,
                         bool(multirocket), block,
                     )

@@ -84,6 +84,13 @@ def read_sktime_panel(X):
     return X
 
 
+# the remedy both of the hints below name
+TRANSPOSE = (
+    "if each is (length, n_channels), time first as pandas and sktime hold it, transpose each "
+    "series: [x.T for x in X]"
+)
+
+
 def transposed_hint(shapes: list[tuple]) -> str:
     """A hint for a list of 2-D series whose first axis varies and second does not: most
     likely (L_i, C), time first as pandas and sktime hold it, where sktdi reads (C, L_i)."""
@@ -91,9 +98,8 @@ def transposed_hint(shapes: list[tuple]) -> str:
         return ""
     if len({shape[1] for shape in shapes}) == 1 and len({shape[0] for shape in shapes}) > 1:
         return (
-            f"; every series has {shapes[0][1]} columns: if each is (length, n_channels), time "
-            f"first as pandas and sktime hold it, transpose each series: [x.T for x in X] "
-            f"(sktdi reads a series as (n_channels, length))"
+            f"; every series has {shapes[0][1]} columns: {TRANSPOSE} (sktdi reads a series as "
+            f"(n_channels, length))"
         )
     return ""
 
@@ -107,8 +113,7 @@ def warn_if_transposed(shapes: list[tuple]) -> None:
         channels, steps = shapes[0]
         warnings.warn(
             f"X's series are read as {channels} channels of {steps} time steps each "
-            f"(sktdi reads a series as (n_channels, length)); if each is (length, n_channels), "
-            f"time first as pandas and sktime hold it, transpose each series: [x.T for x in X]",
+            f"(sktdi reads a series as (n_channels, length)); {TRANSPOSE}",
             UserWarning,
             stacklevel=3,
         )
