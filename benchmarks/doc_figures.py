@@ -7,7 +7,7 @@ A page keeps each measured figure inside a marked region::
     <!-- end generated -->
 
 Each region name maps to one function that reads committed results (``docs/data/``,
-``docs/study/``) and returns the region's Markdown. The functions of a page live in its own
+``benchmarks/study/results/``) and returns the region's Markdown. The functions of a page live in its own
 module, ``benchmarks/pages/<page>.py`` (``pages/common.py``: the registry, the results'
 paths and the table helpers); this script finds the regions, runs them and writes the pages.
 
@@ -15,7 +15,7 @@ paths and the table helpers); this script finds the regions, runs them and write
     python benchmarks/doc_figures.py --check   # exit 1 and list the regions that differ
 
 After a new default benchmark run (``sktdi benchmark --out runs/default``), copy its
-``results.csv``, ``settings.json`` and ``run.json`` to ``docs/data/default_benchmark_results.csv``,
+``results.csv``, ``settings.json`` and ``run.json`` to ``benchmarks/default_benchmark/results/default_benchmark_results.csv``,
 ``default_benchmark_settings.json`` and ``default_benchmark_run.json`` and run this script: the
 benchmark page's grid, tables, ranks, wins/ties/losses and Wilcoxon tests follow.
 """
@@ -24,20 +24,19 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import pkgutil
 import re
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # pages/ and the study scripts
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the package ``benchmarks``
 
-import pages  # noqa: E402
-from pages.budgets import BUDGET_RESULTS  # noqa: E402
-from pages.common import DOCS, GENERATORS, ROOT, _csv  # noqa: E402
+from benchmarks.shared.regions import DOCS, FIGURES, GENERATORS, ROOT, STUDIES  # noqa: E402
 
-# every page module registers its regions in GENERATORS when imported
-for _page in pkgutil.iter_modules(pages.__path__):
-    importlib.import_module(f"pages.{_page.name}")
+#: every study's page modules (``benchmarks/<study>/page*.py``); importing one registers its
+#: regions in GENERATORS
+PAGE_MODULES = sorted(STUDIES.glob("*/page*.py"))
+for _module in PAGE_MODULES:
+    importlib.import_module(f"benchmarks.{_module.parent.name}.{_module.stem}")
 
 #: the pages that may hold generated regions
 PAGES = sorted(DOCS.glob("*.md")) + [ROOT / "README.md"]
@@ -79,44 +78,6 @@ def stale(pages=None) -> list[str]:
     return out
 
 
-def draw_learning_curves() -> None:
-    """docs/images/learning_curves.png: the long-sequence task's curves against epochs and
-    against training time, from the committed results (the same plotting function users
-    call)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    from sktdi.plotting import plot_learning_curves
-
-    results = _csv(BUDGET_RESULTS)
-    ratios = sorted(results["ratio"].unique())
-    fig, axes = plt.subplots(len(ratios), 2, figsize=(10, 3.6 * len(ratios)), squeeze=False)
-    for row, ratio in zip(axes, ratios):
-        subset = results[results["ratio"] == ratio]
-        for ax, x in zip(row, ("budget", "seconds")):
-            plot_learning_curves(subset, x=x, ax=ax)
-            ax.set_title(f"pixel-digits, training ratio {ratio:g}")
-            ax.set_ylabel("test accuracy")
-    fig.tight_layout()
-    fig.savefig(DOCS / "images" / "learning_curves.png", dpi=110)
-    plt.close(fig)
-    print("drew docs/images/learning_curves.png")
-
-
-def draw_default_benchmark_figures() -> None:
-    """The two figures ``sktdi benchmark`` saves, drawn from the committed default run (the
-    same functions the command calls), so the page shows them as a user sees them."""
-    from sktdi.benchmark import plot_accuracy_vs_ratio, plot_paired_difference
-
-    results = _csv(ROOT / "docs" / "data" / "default_benchmark_results.csv")
-    images = ROOT / "docs" / "images"
-    plot_accuracy_vs_ratio(results, images / "default_benchmark.png")
-    plot_paired_difference(results, images / "default_benchmark_paired.png")
-    print("drew docs/images/default_benchmark.png and default_benchmark_paired.png")
-
-
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="list stale regions, exit 1 if any")
@@ -127,8 +88,8 @@ def main(argv=None) -> int:
     )
     args = parser.parse_args(argv)
     if args.figures:
-        draw_default_benchmark_figures()
-        draw_learning_curves()
+        for draw in FIGURES:
+            draw()
     if args.check:
         bad = stale()
         for line in bad:

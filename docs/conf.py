@@ -22,7 +22,7 @@ extensions = [
     "myst_parser",
 ]
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
-exclude_patterns = ["_build", "data", "study/*.md", "images/README.md"]
+exclude_patterns = ["_build", "images/README.md"]
 templates_path = ["_templates"]
 
 autosummary_generate = True

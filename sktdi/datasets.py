@@ -573,7 +573,7 @@ def zoo_task(
     a known place in frequency (or nowhere in power at all). X (n, 1, length), y str.
 
     The zoo is where TDI is checked for costing accuracy against its base initialization on
-    tasks nobody tuned it on (``benchmarks/tdi_zoo.py``, ``docs/budgets.md``); it is not a
+    tasks nobody tuned it on (``benchmarks/budgets/tdi_zoo.py``, ``docs/budgets.md``); it is not a
     tuning set. Every series is unit-variance coloured ``noise`` plus a class signal.
 
     Parameters
@@ -614,7 +614,7 @@ def zoo_task(
     -----
     ``ZOO_TASKS`` holds the standard grid (name -> these arguments); its ``n_per_class``
     counts training series. To score a task, draw it once with more series per class and
-    split (``benchmarks/tdi_zoo.py`` adds 64 per class and keeps the grid's count for
+    split (``benchmarks/budgets/tdi_zoo.py`` adds 64 per class and keeps the grid's count for
     training): two draws with different seeds are two different tasks. Labels are the
     strings "0", "1", ... (as UCR files give them).
 
@@ -686,7 +686,7 @@ def zoo_task(
     return X[:, np.newaxis, :], y.astype(str)
 
 
-# the zoo's standard grid (``benchmarks/tdi_zoo.py``): name -> zoo_task arguments for the
+# the zoo's standard grid (``benchmarks/budgets/tdi_zoo.py``): name -> zoo_task arguments for the
 # training split (the study draws more series of the same task for testing). It spans short
 # and long series, 2 to 10 classes, 2 to 32 series per class, each family and each noise
 # colour, with strengths that keep the tasks off the ceiling; "multi-band-40" has the shape

@@ -248,7 +248,7 @@ def plot_learning_curves(
     per initialization — what each budget's own fit reaches.
 
     ``results``: a DataFrame with one row per fit, columns ``by`` (the line), ``budget``
-    (epochs), ``metric`` and ``train_seconds`` (as ``benchmarks/learning_curves.py`` writes).
+    (epochs), ``metric`` and ``train_seconds`` (as ``benchmarks/budgets/learning_curves.py`` writes).
     ``x="budget"`` puts the epochs on a log axis; ``x="seconds"`` places each budget at its
     mean training time, so the lines compare wall-clock cost as well. ``labels`` renames
     lines (default :func:`estimator_label`).

@@ -438,7 +438,7 @@ _delegate_signature(SktimeSpectralRidgeRegressor, SpectralRidgeRegressor)
 
 
 # what the early classifier's default network is trained with, and its decision rule: chosen
-# by cross-validation on the training splits (benchmarks/choose_early_defaults.py)
+# by cross-validation on the training splits (benchmarks/early_study/choose_early_defaults.py)
 EARLY_PREFIX_WEIGHT = 0.5
 EARLY_THRESHOLD = 0.8
 EARLY_CONSECUTIVE = 1

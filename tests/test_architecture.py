@@ -1,7 +1,7 @@
 """The package's layout: subpackages that say what they are, imports that point one way.
 
 The structure drawing of ``docs/architecture.md`` is made from the same import graph
-(``benchmarks/pages/architecture.py``); here its counts are held at 0.
+(``benchmarks/guide/page_architecture.py``); here its counts are held at 0.
 """
 
 import importlib
@@ -13,8 +13,8 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
-sys.path.insert(0, str(ROOT / "benchmarks"))
-from pages import architecture as structure  # noqa: E402
+sys.path.insert(0, str(ROOT))
+from benchmarks.guide import page_architecture as structure  # noqa: E402
 
 
 def test_no_module_outside_a_subpackage_but_the_entry_points():

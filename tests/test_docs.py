@@ -13,6 +13,7 @@ import importlib.util
 import re
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -151,7 +152,7 @@ def test_the_default_init_is_the_advice_at_the_default_budget():
     # where the measurements advise S4D-Lin at another budget the page's table says so
     from sktdi import SSMClassifier
 
-    from pages.choosing_init import init_advice  # doc_figures put benchmarks/ on sys.path
+    from benchmarks.tdi_real.page_choosing_init import init_advice  # doc_figures: on sys.path
 
     advice = init_advice()
     assert len(advice) >= 3 and advice["draws"].min() >= 2
@@ -228,11 +229,12 @@ def test_the_committed_default_run_is_what_the_code_runs_by_default():
     from sktdi.benchmark.settings import run_record
     from sktdi.cli import DEFAULT_DATASETS, DEFAULT_RESAMPLES
 
-    committed = json.loads((ROOT / "docs" / "data" / "default_benchmark_settings.json").read_text())
+    RESULTS = ROOT / "benchmarks" / "default_benchmark" / "results"
+    committed = json.loads((RESULTS / "default_benchmark_settings.json").read_text())
     estimators = [e for e in DEFAULT_ESTIMATORS if available(e)]
     fresh = run_record(DEFAULT_DATASETS, DEFAULT_RATIOS, DEFAULT_RESAMPLES, estimators, {})
     assert committed == fresh
-    results = doc_figures._csv(ROOT / "docs" / "data" / "default_benchmark_results.csv")
+    results = pd.read_csv(RESULTS / "default_benchmark_results.csv")
     assert set(results["estimator"]) == set(estimators)
     assert set(results["dataset"]) == set(DEFAULT_DATASETS)
     assert sorted(results["ratio"].unique()) == sorted(DEFAULT_RATIOS)

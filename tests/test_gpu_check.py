@@ -1,4 +1,4 @@
-"""benchmarks/gpu_check.py runs on the CPU as a smoke test of the GPU check's code path (the
+"""benchmarks/gpu/gpu_check.py runs on the CPU as a smoke test of the GPU check's code path (the
 device run itself needs a GPU): every section but the CUDA-only batch probe, one table."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pathlib
 import subprocess
 import sys
 
-SCRIPT = pathlib.Path(__file__).parent.parent / "benchmarks" / "gpu_check.py"
+SCRIPT = pathlib.Path(__file__).parent.parent / "benchmarks" / "gpu" / "gpu_check.py"
 
 
 def test_quick_cpu_run_prints_the_table_and_writes_json(tmp_path):

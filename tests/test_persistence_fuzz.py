@@ -1,4 +1,4 @@
-"""A short seeded run of the loader's fuzzer (benchmarks/fuzz_loader.py, which runs it at
+"""A short seeded run of the loader's fuzzer (benchmarks/fuzz_loader/fuzz_loader.py, which runs it at
 length): truncated, bit-flipped, swapped, inflated and reshaped files of every saved estimator
 type are each loaded in a worker process, and each either loads and predicts exactly as the
 original or is refused with a ValueError naming the file; never a hang, a crash, another
@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 
-BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+FUZZER = Path(__file__).resolve().parents[1] / "benchmarks" / "fuzz_loader"
 N_FILES = 40  # about 20 s on one slow core, with the fits and the worker's start
 
 
 @pytest.fixture
 def fuzzer(monkeypatch):
     # imported by name, so that the worker process (spawned) imports it too
-    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    monkeypatch.syspath_prepend(str(FUZZER))
     return importlib.import_module("fuzz_loader")
 
 

@@ -391,7 +391,7 @@ def test_an_unfitted_estimator_in_place_of_a_fitted_one_is_refused(tmp_path):
     refused(crafted, "unfitted")
 
 
-# ---- what the fuzzer found (benchmarks/fuzz_loader.py) ------------------------------------
+# ---- what the fuzzer found (benchmarks/fuzz_loader/fuzz_loader.py) ------------------------------------
 
 
 def test_zip_headers_altered_into_unsupported_features_or_offsets_are_refused_by_name(

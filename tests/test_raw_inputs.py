@@ -197,18 +197,18 @@ def test_batch_norm_in_training_reads_the_valid_steps_only():
 def test_the_default_scaling_is_what_the_raw_data_study_adopted():
     """SSMClassifier's default input_scaling is the one the raw-data study's verdict gives,
     for models of whole series and for networks trained for prefixes (docs/raw_data.md, from
-    docs/data/raw_data.csv): a new result that changes the verdict fails here until the
+    benchmarks/raw_data/results/raw_data.csv): a new result that changes the verdict fails here until the
     default follows it."""
     import importlib
     import sys
     from pathlib import Path
 
-    benchmarks = str(Path(__file__).resolve().parents[1] / "benchmarks")
-    sys.path.insert(0, benchmarks)  # the pages package, as benchmarks/doc_figures.py reads it
+    root = str(Path(__file__).resolve().parents[1])
+    sys.path.insert(0, root)  # the studies' package, as benchmarks/doc_figures.py reads it
     try:
-        study = importlib.import_module("pages.raw_data")
+        study = importlib.import_module("benchmarks.raw_data.page")
     finally:
-        sys.path.remove(benchmarks)
+        sys.path.remove(root)
     default = SSMClassifier().input_scaling
     assert SSMRegressor().input_scaling == default
     assert study.chosen_scaling() == (default, default)

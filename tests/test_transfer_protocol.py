@@ -1,4 +1,4 @@
-"""The transfer protocol's decision rules (benchmarks/transfer_protocol.py): every default of
+"""The transfer protocol's decision rules (benchmarks/shared/transfer_protocol.py): every default of
 the deep model goes through ``verdict``, so its rules are held here on tables whose answer is
 worked out by hand."""
 
@@ -8,11 +8,11 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-BENCHMARKS = str(Path(__file__).resolve().parents[1] / "benchmarks")
-if BENCHMARKS not in sys.path:  # the benchmark scripts import one another by name
-    sys.path.insert(0, BENCHMARKS)
+ROOT = str(Path(__file__).resolve().parents[1])
+if ROOT not in sys.path:  # the studies are the package ``benchmarks`` of the checkout
+    sys.path.insert(0, ROOT)
 
-import transfer_protocol as protocol  # noqa: E402
+from benchmarks.shared import transfer_protocol as protocol  # noqa: E402
 
 
 def _table(arm, choice_gain, confirm_gain, *, fit_share=1.0, drop_fold=False):

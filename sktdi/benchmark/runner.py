@@ -579,7 +579,7 @@ def cell_work(cells: list[Cell]) -> list[float]:
     time left. A network's training grows with its training series, each costing as a series
     of at least 64 steps (shorter ones are all overhead), plus about five series' worth of
     fixed work; every other model takes a hundredth of that. Fitted to the default run's
-    deep cells (``docs/data/default_benchmark_results.csv``: within 20% on each dataset and
+    deep cells (``benchmarks/default_benchmark/results/default_benchmark_results.csv``: within 20% on each dataset and
     ratio). A set that cannot be read counts as a series of 64 steps."""
     from ..datasets import load_dataset_split
     from .estimators import trains_network

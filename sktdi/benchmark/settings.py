@@ -50,7 +50,7 @@ def used_params(estimator: str, params: dict) -> dict:
 
 # the modes whose ``resample`` is a fold: "cv" over the pooled splits (the field's standard
 # cross-validation), "train-cv" inside the official training split alone (for choosing a
-# default without ever reading a test split: benchmarks/transfer_protocol.py)
+# default without ever reading a test split: benchmarks/shared/transfer_protocol.py)
 CV_MODES = ("cv", "train-cv")
 
 
@@ -143,7 +143,7 @@ def run_record(
     results.
 
     A committed run whose settings differ from those the code builds today was made by other
-    code: ``docs/data/default_benchmark_settings.json`` is checked against the defaults so
+    code: ``benchmarks/default_benchmark/results/default_benchmark_settings.json`` is checked against the defaults so
     (``tests/test_docs.py``).
 
     Examples

@@ -30,7 +30,7 @@ INFERENCE_DTYPES = {"float64": torch.float64, "float32": torch.float32}
 # (above glibc's mmap threshold, even as sktdi.utils.memory raises it) whose page faults took more
 # time than the arithmetic, for a peak of 3.5 GiB; at 2**16 steps they are 32 and 64 MiB,
 # kept for reuse, and predict ran several times as many series/s on 2 threads
-# (benchmarks/bench_predict_memory.py). Accelerators keep batches of PREDICT_BATCH_SIZE
+# (benchmarks/gpu/bench_predict_memory.py). Accelerators keep batches of PREDICT_BATCH_SIZE
 # series: their throughput grows with the batch.
 CPU_BATCH_STEPS = 2**16
 # CPU batches between two releases of malloc's free memory: freed blocks kept for reuse

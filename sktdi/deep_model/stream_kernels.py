@@ -6,7 +6,7 @@ The torch step (``ConvS4DNetwork.step``) spends almost all of its 1.6 ms per sam
 dispatch of about a hundred small operations; the arithmetic is some 250k multiply-adds. Here
 the eval-mode network is packed once into arrays (BatchNorm folded into a scale and a shift,
 the S4D layers discretized) and each sample runs through all of it in one call.
-``benchmarks/bench_stream.py`` measures both; ``tests/test_predict_streaming.py`` checks the
+``benchmarks/early_study/bench_stream.py`` measures both; ``tests/test_predict_streaming.py`` checks the
 kernel against the network's convolution mode.
 
 A chunk of several samples runs in the convolution mode instead, layer after layer, with the
@@ -65,7 +65,7 @@ class _Stepper:
         compiler may vectorize otherwise; bit for bit where tested) from half the bytes.
         The default network's step read 2.8 MiB a sample, most of it the convolutions'
         weights, against 1 MiB of L2 a core; narrowed, 1.6 MiB, and its single stream runs
-        faster (``benchmarks/bench_stream.py``). The S4D network's step gained nothing
+        faster (``benchmarks/early_study/bench_stream.py``). The S4D network's step gained nothing
         from it (its GLU weights narrowed ran slower in an A/B run), and reads its weights
         as they are."""
         if self.dtype == np.float64:

@@ -254,7 +254,7 @@ class ReleaseFreedMemory(Callback):
     by half over six epochs. The release costs the next batch its page faults, once an epoch:
     a few percent of an epoch there. At 8,000 steps, where the network keeps its block
     outputs, it cost a sixth of an epoch for a tenth of the peak
-    (``docs/data/long_series_memory_release_8k.csv``): shorter series keep their freed memory.
+    (``benchmarks/long_series/results/long_series_memory_release_8k.csv``): shorter series keep their freed memory.
     """
 
     def on_train_begin(self, net, **kwargs):

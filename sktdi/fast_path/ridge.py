@@ -53,7 +53,7 @@ BANK_PARAMETERS = (
 # MiniRocket's kernels have 9 taps; shorter series have nothing for them to slide over
 ROCKET_MIN_LENGTH = 9
 # MiniRocket's features in all (its own default), split evenly between the series and its
-# first difference when the bank filters that (benchmarks/choose_transformer_defaults.py,
+# first difference when the bank filters that (benchmarks/tdi_studies/choose_transformer_defaults.py,
 # round 11: the split kept the accuracy of two full sets in about 70% of their time)
 ROCKET_FEATURES = 10_000
 
@@ -547,7 +547,7 @@ class SpectralRidgeClassifier(ClassifierMixin, _SpectralRidge):
         return None
     # float32 features, scaling and ridge head, as MiniRocket's own ridge runs: half the
     # memory and time of float64 on (n, F) matrices of ~10^4 columns, at the same
-    # cross-validated accuracy (benchmarks/choose_transformer_defaults.py, round 10)
+    # cross-validated accuracy (benchmarks/tdi_studies/choose_transformer_defaults.py, round 10)
     _feature_dtype = np.float32
 
     @restore_on_error
@@ -644,7 +644,7 @@ class SpectralRidgeRegressor(RegressorMixin, _SpectralRidge):
     # new series' scaled features are clipped to their training range (feature_range_): a
     # series of another amplitude (Covid3Month's counts span four orders of magnitude) then
     # cannot drive the linear head far outside the targets it was fitted on; chosen by
-    # cross-validation on the training splits (benchmarks/choose_ridge_regressor.py)
+    # cross-validation on the training splits (benchmarks/kernel_regime/choose_ridge_regressor.py)
     _clip_features = True
 
     @restore_on_error

@@ -6,7 +6,7 @@ series' own time steps, and the pooled statistics are updated as the outputs com
 size (series × filters × length) is ever held, so memory is the features' own, and a padded
 series simply stops at its length. numba compiles the loop, and slices of the series run on
 threads of their own (:func:`_in_threads`); the state runs in float32, whose error on these
-features is far below the features' own spread (``benchmarks/bench_fast_path.py`` measures
+features is far below the features' own spread (``benchmarks/kernel_regime/bench_fast_path.py`` measures
 both the time and the agreement with the float64 FFT path), while sums are accumulated in
 float64.
 
@@ -41,7 +41,7 @@ from ..utils.threads import keep_torch_threads, torch_thread_count
 N_STATS = 4
 N_MULTIROCKET = 4
 # the recurrence's float type; float64 gives the same features to round-off and the same
-# accuracy, at ~1.5x the time (benchmarks/bench_fast_path.py measures both)
+# accuracy, at ~1.5x the time (benchmarks/kernel_regime/bench_fast_path.py measures both)
 STATE_DTYPE = np.float32
 # the most float64 values one pooling kernel call writes (scan_features): 32 MB
 POOL_BLOCK_VALUES = 2**22

@@ -15,7 +15,7 @@ recomputes the shortcut's 1×1 convolution rather than keep three full arrays
 (:func:`residual_join`); a block's output is kept as its BatchNorm's input and recomputed
 where the backward pass reads it (:class:`RecomputedActivations`); and 1×1 convolutions are
 matrix products, which copy nothing (:func:`pointwise_conv`).
-``benchmarks/bench_deep_cost.py`` measures the default network's training step with these
+``benchmarks/deep_model/bench_deep_cost.py`` measures the default network's training step with these
 and with torch's kernels. On a GPU torch's own kernels are kept.
 
 ``left`` is the zero padding before the series: ``kernel_size - 1`` for a causal convolution
@@ -187,7 +187,7 @@ def _pointwise(x: Tensor, weight: Tensor) -> Tensor:
     """A 1×1 convolution without bias, x: (B, C_in, L), weight: (C_out, C_in, 1) ->
     (B, C_out, L), as one matrix product per series: on a CPU torch's convolution, and its
     matmul of the 2-D weight with the 3-D x, copy x or their gradients' operands first, and
-    both run slower (``benchmarks/bench_deep_cost.py``)."""
+    both run slower (``benchmarks/deep_model/bench_deep_cost.py``)."""
     return torch.bmm(weight[..., 0].expand(x.shape[0], -1, -1), x)  # (B, C_out, L)
 
 
@@ -532,7 +532,7 @@ def recompute_block_outputs(x: Tensor, channels: int) -> bool:
     (:func:`_own_backward`), with gradients on, for outputs of at least
     ``MMAP_THRESHOLD_BYTES``. Smaller arrays are served again from the heap's freed memory
     at no cost, and recomputing them costs time; larger ones are faulted in anew at every
-    step anyway (``benchmarks/bench_recompute.py``, ``benchmarks/long_series.py
+    step anyway (``benchmarks/long_series/bench_recompute.py``, ``benchmarks/long_series/long_series.py
     --memory``)."""
     size = x.shape[0] * channels * x.shape[-1] * x.element_size()
     return _own_backward(x) and torch.is_grad_enabled() and size >= MMAP_THRESHOLD_BYTES

@@ -5,7 +5,7 @@ Each loop reads its input once. In torch's ops the same max-pool padded the seri
 (an allocation and a fill), took two maxima over strided views, and its backward pass
 recomputed both, compared them for two masks and moved the gradient with three ``where`` and
 six adds: on a CPU the block's max-pool branch was a third of a training step at OSULeaf's
-length (``benchmarks/bench_deep_cost.py``).
+length (``benchmarks/deep_model/bench_deep_cost.py``).
 
 Rows are series × channels, (R, L) C-contiguous; a window of output step t covers input steps
 t - left, t - left + 1 and t - left + 2, and a step outside the series is -inf. The loops

@@ -6,7 +6,7 @@ pages and returns them to the system when they are freed, so every step pays the
 faults of touching new memory again: on the reference 2-core machine, about a third of an
 S4D layer's forward+backward at (batch 16, d_model 64, length 1024) went to them (the
 ``copy_``, ``fill_`` and ``mul`` that topped its profile ran at a fifth of their speed;
-``benchmarks/bench_training_step.py``). Raising the mmap threshold and the trim threshold
+``benchmarks/budgets/bench_training_step.py``). Raising the mmap threshold and the trim threshold
 keeps freed blocks in the heap for the next step, as PyTorch's CUDA allocator keeps GPU
 memory: the process holds on to its peak training memory instead of faulting it in anew.
 

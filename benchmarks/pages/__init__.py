@@ -1,1 +1,0 @@
-"""One generator module per documentation page (``doc_figures.py`` runs them)."""

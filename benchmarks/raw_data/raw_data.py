@@ -1,0 +1,324 @@
+"""The raw-data study (issue 57): does each model hold where real recordings differ from the
+curated UCR sets (a gain per series over four orders of magnitude, an offset, a slow trend,
+unequal lengths), and which input scaling should the deep model use?
+
+The UCR sets were z-normalized series by series before they were published; raw recordings
+are not. Each perturbation leaves the task as it was (the classes are what they were), so a
+model that holds keeps its clean accuracy.
+
+Transfer protocol (benchmarks/shared/transfer_protocol.py's stages, at this study's size):
+
+- choice: the deep model's ``input_scaling`` ("channel", the old default, against
+  "running" and "series") by stratified 3-fold cross-validation inside the training splits
+  of GunPoint, ArrowHead and ItalyPowerDemand, clean and under the gain perturbation;
+  nothing else is read to choose (docs/raw_data.md: each candidate judged against
+  "channel");
+- confirmation, official splits, on what the choice never saw: the offset, trend and
+  unequal-length perturbations of those sets, BasicMotions (raw accelerometer and gyroscope
+  channels) clean and perturbed, a PLAID subset (raw electrical signals of unequal length,
+  4 classes, 15 training and 25 test series per class, series of at most 600 steps), and the
+  two shipped regression sets (Covid3Month raw, Tecator); MiniRocket, the fast path and
+  (classification) sktime's InceptionTime (torch) in the same runs, at the deep arms'
+  epochs.
+
+Every deep arm trains 40 epochs (the default is 100): the budget of one session on 2 cores.
+A third arm, "running+amplitude", feeds each series' running level and log-scale as two
+more channels per channel (built here, before the estimator, with input_scaling="channel"):
+the issue's idea of keeping the amplitude where it is the signal.
+
+    python benchmarks/raw_data/raw_data.py [--stage choice|confirm|all] [--n-jobs 2]
+    python benchmarks/raw_data/raw_data.py --stage networks   # each network at its defaults, GunPoint
+    python benchmarks/raw_data/raw_data.py --stage plaid --n-jobs 1 --threads 2   # PLAID in full
+
+writes benchmarks/raw_data/results/raw_data.csv (one row per cell, appended as cells finish; cells already in
+the file are skipped, so a cut run resumes); ``python benchmarks/doc_figures.py`` builds the
+page's tables from it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import time
+from pathlib import Path
+
+import numpy as np
+from joblib import Parallel, delayed
+from sklearn.model_selection import StratifiedKFold
+
+RESULTS = Path(__file__).resolve().parent / "results" / "raw_data.csv"
+FIELDS = [
+    "stage", "dataset", "perturbation", "fold", "model", "task", "score", "train_score",
+    "warned", "fit_s", "predict_s",
+]
+EPOCHS = 40
+SEED = 0
+CHOICE_SETS = ("GunPoint", "ArrowHead", "ItalyPowerDemand")
+CHOICE_PERTURBATIONS = ("clean", "gain")
+HELD_OUT_PERTURBATIONS = ("offset", "trend", "unequal")
+DEEP_ARMS = ("deep-channel", "deep-running", "deep-running+amplitude", "deep-series")
+CHOICE_ARMS = ("deep-channel", "deep-running", "deep-series")
+
+
+# ---- perturbations that leave the task unchanged ---------------------------------------------
+
+
+def perturb(X3: np.ndarray, kind: str, seed: int):
+    """X (n, C, L) under ``kind``: a list of (C, L_i) series for "unequal", else an array.
+
+    gain: each series times 10**U(-2, 2); offset: plus U(-10, 10) times the set's standard
+    deviation; trend: plus a line from 0 to U(-3, 3) set standard deviations over the series;
+    unequal: each series preceded by U(0, L/2) repeats of its first value (a recording
+    started early), the information intact.
+    """
+    rng = np.random.default_rng(seed)
+    n, _, L = X3.shape
+    sd = X3.std()
+    if kind == "clean":
+        return X3
+    if kind == "gain":
+        return X3 * 10 ** rng.uniform(-2, 2, size=(n, 1, 1))
+    if kind == "offset":
+        return X3 + sd * rng.uniform(-10, 10, size=(n, 1, 1))
+    if kind == "trend":
+        return X3 + sd * rng.uniform(-3, 3, size=(n, 1, 1)) * np.linspace(0, 1, L)
+    if kind == "unequal":
+        lead = rng.integers(0, L // 2 + 1, size=n)
+        return [
+            np.concatenate([np.repeat(x[:, :1], k, axis=1), x], axis=1)
+            for x, k in zip(X3, lead)
+        ]
+    raise ValueError(kind)
+
+
+def amplitude_channels(X3: np.ndarray, lengths=None) -> np.ndarray:
+    """The "running+amplitude" arm's input: each channel's running standardization, its
+    running log-scale and its running level (asinh), (n, 3C, L), the padding zero."""
+    from sktdi.utils.inputs import running_standardize, valid_mask
+
+    z, _ = running_standardize(X3)
+    d = X3 - X3[:, :, :1]
+    steps = np.arange(1, X3.shape[-1] + 1)
+    mean = np.cumsum(d, axis=-1) / steps
+    var = np.maximum(np.cumsum(d * d, axis=-1) / steps - mean**2, 0)
+    scale = np.abs(X3).mean() + 1e-300
+    log_scale = np.log(np.sqrt(var) + 1e-6 * scale)
+    level = np.arcsinh((mean + X3[:, :, :1]) / scale)
+    return np.concatenate([z, log_scale, level], axis=1) * valid_mask(X3, lengths)
+
+
+# ---- the arms ---------------------------------------------------------------------------------
+
+
+def _padded(X):
+    from sktdi.datasets import pad_sequences
+
+    return pad_sequences(X)
+
+
+def fit_score(model: str, task: str, Xtr, ytr, Xte, yte, threads: int = 1) -> dict:
+    """Fit ``model`` on the training series, score on the test series; seconds and whether
+    the fit warned that it learned nothing."""
+    import warnings
+
+    from sklearn.exceptions import ConvergenceWarning
+
+    from sktdi import SpectralRidgeClassifier, SpectralRidgeRegressor, SSMClassifier, SSMRegressor
+    from sktdi.datasets import pad_sequences
+
+    classify = task == "classification"
+    ragged = isinstance(Xtr, list)
+    if ragged:  # one length for both splits; the estimators read the true lengths
+        Atr, ltr = pad_sequences(Xtr)
+        Ate, lte = pad_sequences(Xte, Atr.shape[-1])
+        if Ate.shape[-1] > Atr.shape[-1]:
+            Atr, ltr = pad_sequences(Xtr, Ate.shape[-1])
+    else:
+        Atr, ltr, Ate, lte = Xtr, None, Xte, None
+    lengths = {"lengths": ltr}, {"lengths": lte}
+    if model.startswith("deep"):
+        cls = SSMClassifier if classify else SSMRegressor
+        scaling = {"deep-running": "running", "deep-series": "series"}.get(model, "channel")
+        est = cls(
+            max_epochs=EPOCHS, input_scaling=scaling, random_state=SEED, n_threads=threads
+        )
+        if model == "deep-running+amplitude":
+            Atr, Ate = amplitude_channels(Atr, ltr), amplitude_channels(Ate, lte)
+    elif model.startswith("network-"):  # a network at every default (100 epochs)
+        est = SSMClassifier(network=model.removeprefix("network-"), random_state=SEED,
+                            n_threads=threads)
+    elif model == "fast-path":
+        est = (SpectralRidgeClassifier if classify else SpectralRidgeRegressor)(random_state=SEED)
+    elif model == "minirocket":
+        est = _minirocket(classify)
+        lengths = {}, {}  # MiniRocket takes equal lengths: the zero-padded panel, as a user would
+    elif model == "inceptiontime":
+        from sktime.classification.deep_learning import InceptionTimeClassifierTorch
+
+        est = InceptionTimeClassifierTorch(num_epochs=EPOCHS, random_state=SEED)
+        lengths = {}, {}  # the zero-padded panel, as MiniRocket's
+    else:
+        raise ValueError(model)
+    start = time.perf_counter()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ConvergenceWarning)
+        est.fit(Atr, ytr, **lengths[0])
+    fit_s = time.perf_counter() - start
+    warned = any(issubclass(w.category, ConvergenceWarning) for w in caught)
+    start = time.perf_counter()
+    score = est.score(Ate, yte, **lengths[1])
+    predict_s = time.perf_counter() - start
+    train_score = est.score(Atr, ytr, **lengths[0])
+    return {
+        "score": round(float(score), 4), "train_score": round(float(train_score), 4),
+        "warned": int(warned), "fit_s": round(fit_s, 2), "predict_s": round(predict_s, 2),
+    }
+
+
+def _minirocket(classify: bool):
+    from sktdi.benchmark._minirocket_ridge import MiniRocketRidge
+
+    return MiniRocketRidge(random_state=SEED) if classify else MiniRocketRidgeRegressor()
+
+
+class MiniRocketRidgeRegressor:
+    """MiniRocket's features, scaled, and a cross-validated ridge (sktime's
+    ``RocketRegressor(rocket_transform="minirocket")`` by hand, as MiniRocketRidge is)."""
+
+    def fit(self, X, y):
+        from sklearn.linear_model import RidgeCV
+        from sklearn.preprocessing import StandardScaler
+        from sktime.transformations.rocket import MiniRocket, MiniRocketMultivariate
+
+        X = np.asarray(X, dtype=np.float64)  # (n, C, L)
+        rocket = MiniRocket if X.shape[1] == 1 else MiniRocketMultivariate
+        self.rocket_ = rocket(random_state=SEED).fit(X)
+        self.scaler_ = StandardScaler(with_mean=False)
+        features = self.scaler_.fit_transform(np.asarray(self.rocket_.transform(X)))
+        self.ridge_ = RidgeCV(alphas=np.logspace(-3, 3, 10)).fit(features, y)
+        return self
+
+    def score(self, X, y):
+        from sklearn.metrics import r2_score
+
+        features = np.asarray(self.rocket_.transform(np.asarray(X, dtype=np.float64)))
+        return r2_score(y, self.ridge_.predict(self.scaler_.transform(features)))
+
+
+# ---- the cells --------------------------------------------------------------------------------
+
+
+def _load(name: str):
+    from sktdi.datasets import load_ucr
+
+    return load_ucr(name, "train"), load_ucr(name, "test")
+
+
+def plaid_subset():
+    """4 PLAID classes, 15 training and 25 test series each, series of at most 600 steps:
+    the first classes (in label order) with that many, series in file order."""
+    (X, y), (Xt, yt) = _load("PLAID")
+
+    def short(X, y, c):
+        return [i for i in range(len(X)) if y[i] == c and X[i].shape[-1] <= 600]
+
+    classes = [
+        c for c in np.unique(y) if len(short(X, y, c)) >= 15 and len(short(Xt, yt, c)) >= 25
+    ][:4]
+    tr = [i for c in classes for i in short(X, y, c)[:15]]
+    te = [i for c in classes for i in short(Xt, yt, c)[:25]]
+    return [X[i] for i in tr], y[tr], [Xt[i] for i in te], yt[te]
+
+
+def cells(stage: str):
+    """(stage, dataset, perturbation, fold, model, task, thunk giving the data)."""
+    out = []
+    if stage in ("choice", "all"):
+        for name in CHOICE_SETS:
+            for kind in CHOICE_PERTURBATIONS:
+                for fold in range(3):
+                    for model in CHOICE_ARMS:
+                        out.append(("choice", name, kind, fold, model, "classification"))
+    if stage in ("confirm", "all"):
+        arms = (*DEEP_ARMS, "fast-path", "minirocket")
+        classifiers = (*arms, "inceptiontime")
+        for name in CHOICE_SETS:
+            # gain too: the official splits under the choice's perturbation, reported as such
+            for kind in ("clean", "gain", *HELD_OUT_PERTURBATIONS):
+                out += [("confirm", name, kind, -1, m, "classification") for m in classifiers]
+        for kind in ("clean", "gain", "offset", "trend"):
+            out += [("confirm", "BasicMotions", kind, -1, m, "classification") for m in classifiers]
+        out += [("confirm", "PLAID-subset", "raw", -1, m, "classification") for m in classifiers]
+        for name in ("Covid3Month", "Tecator"):
+            out += [("confirm", name, "raw", -1, m, "regression") for m in arms]
+    if stage == "networks":  # each network at its defaults ("auto" settings, 100 epochs)
+        out += [("confirm", "GunPoint", "clean", -1, f"network-{n}", "classification")
+                for n in ("conv-s4d", "s4d")]
+    if stage == "plaid":  # PLAID in full: the adopted scaling, the fast path and MiniRocket
+        out += [("confirm", "PLAID", "raw", -1, m, "classification")
+                for m in ("deep-series", "fast-path", "minirocket")]
+    return out
+
+
+def data_of(stage, name, kind, fold):
+    if name == "PLAID-subset":
+        return plaid_subset()
+    (X, y), (Xt, yt) = _load(name)
+    if stage == "choice":  # inside the training split only
+        folds = StratifiedKFold(3, shuffle=True, random_state=SEED).split(X[:, 0, :2], y)
+        tr, te = list(folds)[fold]
+        X, y, Xt, yt = X[tr], y[tr], X[te], y[te]
+    if kind == "raw":
+        return X, y, Xt, yt
+    # the two splits perturbed by independent draws
+    return perturb(X, kind, SEED + 1), y, perturb(Xt, kind, SEED + 2), yt
+
+
+def run_cell(cell, threads: int = 1) -> dict:
+    from sktdi.utils.threads import torch_threads
+
+    stage, name, kind, fold, model, task = cell
+    Xtr, ytr, Xte, yte = data_of(stage, name, kind, fold)
+    if task == "regression":
+        ytr, yte = ytr.astype(float), yte.astype(float)
+    with torch_threads(threads):
+        result = fit_score(model, task, Xtr, ytr, Xte, yte, threads)
+    row = dict(zip(FIELDS, (stage, name, kind, fold, model, task)), **result)
+    print(row, flush=True)
+    return row
+
+
+def _done() -> set:
+    if not RESULTS.exists():
+        return set()
+    with RESULTS.open() as f:
+        return {
+            (r["stage"], r["dataset"], r["perturbation"], int(r["fold"]), r["model"])
+            for r in csv.DictReader(f)
+        }
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--stage", choices=("choice", "confirm", "all", "networks", "plaid"), default="all"
+    )
+    parser.add_argument("--n-jobs", type=int, default=2)
+    parser.add_argument("--threads", type=int, default=1, help="torch threads per cell")
+    args = parser.parse_args(argv)
+    done = _done()
+    todo = [c for c in cells(args.stage) if c[:5] not in done]
+    new = not RESULTS.exists()
+    with RESULTS.open("a", newline="") as f:
+        writer = csv.DictWriter(f, FIELDS)
+        if new:
+            writer.writeheader()
+        for row in Parallel(n_jobs=args.n_jobs, return_as="generator")(
+            delayed(run_cell)(c, args.threads) for c in todo
+        ):
+            writer.writerow(row)
+            f.flush()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,48 @@
+"""The generated regions' registry and where every study's committed results lie.
+
+Each study is a folder of ``benchmarks/`` (``benchmarks/<study>/``) holding its runner, its
+page modules (``page*.py``, whose functions :func:`region` registers under the name of the
+region they write) and its committed results (``results/``); :func:`results_dir` names that
+folder, so a page reads ``results_dir("long_series") / "long_series.csv"``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import lru_cache
+from pathlib import Path
+
+import pandas as pd
+
+ROOT = Path(__file__).resolve().parents[2]
+DOCS = ROOT / "docs"
+STUDIES = ROOT / "benchmarks"
+GENERATORS: dict[str, Callable[[], str]] = {}
+#: the functions that redraw a page's figures (docs/images) from committed results
+FIGURES: list[Callable[[], None]] = []
+
+
+def results_dir(study: str) -> Path:
+    """The folder of a study's committed results: ``benchmarks/<study>/results``."""
+    return STUDIES / study / "results"
+
+
+def region(name: str):
+    """Register the function that writes the region ``name``."""
+
+    def register(func):
+        GENERATORS[name] = func
+        return func
+
+    return register
+
+
+@lru_cache(maxsize=None)
+def _csv(path: Path) -> pd.DataFrame:
+    return pd.read_csv(path)
+
+
+def figure(draw: Callable[[], None]) -> Callable[[], None]:
+    """Register a function that redraws figures in ``docs/images`` (``doc_figures --figures``)."""
+    FIGURES.append(draw)
+    return draw
