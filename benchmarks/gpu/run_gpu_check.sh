@@ -11,7 +11,7 @@
 # measured) and $OUT/gpu_check.log. Extra arguments go to gpu_check.py.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-OUT="${OUT:-benchmarks/results}"
+OUT="${OUT:-benchmarks/gpu/results}"
 mkdir -p "$OUT"
 PYTHON="${PYTHON:-$(command -v python || command -v python3)}"
 

@@ -31,6 +31,8 @@ def region(name: str):
     """Register the function that writes the region ``name``."""
 
     def register(func):
+        if name in GENERATORS:  # a region has one home: two would write one page twice
+            raise ValueError(f"region {name!r} is registered twice")
         GENERATORS[name] = func
         return func
 

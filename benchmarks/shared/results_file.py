@@ -30,3 +30,39 @@ def run_cells(run, cells: list[tuple], rows: list[dict], out: Path, key: list[st
         pd.DataFrame(rows).sort_values(key).to_csv(out, index=False)
         print(f"{len(rows)} {row}", flush=True)
     return rows
+
+
+# --------------------------------------------------------------------------------------
+# a study's manifest: the "## Results" table of its README names every committed results file
+# and what writes it, so no file lies in a study folder without a way to make it again
+
+MANIFEST_HEADING = "## Results"
+
+
+def manifest(study: Path) -> list[tuple[str, str]]:
+    """(pattern, writer) per row of the README's results table: ``pattern`` a path relative to
+    the study's folder (``results/x.csv``; ``*`` matches within a name, a trailing ``/`` a
+    whole folder), ``writer`` the first code span of the row's second cell (the script in the
+    folder, or ``shared/…`` for the shared machinery, that writes the file)."""
+    import re
+
+    text = (study / "README.md").read_text()
+    if MANIFEST_HEADING not in text:
+        return []
+    table = text.split(MANIFEST_HEADING, 1)[1].split("\n## ", 1)[0]
+    rows = []
+    for line in table.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) < 2 or not cells[0].startswith("`"):
+            continue  # the header, its rule, prose
+        pattern = cells[0].strip("`")
+        writer = re.search(r"`([^`]+)`", cells[1])
+        rows.append((pattern, writer.group(1) if writer else ""))
+    return rows
+
+
+def manifest_files(study: Path, pattern: str) -> list[Path]:
+    """The committed files a manifest pattern names."""
+    if pattern.endswith("/"):
+        return sorted(p for p in (study / pattern).rglob("*") if p.is_file())
+    return sorted(p for p in study.glob(pattern) if p.is_file())
