@@ -6,18 +6,18 @@ A page keeps each measured figure inside a marked region::
     ...Markdown written by the function registered under that name...
     <!-- end generated -->
 
-Each region name maps to one function that reads committed results (``docs/data/``,
-``benchmarks/study/results/``) and returns the region's Markdown. The functions of a page live in its own
-module, ``benchmarks/pages/<page>.py`` (``pages/common.py``: the registry, the results'
-paths and the table helpers); this script finds the regions, runs them and writes the pages.
+Each region name maps to one function that reads a study's committed results
+(``benchmarks/<study>/results/``) and returns the region's Markdown. A study's functions live
+in its folder's page modules (``benchmarks/<study>/page*.py``; the registry and the shared
+helpers in ``benchmarks/shared/``; the retired studies' last text in ``benchmarks/archive/``);
+this script imports every page module, finds the regions, runs them and writes the pages.
 
-    python benchmarks/doc_figures.py           # rewrite every region in place
-    python benchmarks/doc_figures.py --check   # exit 1 and list the regions that differ
+    python benchmarks/doc_figures.py             # rewrite every region in place
+    python benchmarks/doc_figures.py --check     # exit 1 and list the regions that differ
+    python benchmarks/doc_figures.py --figures   # also redraw the studies' figures (docs/images)
 
-After a new default benchmark run (``sktdi benchmark --out runs/default``), copy its
-``results.csv``, ``settings.json`` and ``run.json`` to ``benchmarks/default_benchmark/results/default_benchmark_results.csv``,
-``default_benchmark_settings.json`` and ``default_benchmark_run.json`` and run this script: the
-benchmark page's grid, tables, ranks, wins/ties/losses and Wilcoxon tests follow.
+Each study's README says how to rerun it (``bash benchmarks/default_benchmark/run.sh`` for the
+default benchmark: the run, the copy of its results into the study, then this script).
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """The package's layout: subpackages that say what they are, imports that point one way.
 
 The structure drawing of ``docs/architecture.md`` is made from the same import graph
-(``benchmarks/guide/page_architecture.py``); here its counts are held at 0.
+(``benchmarks/guide/page_architecture.py``); here its counts are held at 0, for the package
+and for the studies beside it (``benchmarks/``).
 """
 
 import importlib
@@ -67,3 +68,46 @@ def test_public_names_and_documented_paths_unchanged():
     for name in sktdi.__all__:
         assert getattr(sktdi, name) is not None
     assert pad_sequences.__module__ == "sktdi.utils.inputs"
+
+
+def test_studies_import_the_shared_machinery_and_the_library_never_imports_them():
+    """The studies' half of the architecture page's drawing (its "studies" region)."""
+    assert structure.study_folders(), "no study found: the drawing would be empty"
+    assert structure.foreign_runner_imports() == []
+    assert structure.library_imports_of_studies() == []
+
+
+def test_the_studies_check_finds_a_borrowed_runner(tmp_path, monkeypatch):
+    study = tmp_path / "benchmarks" / "borrower"
+    study.mkdir(parents=True)
+    (study / "run.py").write_text(
+        "from benchmarks.shared.splits import load_train\n"
+        "from benchmarks.other.page import table\n"
+        "from benchmarks.other.run import cells\n"
+        "from ..other.run_more import more\n"
+    )
+    monkeypatch.setattr(structure, "ROOT", tmp_path)
+    found = structure.foreign_runner_imports([study])
+    assert [name for _, name in found] == ["benchmarks.other.run", "benchmarks.other.run_more"]
+
+
+#: the longest a file may grow before it is split by responsibility (issue 59)
+MAX_LINES = {"sktdi": 800, "benchmarks": 800, "sktdi/persistence": 600}
+
+
+@pytest.mark.parametrize("folder", sorted(MAX_LINES))
+def test_no_file_outgrows_its_folders_bound(folder):
+    long = {
+        str(p.relative_to(ROOT)): n
+        for p in (ROOT / folder).rglob("*.py")
+        if (n := len(p.read_text().splitlines())) > MAX_LINES[folder]
+    }
+    assert not long, f"over {MAX_LINES[folder]} lines: {long}"
+
+
+def test_each_persistence_module_opens_with_a_one_line_summary():
+    for path in sorted((ROOT / "sktdi" / "persistence").glob("*.py")):
+        first = path.read_text().splitlines()[0]
+        assert first.startswith('"""') and first.rstrip('"').endswith("."), (
+            f"{path.name}: its docstring's first line is not a sentence of its own: {first!r}"
+        )

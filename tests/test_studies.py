@@ -9,13 +9,12 @@ README whose "## Results" table lists each committed results file and its writer
     the file it writes, so the file can be made again;
 (c) every results file the generated regions read, and every results path a page names, is in
     a study folder's manifest;
-(d) a study's page modules import only the shared machinery, their own folder and other
-    studies' page modules, never a runner of another study.
+
+The imports between studies and the library are held in ``tests/test_architecture.py``.
 """
 
 from __future__ import annotations
 
-import ast
 import fnmatch
 import re
 import sys
@@ -158,38 +157,6 @@ def test_every_results_path_a_page_names_is_a_studys():
             if not any(fnmatch.fnmatch(k, path + ("*" if path.endswith("/") else "")) for k in known):
                 unknown.append(f"{page.name}: {path}")
     assert not unknown, "pages name results no study lists:\n" + "\n".join(unknown)
-
-
-def _imports(path: Path) -> set[str]:
-    """The absolute names a module imports (relative imports resolved in ``benchmarks``)."""
-    package = ".".join(path.relative_to(ROOT).with_suffix("").parts[:-1])
-    names = set()
-    for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.Import):
-            names |= {alias.name for alias in node.names}
-        elif isinstance(node, ast.ImportFrom):
-            base = package.split(".")
-            module = ".".join(base[: len(base) - node.level + 1] if node.level else [])
-            module = ".".join(filter(None, [module, node.module or ""]))
-            names.add(module)
-    return names
-
-
-@pytest.mark.parametrize("study", LIVE, ids=[p.name for p in LIVE])
-def test_a_studys_modules_import_the_shared_machinery_not_another_studys_runner(study):
-    for module in study.glob("*.py"):
-        for name in _imports(module):
-            parts = name.split(".")
-            if parts[0] != "benchmarks" or len(parts) < 3:
-                continue
-            other, leaf = parts[1], parts[2]
-            allowed = other in ("shared", study.name) or leaf.startswith("page")
-            assert allowed, f"{module.relative_to(ROOT)} imports {name}, another study's runner"
-
-
-def test_the_library_never_imports_the_studies():
-    for module in (ROOT / "sktdi").rglob("*.py"):
-        assert not any(n.split(".")[0] == "benchmarks" for n in _imports(module)), module
 
 
 def test_the_manifest_reader_reads_a_table(tmp_path):

@@ -142,3 +142,106 @@ def structure() -> str:
         f"`\"module:Class\"`), the root's names loaded on first use.",
     ]
     return "\n".join(lines) + "\n"
+
+
+# --------------------------------------------------------------------------------------
+# the studies (benchmarks/): one folder each, the shared machinery beside them
+
+STUDIES = Path(__file__).resolve().parents[1]
+ROOT = STUDIES.parent
+#: folders of benchmarks/ that are not studies
+NOT_STUDIES = ("shared", "archive", "__pycache__")
+
+
+def study_folders(archived: bool = False) -> list[Path]:
+    """The live studies' folders, or with ``archived`` the retired ones'."""
+    base = STUDIES / "archive" if archived else STUDIES
+    skip = ("__pycache__",) if archived else NOT_STUDIES
+    return sorted(p for p in base.iterdir() if p.is_dir() and p.name not in skip)
+
+
+def module_imports(path: Path) -> set[str]:
+    """The absolute names a module of the repository imports, relative imports resolved."""
+    package = ".".join(path.relative_to(ROOT).with_suffix("").parts[:-1]).split(".")
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = package[: len(package) - node.level + 1] if node.level else []
+            found.add(".".join(base + ([node.module] if node.module else [])))
+    return found
+
+
+def foreign_runner_imports(folders: list[Path] | None = None) -> list[tuple[str, str]]:
+    """(module, import) where a study imports another study's runner rather than the shared
+    machinery or a page module: a study that borrows another's runner is a copy waiting."""
+    found = []
+    for study in folders if folders is not None else study_folders():
+        for module in sorted(study.glob("*.py")):
+            for name in sorted(module_imports(module)):
+                parts = name.split(".")
+                if parts[0] != "benchmarks" or len(parts) < 3:
+                    continue
+                if parts[1] not in ("shared", study.name) and not parts[2].startswith("page"):
+                    found.append((str(module.relative_to(ROOT)), name))
+    return found
+
+
+def library_imports_of_studies() -> list[str]:
+    """Modules of sktdi that import the studies (the library never does)."""
+    return sorted(
+        str(p.relative_to(ROOT)) for p in PACKAGE.rglob("*.py")
+        if any(n.split(".")[0] == "benchmarks" for n in module_imports(p))
+    )
+
+
+def _pages_of(study: Path) -> list[str]:
+    """The docs pages holding the regions a study writes (a retired study: its regions.md's)."""
+    import re
+
+    from ..shared.regions import GENERATORS
+
+    marker = r"<!-- generated: ([\w.-]+) -->"
+    if (study / "regions.md").exists():
+        names = set(re.findall(marker, (study / "regions.md").read_text()))
+    else:
+        prefix = ".".join(study.relative_to(ROOT).parts) + "."
+        names = {n for n, f in GENERATORS.items() if f.__module__.startswith(prefix)}
+    pages = sorted(ROOT.glob("docs/*.md")) + [ROOT / "README.md"]
+    return [p.name for p in pages if names & set(re.findall(marker, p.read_text()))]
+
+
+def _study_line(study: Path) -> str:
+    scripts = sorted(p.name for p in study.glob("*") if p.suffix in (".py", ".sh")
+                     and not p.stem.startswith(("page", "__")))
+    results = study / "results"
+    n_results = sum(1 for p in results.rglob("*") if p.is_file()) if results.exists() else 0
+    pages = ", ".join(_pages_of(study)) or "no page"
+    retired = (study / "regions.md").exists()
+    scripts = ", ".join(scripts) or ("none (retired)" if retired else "none")
+    return (f"{study.name + '/':<22} results files: {n_results:<3} pages: {pages}\n"
+            f"{'':<22} scripts: {scripts}")
+
+
+@region("studies")
+def studies() -> str:
+    live, archived = study_folders(), study_folders(archived=True)
+    shared = sorted(p.stem for p in (STUDIES / "shared").glob("*.py") if p.stem != "__init__")
+    lines = ["```text", "benchmarks/", "  shared/              " + ", ".join(shared)]
+    lines += ["  " + line for study in live for line in _study_line(study).splitlines()]
+    lines += ["  archive/"]
+    lines += ["    " + line for study in archived for line in _study_line(study).splitlines()]
+    lines.append("```")
+    foreign, library = foreign_runner_imports(), library_imports_of_studies()
+    lines += [
+        "",
+        f"{len(live)} studies and {len(archived)} retired ones; each folder holds its runners, "
+        "its page modules (`page*.py`, the regions of the pages named) and its `results/`, "
+        "listed with their writers in its README. Imports of another study's runner: "
+        f"{len(foreign)}; modules of `sktdi` that import the studies: {len(library)}. Drawn "
+        "from the folders and their imports by `benchmarks/guide/page_architecture.py`; "
+        "`tests/test_architecture.py` keeps both at 0, `tests/test_studies.py` holds every "
+        "results file to a study's manifest.",
+    ]
+    return "\n".join(lines) + "\n"

@@ -1,13 +1,9 @@
 """Markdown helpers every page shares: pipe tables, numbers and accuracy differences as the
-pages print them, and the tables of cross-validated configuration studies."""
+pages print them, and the rows of a training-split configuration study."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pandas as pd
-
-from .regions import _csv
 
 
 def _md_table(frame: pd.DataFrame, align: list[str] | None = None) -> str:
@@ -34,31 +30,6 @@ def _pts(value: float) -> str:
 
 
 DATASET_SHORT = {"ItalyPowerDemand": "ItalyPower"}
-
-
-def _cv_round(
-    path_or_results,
-    *,
-    value: str = "accuracy",
-    labels: dict,
-    sort_by: str = "avg rank",
-) -> pd.DataFrame:
-    """A CV study's table (choose_defaults.py, choose_recipe.py): mean ``value`` per config ×
-    dataset, mean, average rank, fit s; best first by ``sort_by`` ("avg rank" or "mean")."""
-    results = _csv(path_or_results) if isinstance(path_or_results, Path) else path_or_results
-    acc = results.pivot_table(index="config", columns="dataset", values=value, aggfunc="mean")
-    out = pd.DataFrame(index=acc.index)
-    for dataset in acc.columns:
-        out[DATASET_SHORT.get(dataset, dataset)] = acc[dataset].map(_f)
-    mean = acc.mean(axis=1)
-    out["mean"] = mean.map(_f)
-    rank = acc.rank(ascending=False).mean(axis=1)
-    out["avg rank"] = rank.map(lambda v: _f(v, 2))
-    out["fit s"] = results.groupby("config")["fit_seconds"].mean().map(lambda v: _f(v, 1))
-    key = rank if sort_by == "avg rank" else -mean  # ascending: best first
-    out = out.loc[key.sort_values(kind="stable").index]
-    out.insert(0, "config", [labels.get(c, c) for c in out.index])
-    return out.reset_index(drop=True)
 
 
 def _study_rows(results: pd.DataFrame, labels: dict, name_column: str):

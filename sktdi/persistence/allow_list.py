@@ -1,5 +1,7 @@
-"""The allow-list: every class a file may name, as ``"module:Class"`` strings imported only
-when a file names one (never when this package is imported: the estimators import it)."""
+"""The allow-list: every class a file may name, as ``"module:Class"`` strings.
+
+Each is imported only when a file names one, never when this package is imported (the
+estimators import it)."""
 
 from __future__ import annotations
 

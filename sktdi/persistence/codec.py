@@ -1,5 +1,7 @@
-"""The codec: values encoded by type into the archive's JSON and safetensors members (the
-writer), decoded back and checked against their declared state (the reader)."""
+"""The codec: the writer that encodes values by type, and the reader that decodes and checks them.
+
+Values go into the archive's JSON and safetensors members by type (the writer), and come back
+decoded and checked against their declared state (the reader)."""
 
 from __future__ import annotations
 

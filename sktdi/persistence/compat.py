@@ -1,5 +1,7 @@
-"""The parameters of a file across sktdi's eras (files written by an older sktdi), and the
-record that a saved model's parameters still describe its fit."""
+"""Compatibility of old files: their parameters across sktdi's eras, brought to today's.
+
+Files written by an older sktdi name parameters of their era; this module maps them, and
+keeps the record that a saved model's parameters still describe its fit."""
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
-"""Declared fitted state: what each saved class's fitted attributes are, and the check of a
-loaded object against it (:mod:`sktdi.persistence` runs it on every object it rebuilds).
+"""Declared fitted state: each saved class's fitted attributes, and a loaded object's check.
+
+What each saved class's fitted attributes are, and the check of a loaded object against it
+(:mod:`sktdi.persistence` runs it on every object it rebuilds).
 
 A loaded file is untrusted: its arrays go to compiled code (the filter bank's numba scans,
 MiniRocket's transform) that indexes them without bounds checks, so an array of the wrong

@@ -1,5 +1,7 @@
-"""sktime's file layout around the archive (``BaseObject.save``'s zip of the class reference
-and the object), written for the sktime adapters and read without unpickling."""
+"""sktime's zip around the archive: written for the sktime adapters, read without unpickling.
+
+``BaseObject.save``'s zip of the class reference and the object: written for the sktime
+adapters, and read without unpickling."""
 
 from __future__ import annotations
 
