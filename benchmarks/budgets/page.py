@@ -19,7 +19,6 @@ def _training_step() -> dict:
     return json.loads(TRAINING_STEP.read_text())
 
 
-
 LEARNING_CONV_S4D = RESULTS / "learning_curves_conv_s4d.csv"
 
 # --------------------------------------------------------------------------------------

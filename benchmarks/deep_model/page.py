@@ -48,10 +48,6 @@ def _fewshot_means() -> pd.DataFrame:
     return ok.pivot_table(index="dataset", columns="estimator", values="accuracy").dropna()
 
 
-
-# --------------------------------------------------------------------------------------
-
-
 # --------------------------------------------------------------------------------------
 # the deep model (docs/deep_model.md): the bridge study and the side-by-side run (issue 22)
 

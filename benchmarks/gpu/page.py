@@ -12,7 +12,6 @@ from ..shared.tables import _md_table
 RESULTS = results_dir("gpu")  # this study's committed results
 
 
-
 PREDICT_MEMORY = RESULTS / "predict_memory.json"
 
 

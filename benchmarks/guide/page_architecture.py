@@ -91,7 +91,7 @@ def layer_of(part: str) -> int:
     for level, parts in enumerate(LAYERS):
         if part in parts:
             return level
-    raise KeyError(f"{part!r} is in no layer of pages/architecture.py's LAYERS")
+    raise KeyError(f"{part!r} is in no layer of benchmarks/guide/page_architecture.py's LAYERS")
 
 
 def arrows_up(graph: dict[str, set[str]]) -> list[tuple[str, str]]:

@@ -10,7 +10,6 @@ from ..shared.tables import _f, _md_table
 RESULTS = results_dir("tdi_real")  # this study's committed results
 
 
-
 @region("given-spectrum")
 def given_spectrum() -> str:
     results = _csv(RESULTS / "given_spectrum.csv")

@@ -10,7 +10,6 @@ from ..shared.tables import _f, _md_table, _study_rows
 RESULTS = results_dir("tdi_studies")  # this study's committed results
 
 
-
 # --------------------------------------------------------------------------------------
 # SpectralAlignmentTransformer's defaults (benchmarks/tdi_studies/choose_transformer_defaults.py)
 
