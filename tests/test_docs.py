@@ -112,6 +112,18 @@ def test_no_measured_number_outside_generated_regions(page):
     assert not found, "measured-looking numbers outside generated regions:\n" + "\n".join(found)
 
 
+STUDY_READMES = sorted((ROOT / "benchmarks").rglob("README.md"))
+
+
+@pytest.mark.parametrize(
+    "readme", STUDY_READMES, ids=[str(p.relative_to(ROOT / "benchmarks")) for p in STUDY_READMES]
+)
+def test_no_measured_number_in_a_studys_readme(readme):
+    """A study's README says what it found in words; its numbers live in its page's regions."""
+    found = measured_outside_regions(readme)
+    assert not found, "measured-looking numbers in a study's README:\n" + "\n".join(found)
+
+
 def test_detector_flags_measurements(tmp_path):
     page = tmp_path / "page.md"
     page.write_text(
@@ -150,9 +162,8 @@ def test_the_default_init_is_the_advice_at_the_default_budget():
     # a finding of the previous network; the advice comes from measurements on real series
     # (docs/tdi_real.md), the default must be what it advises at the default max_epochs, and
     # where the measurements advise S4D-Lin at another budget the page's table says so
-    from sktdi import SSMClassifier
-
     from benchmarks.tdi_real.page_choosing_init import init_advice  # doc_figures: on sys.path
+    from sktdi import SSMClassifier
 
     advice = init_advice()
     assert len(advice) >= 3 and advice["draws"].min() >= 2

@@ -17,7 +17,8 @@ Issue 14's targets, measured side by side on the same CPU:
    times are skorch's ``dur`` and the loop's own clock, median over epochs after the first,
    alternating ``--rounds`` times (target ≤ 1.05).
 
-    python benchmarks/budgets/bench_training_step.py --baseline 0f80f9c --out benchmarks/budgets/results/training_step.json
+    python benchmarks/budgets/bench_training_step.py --baseline 0f80f9c --rounds 5 --steps 20 \\
+        --epochs 4 --out benchmarks/budgets/results/training_step.json   # an idle machine
 """
 
 from __future__ import annotations

@@ -11,8 +11,8 @@ so a point of the curve is what a user who asks for that many epochs gets. Two m
   a stratified share ``ratio`` of its training part fitted, the whole test part scored.
 
     python benchmarks/budgets/learning_curves.py --mode train --arms lin tiled base gain \\
-        --datasets pixel-digits --ratios 0.08 --out benchmarks/budgets/results/learning_curves_choice.csv
-    python benchmarks/budgets/learning_curves.py --summarize benchmarks/budgets/results/learning_curves_choice.csv
+        --datasets pixel-digits --ratios 0.08 --out runs/learning_curves_choice.csv
+    python benchmarks/budgets/learning_curves.py --summarize runs/learning_curves_choice.csv
 
 Every cell uses the estimator's defaults except the arm's overrides and ``max_epochs``, one
 torch thread, float32 inference (the study's time goes to training, not to float64

@@ -7,9 +7,9 @@ cd "$(dirname "$0")/../.."
 SETS="ItalyPowerDemand GunPoint ArrowHead BasicMotions JapaneseVowels OSULeaf"
 
 # TDI against S4D-Lin on the new network at small budgets (issue 14's check)
-(cd benchmarks && python learning_curves.py --mode test --arms tdi s4d-lin \
+python benchmarks/budgets/learning_curves.py --mode test --arms tdi s4d-lin \
     --datasets pixel-digits --ratios 0.16 --budgets 5 20 --resamples 2 --n-jobs 1 \
-    --out ../benchmarks/budgets/results/learning_curves_conv_s4d.csv)
+    --out benchmarks/budgets/results/learning_curves_conv_s4d.csv
 
 # the bridge study: CV inside the training splits (OSULeaf: the first of 3 folds)
 python benchmarks/deep_model/bridge_study.py --datasets ArrowHead GunPoint --arms inceptiontime inception \

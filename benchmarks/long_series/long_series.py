@@ -85,6 +85,16 @@ The tasks (a sample is one step; frequencies in cycles per step, at most 0.5):
         --out benchmarks/long_series/results/long_series_memory_release.csv
     python benchmarks/long_series/long_series.py --memory --memory-arms "every epoch" shipped \\
         --memory-length 8000 --memory-epochs 8 --out benchmarks/long_series/results/long_series_memory_release_8k.csv
+    OMP_NUM_THREADS=1 python benchmarks/long_series/long_series.py \\
+        --out benchmarks/long_series/results/long_series_seeds.csv \\
+        --lengths 1000 4000 --models ssm fast-path minirocket --seeds 3 4
+    OMP_NUM_THREADS=1 python benchmarks/long_series/long_series.py \\
+        --out benchmarks/long_series/results/long_series_init.csv \\
+        --lengths 1000 --models ssm-tdi ssm-s4d-lin ssm-tdi-control --seeds 1 2 3 4
+    # (reconstructed) 12 epochs of 40 series, "kept" alone, the code then shipped:
+    python benchmarks/long_series/long_series.py --memory --memory-arms kept \\
+        --memory-per-class 8 \\
+        --out benchmarks/long_series/results/long_series_memory_recompute_40_long.csv
 
 Seed 0 set the tasks' signal-to-noise ratios (``SNR_DB``; MiniRocket and the deep model on
 its draws), so that no task sits at chance or at the ceiling; the study runs on other seeds,

@@ -3,10 +3,12 @@
 The pipeline is the benchmark's ``tdi+ridge``: transformer → StandardScaler →
 RidgeClassifierCV. Each configuration is scored three ways on every dataset's *training split*:
 3-fold stratified CV ("cv") and, for each ratio, a stratified share of the training split
-against the rest of it (3 resamples), as in ``choose_defaults.py --ratios``. Test splits are
-never touched.
+against the rest of it (3 resamples), as ``shared/splits.py``'s ``cell_split`` draws them.
+Test splits are never touched.
 
-    python benchmarks/tdi_studies/choose_transformer_defaults.py        # round 1, ~5 min on 2 cores
+    python benchmarks/tdi_studies/choose_transformer_defaults.py --configs 32f-0b 32f-4b 64f-4b \
+        128f-4b 128f-8b 128f-4b-lin        # round 1, ~5 min on 2 cores (without --configs:
+        # every configuration of rounds 1 to 4)
     python benchmarks/tdi_studies/choose_transformer_defaults.py --configs 128f-8b 128f-8b-rel \
         128f-8b-spread0.5 128f-8b-lin --out benchmarks/tdi_studies/results/transformer_defaults_round2.csv
     python benchmarks/tdi_studies/choose_transformer_defaults.py --configs 128f-8b-rel rel-dstate32 \
