@@ -216,7 +216,9 @@ def _study_line(study: Path) -> str:
     scripts = sorted(p.name for p in study.glob("*") if p.suffix in (".py", ".sh")
                      and not p.stem.startswith(("page", "__")))
     results = study / "results"
-    n_results = sum(1 for p in results.rglob("*") if p.is_file()) if results.exists() else 0
+    # a run's log is a by-product, not a result (git ignores the GPU check's)
+    n_results = sum(1 for p in results.rglob("*") if p.is_file() and p.suffix != ".log") if (
+        results.exists()) else 0
     pages = ", ".join(_pages_of(study)) or "no page"
     retired = (study / "regions.md").exists()
     scripts = ", ".join(scripts) or ("none (retired)" if retired else "none")
