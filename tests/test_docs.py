@@ -100,6 +100,12 @@ def test_generated_regions_match_committed_results():
     )
 
 
+def test_every_generator_has_its_region_on_a_page():
+    on_pages = {name for page in PAGES for name, _ in doc_figures.regions(page)}
+    orphans = sorted(set(doc_figures.GENERATORS) - on_pages)
+    assert not orphans, f"regions written by a study but shown on no page: {orphans}"
+
+
 def test_every_region_has_a_generator():
     for page in PAGES:
         for name, _ in doc_figures.regions(page):

@@ -35,7 +35,8 @@ NOT_STUDIES = {"shared", "archive", "__pycache__"}
 LIVE = sorted(p for p in BENCHMARKS.iterdir() if p.is_dir() and p.name not in NOT_STUDIES)
 ARCHIVED = sorted(p for p in ARCHIVE.iterdir() if p.is_dir() and p.name != "__pycache__")
 STUDIES = LIVE + ARCHIVED
-RESULT_SUFFIXES = {".csv", ".json", ".parquet", ".txt"}
+#: what a results file looks like (a table, a record, an array, a run's summary)
+RESULT_SUFFIXES = {".csv", ".tsv", ".json", ".parquet", ".feather", ".txt", ".npz", ".npy", ".pkl"}
 IDS = [str(p.relative_to(BENCHMARKS)) for p in STUDIES]
 
 
@@ -51,6 +52,12 @@ def _manifested() -> dict[Path, tuple[Path, str]]:
 
 #: what the docs build writes into docs/ (none of it committed)
 BUILT = {"_build", "generated", "auto_examples"}
+
+
+def test_the_studies_index_lists_every_study():
+    index = (BENCHMARKS / "README.md").read_text() + (ARCHIVE / "README.md").read_text()
+    unlisted = [p.name for p in STUDIES if f"({p.name}/README.md)" not in index]
+    assert not unlisted, f"benchmarks/README.md or archive/README.md lists no {unlisted}"
 
 
 def test_no_results_file_lies_in_the_docs():
@@ -76,6 +83,15 @@ def test_the_study_says_what_it_asks_and_how_it_reruns(study):
 
 
 @pytest.mark.parametrize("study", STUDIES, ids=IDS)
+def test_results_lie_in_the_results_folder(study):
+    stray = [
+        str(p.relative_to(study)) for p in study.rglob("*")
+        if p.suffix in RESULT_SUFFIXES and "results" not in p.relative_to(study).parts
+    ]
+    assert not stray, f"{study.name}: results outside its results/ folder: {stray}"
+
+
+@pytest.mark.parametrize("study", STUDIES, ids=IDS)
 def test_every_results_file_is_in_the_manifest_and_every_row_exists(study):
     rows = manifest(study)
     listed = set()
@@ -92,9 +108,11 @@ def test_every_results_file_is_in_the_manifest_and_every_row_exists(study):
 
 
 def _names_the_file(text: str, path: Path) -> bool:
-    """The writer's text names the file, its folder, or the fixed part of a numbered name."""
+    """The writer's text names the file, the fixed part of a numbered name, or the folder
+    under ``results/`` it writes whole (``--out .../transfer/augment``)."""
     stem = re.sub(r"\d+$", "", path.stem)  # transformer_defaults_round7 -> ..._round
-    return path.name in text or stem in text or f"/{path.parent.name}" in text
+    folder = path.parent.name != "results" and f"/{path.parent.name}" in text
+    return path.name in text or stem in text or folder
 
 
 def _script_of(writer: str, study: Path) -> Path | None:

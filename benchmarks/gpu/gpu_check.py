@@ -783,6 +783,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.threads:
         torch.set_num_threads(args.threads)
     device = args.device or ("cuda" if torch.cuda.is_available() else "cpu")
+    if device.startswith("cuda") and not torch.cuda.is_available():
+        parser.error(f"--device {device}: this torch ({torch.__version__}) sees no CUDA device; "
+                     "the check's CPU smoke test is --device cpu --quick")
     out = Path(args.out) if args.out else (DEFAULT_CUDA_OUT if device.startswith("cuda") else None)
     results = run(device, QUICK if args.quick else FULL, tuple(args.sections), out)
     for section, error in results["errors"].items():

@@ -169,7 +169,10 @@ def module_imports(path: Path) -> set[str]:
             found |= {a.name for a in node.names}
         elif isinstance(node, ast.ImportFrom):
             base = package[: len(package) - node.level + 1] if node.level else []
-            found.add(".".join(base + ([node.module] if node.module else [])))
+            module = ".".join(base + ([node.module] if node.module else []))
+            found.add(module)
+            # `from benchmarks.other import runner` imports the module benchmarks.other.runner
+            found |= {f"{module}.{a.name}" for a in node.names if module.count(".") == 1}
     return found
 
 

@@ -32,7 +32,10 @@ def region(name: str):
 
     def register(func):
         if name in GENERATORS:  # a region has one home: two would write one page twice
-            raise ValueError(f"region {name!r} is registered twice")
+            raise ValueError(
+                f"region {name!r} is registered twice: by {GENERATORS[name].__module__} "
+                f"and by {func.__module__} (rename one; an archived study's names are taken too)"
+            )
         GENERATORS[name] = func
         return func
 
