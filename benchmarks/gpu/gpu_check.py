@@ -28,12 +28,12 @@ Sections, each recorded even when another fails:
    cuFFT has no bfloat16 transforms and half-precision ones only at power-of-2 sizes); the
    estimators are not changed.
 
-One markdown table with every figure is printed; ``--out`` writes the results as JSON (default
-``benchmarks/gpu/results/gpu_check.json`` on CUDA, no file on CPU). The exit status is 1 when a check with a
-criterion fails or a section raises.
+One markdown table with every figure is printed; ``--out`` writes the results as JSON
+(default ``benchmarks/gpu/results/gpu_check.json`` on CUDA, no file on CPU). The exit status
+is 1 when a check with a criterion fails or a section raises.
 
-    python benchmarks/gpu/gpu_check.py --device cuda --out benchmarks/gpu/results/gpu_check.json   # < 5 min
-    python benchmarks/gpu/gpu_check.py --device cpu --quick                           # CI, < 60 s
+    python benchmarks/gpu/gpu_check.py --device cuda   # < 5 min; writes results/gpu_check.json
+    python benchmarks/gpu/gpu_check.py --device cpu --quick                       # CI, < 60 s
 """
 
 from __future__ import annotations
