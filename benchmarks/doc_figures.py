@@ -24,13 +24,20 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import re
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the package ``benchmarks``
 
-from benchmarks.shared.regions import DOCS, FIGURES, GENERATORS, ROOT, STUDIES  # noqa: E402
+from benchmarks.shared.regions import (  # noqa: E402
+    DOCS,
+    FIGURES,
+    GENERATORS,
+    REGION,
+    ROOT,
+    STUDIES,
+    regions_in,
+)
 
 #: every study's page modules (``benchmarks/<study>/page*.py``); importing one registers its
 #: regions in GENERATORS
@@ -41,15 +48,9 @@ for _module in PAGE_MODULES:
 #: the pages that may hold generated regions
 PAGES = sorted(DOCS.glob("*.md")) + [ROOT / "README.md"]
 
-REGION = re.compile(
-    r"(?P<start><!-- generated: (?P<name>[\w.-]+) -->\n)(?P<body>.*?)(?P<end><!-- end generated -->)",
-    re.DOTALL,
-)
-
-
 def regions(path: Path) -> list[tuple[str, str]]:
     """(name, body) of every generated region in a page."""
-    return [(m["name"], m["body"]) for m in REGION.finditer(path.read_text())]
+    return regions_in(path.read_text())
 
 
 def render(path: Path) -> str:
@@ -71,7 +72,7 @@ def stale(pages=None) -> list[str]:
         current = regions(page)
         if not current:
             continue
-        fresh = [(m["name"], m["body"]) for m in REGION.finditer(render(page))]
+        fresh = regions_in(render(page))
         for (name, body), (_, new) in zip(current, fresh):
             if new != body:
                 out.append(f"{page.relative_to(ROOT)}: {name}")

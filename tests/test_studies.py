@@ -26,14 +26,13 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from benchmarks.shared.results_file import manifest, manifest_files  # noqa: E402
+from benchmarks.shared.regions import study_folders  # noqa: E402
+from benchmarks.shared.results_file import manifest, manifest_files, results_files  # noqa: E402
 
 BENCHMARKS = ROOT / "benchmarks"
 ARCHIVE = BENCHMARKS / "archive"
-#: folders of benchmarks/ that are not studies: the shared machinery, the archive's root
-NOT_STUDIES = {"shared", "archive", "__pycache__"}
-LIVE = sorted(p for p in BENCHMARKS.iterdir() if p.is_dir() and p.name not in NOT_STUDIES)
-ARCHIVED = sorted(p for p in ARCHIVE.iterdir() if p.is_dir() and p.name != "__pycache__")
+LIVE = study_folders()
+ARCHIVED = study_folders(archived=True)
 STUDIES = LIVE + ARCHIVED
 #: what a results file looks like (a table, a record, an array, a run's summary)
 RESULT_SUFFIXES = {".csv", ".tsv", ".json", ".parquet", ".feather", ".txt", ".npz", ".npy", ".pkl"}
@@ -99,10 +98,7 @@ def test_every_results_file_is_in_the_manifest_and_every_row_exists(study):
         files = manifest_files(study, pattern)
         assert files, f"{study.name}: {pattern} names no committed file"
         listed |= set(files)
-    results = study / "results"
-    # a log is a run's by-product (git ignores the GPU check's), not a result
-    on_disk = {p for p in results.rglob("*") if p.is_file() and p.suffix != ".log"} if (
-        results.exists()) else set()
+    on_disk = set(results_files(study))
     missing = sorted(str(p.relative_to(study)) for p in on_disk - listed)
     assert not missing, f"{study.name}: results with no manifest row: {missing}"
 

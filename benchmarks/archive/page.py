@@ -12,25 +12,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..shared.regions import GENERATORS, region
+from ..shared.regions import region, regions_in
 
 ARCHIVE = Path(__file__).resolve().parent
-REGION = r"<!-- generated: (?P<name>[\w.-]+) -->\n(?P<body>.*?)<!-- end generated -->"
 
-
-def archived_regions() -> dict[str, tuple[Path, str]]:
-    """Region name -> (the archived study's folder, the region's text) for every retired study."""
-    import re
-
-    found = {}
-    for tables in sorted(ARCHIVE.glob("*/regions.md")):
-        for match in re.finditer(REGION, tables.read_text(), re.DOTALL):
-            name = match["name"]
-            if name in found or name in GENERATORS:
-                raise ValueError(f"{tables}: region {name!r} has another home")
-            found[name] = (tables.parent, match["body"])
-    return found
-
-
-for _name, (_, _body) in archived_regions().items():
-    region(_name)(lambda body=_body: body)
+# a name an archived study shares with another region fails here, in region(): one home each
+for _tables in sorted(ARCHIVE.glob("*/regions.md")):
+    for _name, _body in regions_in(_tables.read_text()):
+        region(_name)(lambda body=_body: body)

@@ -12,9 +12,10 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from ..shared.regions import region
+from ..shared.regions import GENERATORS, ROOT, STUDIES, region, regions_in, study_folders
+from ..shared.results_file import results_files
 
-PACKAGE = Path(__file__).resolve().parents[2] / "sktdi"
+PACKAGE = ROOT / "sktdi"
 # the only modules allowed outside a subpackage: the public entry points
 ENTRY_POINTS = ("__init__", "cli", "datasets", "sktime", "plotting")
 # bottom to top: a part may import only parts of lower layers (never its own layer's others)
@@ -53,23 +54,25 @@ def part_of(module: str) -> str:
     return parts[1] if len(parts) > 1 else "__init__"
 
 
-def imports(path: Path) -> set[str]:
-    """The sktdi modules (or packages) ``path`` imports, relative imports resolved."""
-    module = module_name(path)
-    package = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
+def module_imports(path: Path) -> set[str]:
+    """The absolute names a module of the repository imports, relative imports resolved."""
+    package = ".".join(path.relative_to(ROOT).with_suffix("").parts[:-1]).split(".")
     found = set()
     for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.Import):
-            found |= {a.name for a in node.names if a.name.split(".")[0] == "sktdi"}
+            found |= {a.name for a in node.names}
         elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.split(".")[: len(package.split(".")) - node.level + 1]
-                target = ".".join(base + ([node.module] if node.module else []))
-            else:
-                target = node.module or ""
-            if target.split(".")[0] == "sktdi":
-                found.add(target)
+            base = package[: len(package) - node.level + 1] if node.level else []
+            module = ".".join(base + ([node.module] if node.module else []))
+            found.add(module)
+            # `from benchmarks.other import runner` imports the module benchmarks.other.runner
+            found |= {f"{module}.{a.name}" for a in node.names if module.count(".") == 1}
     return found
+
+
+def imports(path: Path) -> set[str]:
+    """The sktdi modules (or packages) a module of ``sktdi/`` imports."""
+    return {name for name in module_imports(path) if name.split(".")[0] == "sktdi"}
 
 
 def part_graph() -> dict[str, set[str]]:
@@ -147,34 +150,6 @@ def structure() -> str:
 # --------------------------------------------------------------------------------------
 # the studies (benchmarks/): one folder each, the shared machinery beside them
 
-STUDIES = Path(__file__).resolve().parents[1]
-ROOT = STUDIES.parent
-#: folders of benchmarks/ that are not studies
-NOT_STUDIES = ("shared", "archive", "__pycache__")
-
-
-def study_folders(archived: bool = False) -> list[Path]:
-    """The live studies' folders, or with ``archived`` the retired ones'."""
-    base = STUDIES / "archive" if archived else STUDIES
-    skip = ("__pycache__",) if archived else NOT_STUDIES
-    return sorted(p for p in base.iterdir() if p.is_dir() and p.name not in skip)
-
-
-def module_imports(path: Path) -> set[str]:
-    """The absolute names a module of the repository imports, relative imports resolved."""
-    package = ".".join(path.relative_to(ROOT).with_suffix("").parts[:-1]).split(".")
-    found = set()
-    for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.Import):
-            found |= {a.name for a in node.names}
-        elif isinstance(node, ast.ImportFrom):
-            base = package[: len(package) - node.level + 1] if node.level else []
-            module = ".".join(base + ([node.module] if node.module else []))
-            found.add(module)
-            # `from benchmarks.other import runner` imports the module benchmarks.other.runner
-            found |= {f"{module}.{a.name}" for a in node.names if module.count(".") == 1}
-    return found
-
 
 def foreign_runner_imports(folders: list[Path] | None = None) -> list[tuple[str, str]]:
     """(module, import) where a study imports another study's runner rather than the shared
@@ -199,30 +174,22 @@ def library_imports_of_studies() -> list[str]:
     )
 
 
-def _pages_of(study: Path) -> list[str]:
-    """The docs pages holding the regions a study writes (a retired study: its regions.md's)."""
-    import re
-
-    from ..shared.regions import GENERATORS
-
-    marker = r"<!-- generated: ([\w.-]+) -->"
+def _pages_of(study: Path, on_page: dict[str, set[str]]) -> list[str]:
+    """The pages holding the regions a study writes (a retired study: its regions.md's);
+    ``on_page``: page name -> the regions it holds."""
     if (study / "regions.md").exists():
-        names = set(re.findall(marker, (study / "regions.md").read_text()))
+        names = {name for name, _ in regions_in((study / "regions.md").read_text())}
     else:
         prefix = ".".join(study.relative_to(ROOT).parts) + "."
         names = {n for n, f in GENERATORS.items() if f.__module__.startswith(prefix)}
-    pages = sorted(ROOT.glob("docs/*.md")) + [ROOT / "README.md"]
-    return [p.name for p in pages if names & set(re.findall(marker, p.read_text()))]
+    return [page for page, held in on_page.items() if names & held]
 
 
-def _study_line(study: Path) -> str:
+def _study_line(study: Path, on_page: dict[str, set[str]]) -> str:
     scripts = sorted(p.name for p in study.glob("*") if p.suffix in (".py", ".sh")
                      and not p.stem.startswith(("page", "__")))
-    results = study / "results"
-    # a run's log is a by-product, not a result (git ignores the GPU check's)
-    n_results = sum(1 for p in results.rglob("*") if p.is_file() and p.suffix != ".log") if (
-        results.exists()) else 0
-    pages = ", ".join(_pages_of(study)) or "no page"
+    n_results = len(results_files(study))
+    pages = ", ".join(_pages_of(study, on_page)) or "no page"
     retired = (study / "regions.md").exists()
     scripts = ", ".join(scripts) or ("none (retired)" if retired else "none")
     return (f"{study.name + '/':<22} results files: {n_results:<3} pages: {pages}\n"
@@ -232,11 +199,17 @@ def _study_line(study: Path) -> str:
 @region("studies")
 def studies() -> str:
     live, archived = study_folders(), study_folders(archived=True)
+    on_page = {  # every page read once
+        p.name: {name for name, _ in regions_in(p.read_text())}
+        for p in sorted(ROOT.glob("docs/*.md")) + [ROOT / "README.md"]
+    }
     shared = sorted(p.stem for p in (STUDIES / "shared").glob("*.py") if p.stem != "__init__")
     lines = ["```text", "benchmarks/", "  shared/              " + ", ".join(shared)]
-    lines += ["  " + line for study in live for line in _study_line(study).splitlines()]
+    lines += ["  " + line for study in live for line in _study_line(study, on_page).splitlines()]
     lines += ["  archive/"]
-    lines += ["    " + line for study in archived for line in _study_line(study).splitlines()]
+    lines += [
+        "    " + line for study in archived for line in _study_line(study, on_page).splitlines()
+    ]
     lines.append("```")
     foreign, library = foreign_runner_imports(), library_imports_of_studies()
     lines += [

@@ -8,6 +8,7 @@ folder, so a page reads ``results_dir("long_series") / "long_series.csv"``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
@@ -20,6 +21,26 @@ STUDIES = ROOT / "benchmarks"
 GENERATORS: dict[str, Callable[[], str]] = {}
 #: the functions that redraw a page's figures (docs/images) from committed results
 FIGURES: list[Callable[[], None]] = []
+#: a generated region of a page: its start marker, its text, its end marker
+REGION = re.compile(
+    r"(?P<start><!-- generated: (?P<name>[\w.-]+) -->\n)"
+    r"(?P<body>.*?)(?P<end><!-- end generated -->)",
+    re.DOTALL,
+)
+#: folders of benchmarks/ that are not studies
+NOT_STUDIES = ("shared", "archive", "__pycache__")
+
+
+def regions_in(text: str) -> list[tuple[str, str]]:
+    """(name, body) of every generated region of a text: a page, or an archived study's
+    ``regions.md``."""
+    return [(m["name"], m["body"]) for m in REGION.finditer(text)]
+
+
+def study_folders(archived: bool = False) -> list[Path]:
+    """The live studies' folders, or with ``archived`` the retired ones'."""
+    base = STUDIES / "archive" if archived else STUDIES
+    return sorted(p for p in base.iterdir() if p.is_dir() and p.name not in NOT_STUDIES)
 
 
 def results_dir(study: str) -> Path:

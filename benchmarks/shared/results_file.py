@@ -5,6 +5,7 @@ and a rerun skips the cells the file already holds."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -44,8 +45,6 @@ def manifest(study: Path) -> list[tuple[str, str]]:
     the study's folder (``results/x.csv``; ``*`` matches within a name, a trailing ``/`` a
     whole folder), ``writer`` the first code span of the row's second cell (the script in the
     folder, or ``shared/…`` for the shared machinery, that writes the file)."""
-    import re
-
     text = (study / "README.md").read_text()
     if MANIFEST_HEADING not in text:
         return []
@@ -59,6 +58,15 @@ def manifest(study: Path) -> list[tuple[str, str]]:
         writer = re.search(r"`([^`]+)`", cells[1])
         rows.append((pattern, writer.group(1) if writer else ""))
     return rows
+
+
+def results_files(study: Path) -> list[Path]:
+    """The files of a study's ``results/`` folder (a run's log is a by-product, not a result:
+    git ignores the GPU check's)."""
+    folder = study / "results"
+    if not folder.exists():
+        return []
+    return sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix != ".log")
 
 
 def manifest_files(study: Path, pattern: str) -> list[Path]:
