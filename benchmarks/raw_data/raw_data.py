@@ -30,7 +30,29 @@ the issue's idea of keeping the amplitude where it is the signal.
     python benchmarks/raw_data/raw_data.py --stage networks   # each network at its defaults, GunPoint
     python benchmarks/raw_data/raw_data.py --stage plaid --n-jobs 1 --threads 2   # PLAID in full
 
-writes benchmarks/raw_data/results/raw_data.csv (one row per cell, appended as cells finish; cells already in
+Round 2 (issue 64), declared before its cells ran: the incumbent "channel", "series" (the
+first round's best, as a reference) and two new representations, each series' shape by its
+own statistics over the span where it varies (a flat start or end left out) with its level and
+scale beside it as channels of their own: "series+scale" (the whole series' statistics) and
+"running+scale" (those so far: causal). The rule, each candidate against "channel":
+
+- choice (18 paired cells: 3 sets, clean and gain, 3 folds): ahead on the mean of the paired
+  differences (reported with its 95% t-interval and the smallest difference the cells can
+  detect, 2.8 standard errors);
+- confirmation (official splits; 19 classification cells no choice saw, and the two
+  regression sets): level or ahead on the mean of the classification cells; no cell more than
+  2 points behind, or one test series where one series is worth more; R² no more than 0.02
+  behind on either regression set;
+- the default: "running+scale" if it passes (a stream and the early classifier need a
+  causal scaling); "series+scale" passing alone ships as an option, the default kept, and
+  the page says so.
+
+    python benchmarks/raw_data/raw_data.py --stage round2-choice --n-jobs 2
+    python benchmarks/raw_data/raw_data.py --stage round2-confirm --n-jobs 2
+
+writes benchmarks/raw_data/results/representation.csv.
+
+The first round writes benchmarks/raw_data/results/raw_data.csv (one row per cell, appended as cells finish; cells already in
 the file are skipped, so a cut run resumes); ``python benchmarks/doc_figures.py`` builds the
 page's tables from it.
 """
@@ -47,6 +69,9 @@ from joblib import Parallel, delayed
 from sklearn.model_selection import StratifiedKFold
 
 RESULTS = Path(__file__).resolve().parent / "results" / "raw_data.csv"
+# the second round (issue 64): the shape, level and scale representations against the
+# incumbent, in a file of its own (the first round's rows measured code since changed)
+ROUND2_RESULTS = RESULTS.with_name("representation.csv")
 FIELDS = [
     "stage", "dataset", "perturbation", "fold", "model", "task", "score", "train_score",
     "warned", "fit_s", "predict_s",
@@ -58,6 +83,8 @@ CHOICE_PERTURBATIONS = ("clean", "gain")
 HELD_OUT_PERTURBATIONS = ("offset", "trend", "unequal")
 DEEP_ARMS = ("deep-channel", "deep-running", "deep-running+amplitude", "deep-series")
 CHOICE_ARMS = ("deep-channel", "deep-running", "deep-series")
+# round 2: the incumbent, "series" (the first round's best) and the two new forms
+ROUND2_DEEP_ARMS = ("deep-channel", "deep-series", "deep-series+scale", "deep-running+scale")
 
 
 # ---- perturbations that leave the task unchanged ---------------------------------------------
@@ -125,6 +152,7 @@ def fit_score(model: str, task: str, Xtr, ytr, Xte, yte, threads: int = 1) -> di
 
     from sktdi import SpectralRidgeClassifier, SpectralRidgeRegressor, SSMClassifier, SSMRegressor
     from sktdi.datasets import pad_sequences
+    from sktdi.deep_model.base import INPUT_SCALINGS
 
     classify = task == "classification"
     ragged = isinstance(Xtr, list)
@@ -138,7 +166,8 @@ def fit_score(model: str, task: str, Xtr, ytr, Xte, yte, threads: int = 1) -> di
     lengths = {"lengths": ltr}, {"lengths": lte}
     if model.startswith("deep"):
         cls = SSMClassifier if classify else SSMRegressor
-        scaling = {"deep-running": "running", "deep-series": "series"}.get(model, "channel")
+        scaling = model.removeprefix("deep-") if model in (*DEEP_ARMS, *ROUND2_DEEP_ARMS) else ""
+        scaling = scaling if scaling in INPUT_SCALINGS else "channel"
         est = cls(
             max_epochs=EPOCHS, input_scaling=scaling, random_state=SEED, n_threads=threads
         )
@@ -251,12 +280,39 @@ def cells(stage: str):
         out += [("confirm", "PLAID-subset", "raw", -1, m, "classification") for m in classifiers]
         for name in ("Covid3Month", "Tecator"):
             out += [("confirm", name, "raw", -1, m, "regression") for m in arms]
+    if stage in ("round2-choice", "round2-confirm"):
+        out += _round2_cells(stage)
     if stage == "networks":  # each network at its defaults ("auto" settings, 100 epochs)
         out += [("confirm", "GunPoint", "clean", -1, f"network-{n}", "classification")
                 for n in ("conv-s4d", "s4d")]
     if stage == "plaid":  # PLAID in full: the adopted scaling, the fast path and MiniRocket
         out += [("confirm", "PLAID", "raw", -1, m, "classification")
                 for m in ("deep-series", "fast-path", "minirocket")]
+    return out
+
+
+def _round2_cells(stage: str) -> list:
+    """Round 2 (issue 64), the first round's cells with its arms: the choice inside the
+    training splits, then the confirmation on the official splits (the deep arms first,
+    then the cheap ones; InceptionTime last, as the budget allows)."""
+    out = []
+    if stage == "round2-choice":
+        for name in CHOICE_SETS:
+            for kind in CHOICE_PERTURBATIONS:
+                for fold in range(3):
+                    out += [("choice", name, kind, fold, m, "classification")
+                            for m in ROUND2_DEEP_ARMS]
+        return out
+    sets = [(name, kind) for name in CHOICE_SETS for kind in ("clean", "gain",
+            *HELD_OUT_PERTURBATIONS)]
+    sets += [("BasicMotions", kind) for kind in ("clean", "gain", "offset", "trend")]
+    sets += [("PLAID-subset", "raw")]
+    for models in (ROUND2_DEEP_ARMS, ("fast-path", "minirocket")):
+        for name, kind in sets:
+            out += [("confirm", name, kind, -1, m, "classification") for m in models]
+        for name in ("Covid3Month", "Tecator"):
+            out += [("confirm", name, "raw", -1, m, "regression") for m in models]
+    out += [("confirm", name, kind, -1, "inceptiontime", "classification") for name, kind in sets]
     return out
 
 
@@ -288,10 +344,10 @@ def run_cell(cell, threads: int = 1) -> dict:
     return row
 
 
-def _done() -> set:
-    if not RESULTS.exists():
+def _done(results: Path) -> set:
+    if not results.exists():
         return set()
-    with RESULTS.open() as f:
+    with results.open() as f:
         return {
             (r["stage"], r["dataset"], r["perturbation"], int(r["fold"]), r["model"])
             for r in csv.DictReader(f)
@@ -301,15 +357,19 @@ def _done() -> set:
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--stage", choices=("choice", "confirm", "all", "networks", "plaid"), default="all"
+        "--stage",
+        choices=("choice", "confirm", "all", "networks", "plaid", "round2-choice",
+                 "round2-confirm"),
+        default="all",
     )
     parser.add_argument("--n-jobs", type=int, default=2)
     parser.add_argument("--threads", type=int, default=1, help="torch threads per cell")
     args = parser.parse_args(argv)
-    done = _done()
+    results = ROUND2_RESULTS if args.stage.startswith("round2") else RESULTS
+    done = _done(results)
     todo = [c for c in cells(args.stage) if c[:5] not in done]
-    new = not RESULTS.exists()
-    with RESULTS.open("a", newline="") as f:
+    new = not results.exists()
+    with results.open("a", newline="") as f:
         writer = csv.DictWriter(f, FIELDS)
         if new:
             writer.writeheader()

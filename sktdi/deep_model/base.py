@@ -36,8 +36,11 @@ from ..tdi import (
 from ..tdi.options import FLAT_TDI_PARAMETERS
 from ..utils.inputs import (
     _caller_stacklevel,
+    WITH_SCALE,
     check_causal_scaling,
+    fit_reference,
     fit_standardization,
+    network_channels,
     network_input,
     scale_each_series,
 )
@@ -74,8 +77,9 @@ MIN_LENGTH = 2  # a single time step is a tabular feature, not a sequence
 # "channel": one mean and scale per channel for every series (the default: the raw-data study
 # adopted neither other, docs/raw_data.md); "series": each series standardized by its own
 # statistics (gain and offset free; a whole series' statistics: not causal); "running": by
-# its statistics so far (causal)
-INPUT_SCALINGS = ("channel", "series", "running")
+# its statistics so far (causal); "series+scale" and "running+scale": each series' shape by its
+# own statistics, its level and scale as channels of their own (issue 64)
+INPUT_SCALINGS = ("channel", "series", "running", "series+scale", "running+scale")
 
 
 class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
@@ -196,8 +200,9 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
         "task_spectrum_": "sktdi.tdi.TaskSpectrum | None",
         "tdi_reports_": "data",
         "input_scaling_": "str?",  # absent from files saved before it: "channel"
-        "input_mean_": "float64[n_channels_]",
-        "input_scale_": "float64[n_channels_]",
+        "input_reference_": "float64[n_channels_] | None?",  # absent before it: None
+        "input_mean_": "float64[n_network_channels]",
+        "input_scale_": "float64[n_network_channels]",
         "net_": "net",
     }
     # attributes not saved: a cache of inference copies, rebuilt at the next prediction
@@ -206,9 +211,11 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
     def _declared_dims(self) -> dict:
         """The network's channels and outputs, which the fitted arrays must match."""
         kwargs = module_kwargs(self.net_)
+        per_channel = network_channels(self._fitted_scaling(), 1)
         return {
             **input_dims(self),
-            "n_channels_": kwargs["n_channels"],
+            "n_channels_": kwargs["n_channels"] // per_channel,
+            "n_network_channels": kwargs["n_channels"],
             "n_outputs": kwargs["n_outputs"],
         }
 
@@ -290,10 +297,28 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
         )
         if reset:
             self.input_scaling_ = self.input_scaling
+            self.input_reference_ = (
+                fit_reference(X3, lengths) if self.input_scaling_ in WITH_SCALE else None
+            )
             self.input_mean_, self.input_scale_ = fit_standardization(
-                scale_each_series(X3, lengths, self.input_scaling_), lengths
+                self._scaled(X3, lengths), lengths
             )
         return X3, y, lengths
+
+    def _scaled(self, X3, lengths):
+        """X (n, C, L) scaled series by series as the fit was (:func:`scale_each_series`):
+        (n, C', L), the network's channels before the fit's per-channel standardization."""
+        return scale_each_series(
+            X3, lengths, self._fitted_scaling(), self.__dict__.get("input_reference_")
+        )
+
+    def _tdi_input(self, X3, lengths):
+        """What TDI reads: the series as the network sees their shape (each series scaled
+        by its own statistics, where the fit's scaling does), not their raw amplitudes, which
+        on raw recordings would hide the task's spectrum under each series' gain."""
+        if self._fitted_scaling() == "channel":
+            return X3
+        return self._scaled(X3, lengths)[:, : X3.shape[1]]  # (n, C, L): the shape channels
 
     def _fitted_scaling(self) -> str:
         """The input scaling the fit used (``input_scaling_``; "channel" for models saved
@@ -356,11 +381,13 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
         with torch_threads(resolve_n_threads(self.n_threads)), seeded(streams.torch):
             if first:
                 self.net_ = build_net(
-                    self, training, X3.shape[1], self._n_outputs(), streams.split
+                    self, training, network_channels(self.input_scaling_, X3.shape[1]),
+                    self._n_outputs(), streams.split,
                 )
                 self.net_.initialize()  # every layer built once, with the base init
                 self._initialize_modes(
-                    X3, target, streams.tdi, init, tdi, partial=partial, lengths=lengths
+                    self._tdi_input(X3, lengths), target, streams.tdi, init, tdi,
+                    partial=partial, lengths=lengths,
                 )
                 self.n_epochs_ = 0
             if n_epochs > 0:
@@ -374,6 +401,7 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
                 inputs = network_input(
                     X3, self.input_mean_, self.input_scale_, lengths,
                     scaling=self._fitted_scaling(),
+                    reference=self.__dict__.get("input_reference_"),
                 )
                 if lengths is not None:
                     inputs = {"X": inputs, "lengths": lengths}  # skorch unpacks it into forward
@@ -496,7 +524,7 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
             # standardized batch by batch: a float64 copy of the whole X would grow with n
             return network_input(
                 batch, self.input_mean_, self.input_scale_, batch_lengths, np.float64,
-                scaling=self._fitted_scaling(),
+                scaling=self._fitted_scaling(), reference=self.__dict__.get("input_reference_"),
             )
 
         with torch_threads(resolve_n_threads(self.n_threads)):

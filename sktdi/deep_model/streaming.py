@@ -28,6 +28,7 @@ from ..utils.inputs import (
     CONSTANT_SO_FAR,
     RunningMoments,
     check_causal_scaling,
+    running_shape_level_scale,
     running_standardize,
 )
 from ..utils.threads import resolve_n_threads, torch_threads
@@ -103,6 +104,10 @@ class PredictionStream:
         self._input_scale = np.array(estimator.input_scale_, dtype=np.float64)  # (C,)
         # input_scaling="running": each stream's running moments, from its first sample on
         self._running = estimator._fitted_scaling() == "running"
+        # input_scaling="running+scale": the shape, level and scale so far (three channels
+        # a channel), by the fit's reference unit
+        self._with_scale = estimator._fitted_scaling() == "running+scale"
+        self._reference = estimator.__dict__.get("input_reference_")
         self._moments = None
         self._classes = getattr(estimator, "classes_", None)
         if self._classes is not None:
@@ -141,6 +146,7 @@ class PredictionStream:
         (update keeps only the last: nothing is collected per sample on its path)."""
         if (
             not every_step
+            and not self._with_scale  # its three channels a channel: the general path
             and self._stepper is not None
             and type(x) is np.ndarray
             and x.dtype in _SAMPLE_DTYPES
@@ -189,7 +195,9 @@ class PredictionStream:
         with np.errstate(over="ignore", invalid="ignore"):
             if self._running:  # taken (moments kept) only once the checks below pass
                 x, moments = running_standardize(x, moments)  # (S, C, k)
-            x = x - self._input_mean[:, None]  # (S, C, k), a new array: scaled in place
+            elif self._with_scale:
+                x, moments = running_shape_level_scale(x, self._reference, moments)  # (S, 3C, k)
+            x = x - self._input_mean[:, None]  # (S, C', k), a new array: scaled in place
             x /= self._input_scale[:, None]
             if self._dtype == torch.float32:
                 x = x.astype(np.float32)

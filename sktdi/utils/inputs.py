@@ -54,20 +54,45 @@ def network_input(
     lengths: np.ndarray | None,
     dtype=np.float32,
     scaling: str = "channel",
+    reference: np.ndarray | None = None,
 ) -> np.ndarray:
-    """Standardized series (n, C, L) in ``dtype`` with the padding zeroed: each series
-    scaled on its own first (:func:`scale_each_series`, ``scaling``), then by the fit's
-    ``mean`` and ``scale`` per channel."""
-    X3 = scale_each_series(X3, lengths, scaling)
-    X3 = (X3 - mean[:, None]) / scale[:, None]  # (n, C, L)
+    """Standardized series (n, C', L) in ``dtype`` with the padding zeroed: each series
+    scaled on its own first (:func:`scale_each_series`, ``scaling``; C' = 3C where its level
+    and scale are channels of their own), then by the fit's ``mean`` and ``scale`` per
+    network channel."""
+    X3 = scale_each_series(X3, lengths, scaling, reference)
+    X3 = (X3 - mean[:, None]) / scale[:, None]  # (n, C', L)
     return (X3 * valid_mask(X3, lengths)).astype(dtype)
 
 
-def scale_each_series(X3: np.ndarray, lengths: np.ndarray | None, scaling: str) -> np.ndarray:
+# scalings that give the network each series' shape, and its level and scale as two more
+# channels per channel (the time series foundation models' answer to raw amplitudes: Mantis,
+# NuTime): "series+scale" by the whole series' statistics, "running+scale" by those so far
+WITH_SCALE = ("series+scale", "running+scale")
+CAUSAL_SCALINGS = ("channel", "running", "running+scale")
+
+
+def network_channels(scaling: str, n_channels: int) -> int:
+    """The network's input channels for ``n_channels`` channels of series under ``scaling``.
+
+    >>> network_channels("series+scale", 2), network_channels("series", 2)
+    (6, 2)
+    """
+    return 3 * n_channels if scaling in WITH_SCALE else n_channels
+
+
+def scale_each_series(
+    X3: np.ndarray,
+    lengths: np.ndarray | None,
+    scaling: str,
+    reference: np.ndarray | None = None,
+) -> np.ndarray:
     """X (n, C, L) with each series and channel scaled by its own statistics: "series", the
     mean and standard deviation of its valid steps (a constant one: its mean removed);
     "running", those of its steps so far (:func:`running_standardize`); "channel", as it is
-    (the fit's per-channel statistics do the rest).
+    (the fit's per-channel statistics do the rest). "series+scale" and "running+scale"
+    (:func:`shape_level_scale`, ``reference`` from :func:`fit_reference`): (n, 3C, L), each
+    series' shape, then its level and its scale as channels of their own.
 
     Examples
     --------
@@ -81,10 +106,15 @@ def scale_each_series(X3: np.ndarray, lengths: np.ndarray | None, scaling: str) 
     """
     if scaling == "channel":
         return X3
+    if scaling in WITH_SCALE:
+        return shape_level_scale(X3, lengths, scaling == "running+scale", reference)
     if scaling == "running":
         return running_standardize(X3)[0]  # (n, C, L) float64
     if scaling != "series":
-        raise ValueError(f"input scaling must be 'series', 'running' or 'channel', got {scaling!r}")
+        raise ValueError(
+            f"input scaling must be one of 'channel', 'series', 'running', 'series+scale' or "
+            f"'running+scale', got {scaling!r}"
+        )
     mask = valid_mask(X3, lengths)  # (n, 1, L) or 1.0
     count = X3.shape[-1] if lengths is None else lengths[:, None, None]  # (n, 1, 1)
     mean = (X3 * mask).sum(axis=-1, keepdims=True, dtype=np.float64) / count  # (n, C, 1)
@@ -98,16 +128,144 @@ def scale_each_series(X3: np.ndarray, lengths: np.ndarray | None, scaling: str) 
 
 def check_causal_scaling(scaling: str, what: str) -> None:
     """A clear error where a model whose inputs are scaled by each whole series' statistics
-    (``input_scaling="series"``) is asked for ``what`` needs prefixes: a prefix's scaling
-    would need the steps that have not come yet."""
-    if scaling == "series":
+    (``input_scaling="series"`` or ``"series+scale"``) is asked for ``what`` needs prefixes:
+    a prefix's scaling would need the steps that have not come yet."""
+    if scaling not in CAUSAL_SCALINGS:
+        causal = "running+scale" if scaling in WITH_SCALE else "running"
         raise ValueError(
-            f"{what} needs the network's output for every prefix, but input_scaling='series' "
-            f"scales each series by the statistics of the whole series, which a prefix does "
-            f"not have yet. For {what}, fit with input_scaling='running' (each series by its "
-            f"statistics so far: causal, and as blind to gains and offsets) or 'channel' (one "
-            f"scale per channel)"
+            f"{what} needs the network's output for every prefix, but input_scaling="
+            f"'{scaling}' scales each series by the statistics of the whole series, which a "
+            f"prefix does not have yet. For {what}, fit with input_scaling='{causal}' (each "
+            f"series by its statistics so far: causal, and as blind to gains and offsets) or "
+            f"'channel' (one scale per channel)"
         )
+
+
+# ---- each series' shape, and its level and scale beside it ----------------------------------
+
+
+def _span(X3: np.ndarray, lengths: np.ndarray | None) -> np.ndarray:
+    """Where each series and channel of X (n, C, L) varies, (n, C, L) bool: its valid steps
+    from the last of a constant start to the first of a constant end. A recording started
+    early, or stopped late, holds its first (last) value for a while: those steps are no
+    part of its shape, and in the statistics they would shrink its scale."""
+    L = X3.shape[-1]
+    t = np.arange(L)  # (L,)
+    valid = np.broadcast_to(np.asarray(valid_mask(X3, lengths), bool), X3.shape)  # (n, C, L)
+    last = (L if lengths is None else lengths)  # the last valid step, + 1
+    last = np.broadcast_to(np.asarray(last).reshape(-1, 1, 1) - 1, X3.shape[:2] + (1,))
+    end_value = np.take_along_axis(X3, last, axis=-1)  # (n, C, 1)
+    moved = valid & (X3 != X3[..., :1])  # (n, C, L): differs from the first value
+    first_change = np.where(moved.any(-1, keepdims=True), moved.argmax(-1)[..., None], L)
+    moved_back = valid & (X3 != end_value)  # differs from the last value
+    last_change = np.where(
+        moved_back.any(-1, keepdims=True), L - 1 - moved_back[..., ::-1].argmax(-1)[..., None], -1
+    )  # (n, C, 1)
+    span = valid & (t >= first_change - 1) & (t <= last_change + 1)  # (n, C, L)
+    return np.where(first_change < L, span, valid)  # a constant series: all its steps
+
+
+def _series_moments(X3: np.ndarray, lengths: np.ndarray | None):
+    """Each series and channel's mean and standard deviation over its span (:func:`_span`),
+    (n, C, 1) each, float64; the standard deviation 0 where the series is constant."""
+    span = _span(X3, lengths)  # (n, C, L)
+    count = np.maximum(span.sum(-1, keepdims=True), 1)  # (n, C, 1)
+    mean = np.where(span, X3, 0.0).sum(-1, keepdims=True, dtype=np.float64) / count
+    std = np.sqrt((np.where(span, X3 - mean, 0.0) ** 2).sum(-1, keepdims=True) / count)
+    # a variation a ten-billionth of a large offset is float64 rounding: constant
+    return mean, np.where(std <= 1e-10 * np.abs(mean), 0.0, std)
+
+
+def fit_reference(X3: np.ndarray, lengths: np.ndarray | None) -> np.ndarray:
+    """Per channel (C,), the unit in which the level and scale channels are read: the median
+    standard deviation of the training series that vary (1 where none does).
+
+    >>> import numpy as np
+    >>> X = np.array([[[0.0, 2.0, 0.0]], [[5.0, 5.0, 5.0]], [[0.0, 20.0, 0.0]]])
+    >>> fit_reference(X, None).round(3)
+    array([5.185])
+    """
+    std = _series_moments(X3, lengths)[1][..., 0]  # (n, C)
+    reference = np.array([
+        np.median(column[column > 0]) if (column > 0).any() else 1.0 for column in std.T
+    ])  # (C,)
+    return reference
+
+
+def _level_scale(mean, std, reference):
+    """The level and scale channels: asinh of the mean and standard deviation in units of
+    the fit's reference; about linear near it, logarithmic far above (four orders of
+    magnitude become a range of about 9)."""
+    unit = reference[:, None]  # (C, 1)
+    return np.arcsinh(mean / unit), np.arcsinh(std / unit)
+
+
+def shape_level_scale(
+    X3: np.ndarray,
+    lengths: np.ndarray | None,
+    running: bool,
+    reference: np.ndarray | None,
+) -> np.ndarray:
+    """(n, 3C, L), float64: each series' shape (its steps standardized by its own mean and
+    standard deviation; 0 where it is constant), then its level and its scale
+    (:func:`_level_scale`) as channels of their own, constant over the series, or with
+    ``running``, those of its steps so far (:func:`running_shape_level_scale`). Statistics
+    over the span where the series varies (:func:`_span`): a flat start does not shrink the
+    scale. A gain or an offset changes the shape channels in nothing.
+
+    >>> import numpy as np
+    >>> X = np.array([[[1.0, 1.0, 1.0, 3.0, 1.0]]])
+    >>> shape_level_scale(X, None, False, np.array([1.0]))[0, 0].round(3)
+    array([-0.707, -0.707, -0.707,  1.414, -0.707])
+    """
+    if running:
+        return running_shape_level_scale(X3, reference)[0]
+    mean, std = _series_moments(X3, lengths)  # (n, C, 1) each
+    shape = (X3 - mean) / np.where(std > 0, std, np.inf)  # (n, C, L), 0 where constant
+    level, scale = _level_scale(mean, std, reference)  # (n, C, 1) each
+    L = X3.shape[-1]
+    return np.concatenate(
+        [shape, np.repeat(level, L, axis=-1), np.repeat(scale, L, axis=-1)], axis=1
+    )  # (n, 3C, L)
+
+
+def running_shape_level_scale(
+    X3: np.ndarray, reference: np.ndarray, moments: RunningMoments | None = None
+) -> tuple[np.ndarray, RunningMoments]:
+    """:func:`shape_level_scale` of each step by the statistics of the steps so far (causal):
+    (n, 3C, L) and the moments to continue with. As :func:`running_standardize`, but the
+    count of steps starts at the last step of a constant start (the steps a recording
+    started early hold its first value: they would shrink its scale), carried in
+    ``moments.count`` (n, C, 1).
+
+    >>> import numpy as np
+    >>> X = np.array([[[1.0, 1.0, 1.0, 3.0, 1.0]]])
+    >>> running_shape_level_scale(X, np.array([1.0]))[0][0, 0].round(3)
+    array([ 0.   ,  0.   ,  0.   ,  1.   , -0.707])
+    """
+    X3 = np.asarray(X3, dtype=np.float64)
+    if moments is None:
+        zeros = np.zeros(X3.shape[:2] + (1,))  # (n, C, 1)
+        moments = RunningMoments(X3[:, :, :1].copy(), zeros, zeros, 0, np.ones_like(zeros))
+    d = X3 - moments.first  # (n, C, L)
+    sums = np.cumsum(np.concatenate([moments.sum, d], axis=-1), axis=-1)[..., 1:]  # (n, C, L)
+    sums_sq = np.cumsum(np.concatenate([moments.sum_sq, d * d], axis=-1), axis=-1)[..., 1:]
+    # once the series has moved from its first value, every step counts (and the last
+    # step of the constant start, already in the count: 1 while constant)
+    counts = moments.count + np.cumsum(sums_sq > 0, axis=-1)  # (n, C, L)
+    mean = sums / counts  # (n, C, L), about the first value
+    mean_sq = sums_sq / counts
+    var = mean_sq - mean * mean  # (n, C, L)
+    varies = var > CONSTANT_SO_FAR * mean_sq  # (n, C, L)
+    std = np.sqrt(np.where(varies, var, 0.0))  # (n, C, L)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        shape = np.where(varies, (d - mean) / np.where(varies, std, 1.0), 0.0)
+    level, scale = _level_scale(mean + moments.first, std, reference)  # (n, C, L) each
+    last = RunningMoments(
+        moments.first, sums[..., -1:], sums_sq[..., -1:], moments.steps + X3.shape[-1],
+        counts[..., -1:],
+    )
+    return np.concatenate([shape, level, scale], axis=1), last  # (n, 3C, L)
 
 
 # ---- each series by its own statistics, as it runs ------------------------------------------
@@ -126,10 +284,15 @@ class RunningMoments(NamedTuple):
     sum: np.ndarray
     sum_sq: np.ndarray
     steps: int
+    # the steps counted in the statistics, (n, C, 1): for running_shape_level_scale only
+    count: np.ndarray | None = None
 
     def select(self, rows) -> RunningMoments:
         """The moments of the series ``rows`` only, in that order."""
-        return self._replace(first=self.first[rows], sum=self.sum[rows], sum_sq=self.sum_sq[rows])
+        return self._replace(
+            first=self.first[rows], sum=self.sum[rows], sum_sq=self.sum_sq[rows],
+            count=None if self.count is None else self.count[rows],
+        )
 
 
 def running_standardize(
