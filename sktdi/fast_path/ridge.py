@@ -40,6 +40,7 @@ from ..utils.validation import (
     restore_on_error,
     validate_padded_sequences,
 )
+from ..utils.inputs import fit_reference, shape_and_amplitude, valid_mask
 from .scan import _steps
 from .transformers import SpectralAlignmentTransformer
 
@@ -233,6 +234,8 @@ class _SpectralRidge(HasOptionGroups, SaveMixin, BaseEstimator):
         "rocket_": _ROCKET_TYPES,
         "difference_rocket_": _ROCKET_TYPES,
         "scaler_": "sklearn.preprocessing.StandardScaler(n_features_in_=n_features)",
+        # absent from files saved before the fast path read each series' shape (issue 64)
+        "input_reference_": "float64[n_channels_]?",
     }
 
     def _head_problem(self) -> str | None:
@@ -252,6 +255,8 @@ class _SpectralRidge(HasOptionGroups, SaveMixin, BaseEstimator):
                 raise ValueError(problem)
             per_dilation = rocket.parameters[-2]
             n_features += MINIROCKET_KERNELS * int(per_dilation.sum(dtype=np.int64))
+        if "input_reference_" in vars(self):  # each channel's level and scale
+            n_features += 2 * self.n_channels_
         return {
             **input_dims(self),
             "n_timepoints_": self.transformer_.n_timepoints_,  # MiniRocket's length check
@@ -376,6 +381,11 @@ class _SpectralRidge(HasOptionGroups, SaveMixin, BaseEstimator):
                 + f"); got {X.shape[-1]}"
                 + ("; pass difference=False for the series alone" if difference else "")
             )
+        # the bank and MiniRocket read each series' shape; its level and scale are features
+        # of their own (_raw_features): a gain or an offset per series moves two features,
+        # not all of them, and the ridge weighs them as the training set says
+        self.input_reference_ = fit_reference(X, lengths)
+        X, amplitude = self._shape_and_amplitude(X, lengths)
         self.transformer_ = transformer.fit(X, y, lengths=lengths)
         self.rocket_ = self.difference_rocket_ = None
         if self.rocket is not None:
@@ -396,13 +406,27 @@ class _SpectralRidge(HasOptionGroups, SaveMixin, BaseEstimator):
         # in place (copy=False): the features are this model's own fresh array, and a copy of
         # (n, F) doubled the time and the peak memory of multichannel fits
         self.scaler_ = StandardScaler(copy=False)
-        features = self.scaler_.fit_transform(self._raw_features(X, lengths))  # (n, F)
+        features = self.scaler_.fit_transform(self._raw_features(X, lengths, amplitude))
         if self._clip_features:
             # the training range of each scaled feature: new series are clipped to it
             self.feature_range_ = np.stack([features.min(axis=0), features.max(axis=0)])  # (2, F)
         return features
 
-    def _raw_features(self, X: np.ndarray, lengths) -> np.ndarray:
+    def _shape_and_amplitude(self, X: np.ndarray, lengths):
+        """Each series' shape (n, C, L), its padding zero, and its level and scale (n, 2C)
+        (:func:`~sktdi.utils.inputs.shape_and_amplitude`); X as it is, and no amplitude, for
+        a model saved before the fast path read shapes."""
+        reference = vars(self).get("input_reference_")
+        if reference is None:
+            return X, None
+        shape, amplitude = shape_and_amplitude(X, lengths, reference)
+        if lengths is not None:
+            shape *= valid_mask(shape, lengths)
+        return shape, amplitude
+
+    def _raw_features(self, X: np.ndarray, lengths, amplitude) -> np.ndarray:
+        """The features (n, F) of the series' shapes X (:meth:`_shape_and_amplitude`): the
+        bank's, MiniRocket's, then each channel's level and scale (``amplitude``)."""
         rockets = []  # MiniRocket's features of the series, then of its difference
         for rocket, difference in ((self.rocket_, False), (self.difference_rocket_, True)):
             if rocket is not None:
@@ -410,12 +434,14 @@ class _SpectralRidge(HasOptionGroups, SaveMixin, BaseEstimator):
                 rockets.append(np.asarray(features))  # (n, F_mr)
         # one (n, F) matrix that every block is written into: no stacking copy
         n_bank = self.transformer_._n_features_out
+        n_amplitude = 0 if amplitude is None else amplitude.shape[1]
         features = np.empty(
-            (len(X), n_bank + sum(block.shape[1] for block in rockets)), self._feature_dtype
+            (len(X), n_bank + sum(block.shape[1] for block in rockets) + n_amplitude),
+            self._feature_dtype,
         )  # (n, F)
         self.transformer_._transform(X, lengths, out=features[:, :n_bank])
         start = n_bank
-        for block in rockets:
+        for block in rockets + ([] if amplitude is None else [amplitude]):
             features[:, start : start + block.shape[1]] = block
             start += block.shape[1]
         return features
@@ -424,7 +450,8 @@ class _SpectralRidge(HasOptionGroups, SaveMixin, BaseEstimator):
         check_is_fitted(self)
         X, _, lengths = validate_padded_sequences(self, X, lengths=lengths, reset=False)
         _check_rocket_lengths(self.rocket_, X, lengths, self.n_timepoints_)
-        features = self.scaler_.transform(self._raw_features(X, lengths))  # (n, F)
+        X, amplitude = self._shape_and_amplitude(X, lengths)
+        features = self.scaler_.transform(self._raw_features(X, lengths, amplitude))  # (n, F)
         if self._clip_features:
             np.clip(features, *self.feature_range_, out=features)
         return features

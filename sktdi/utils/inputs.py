@@ -197,7 +197,9 @@ def _level_scale(mean, std, reference):
     the fit's reference; about linear near it, logarithmic far above (four orders of
     magnitude become a range of about 9)."""
     unit = reference[:, None]  # (C, 1)
-    return np.arcsinh(mean / unit), np.arcsinh(std / unit)
+    # rounded to a millionth: on z-normalized series the channels are constant but for
+    # rounding, which a standardization would blow up into a feature of noise
+    return np.round(np.arcsinh(mean / unit), 6), np.round(np.arcsinh(std / unit), 6)
 
 
 def shape_level_scale(
@@ -220,13 +222,24 @@ def shape_level_scale(
     """
     if running:
         return running_shape_level_scale(X3, reference)[0]
+    shape, amplitude = shape_and_amplitude(X3, lengths, reference)  # (n, C, L), (n, 2C)
+    L = X3.shape[-1]
+    return np.concatenate(
+        [shape, np.repeat(amplitude[..., None], L, axis=-1)], axis=1
+    )  # (n, 3C, L)
+
+
+def shape_and_amplitude(
+    X3: np.ndarray, lengths: np.ndarray | None, reference: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Each series' shape (n, C, L), float64 (its steps standardized by its own mean and
+    standard deviation over the span where it varies, :func:`_span`; 0 where it is constant),
+    and its amplitude (n, 2C): the level of each channel, then the scale of each
+    (:func:`_level_scale`)."""
     mean, std = _series_moments(X3, lengths)  # (n, C, 1) each
     shape = (X3 - mean) / np.where(std > 0, std, np.inf)  # (n, C, L), 0 where constant
     level, scale = _level_scale(mean, std, reference)  # (n, C, 1) each
-    L = X3.shape[-1]
-    return np.concatenate(
-        [shape, np.repeat(level, L, axis=-1), np.repeat(scale, L, axis=-1)], axis=1
-    )  # (n, 3C, L)
+    return shape, np.concatenate([level[..., 0], scale[..., 0]], axis=1)
 
 
 def running_shape_level_scale(
