@@ -8,6 +8,7 @@ import hashlib
 import io
 import json
 import math
+import os
 import pickle
 import sys
 import warnings
@@ -1085,3 +1086,23 @@ def test_an_option_changed_in_place_since_fit_is_refused(name, tmp_path):
     model.set_params(tdi__spread=0.75)
     with pytest.raises(ValueError, match=r"changed since fit: tdi=TDIOptions\(spread=0.75\) now"):
         model.save(tmp_path / "m.sktdi")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX permission bits")
+@pytest.mark.parametrize("umask", [0o022, 0o077, 0o002])
+def test_a_saved_file_gets_the_mode_open_gives_a_file_beside_it(tmp_path, umask):
+    bank = SpectralAlignmentTransformer(**BANK).fit(*planted())
+    previous = os.umask(umask)
+    try:
+        bank.save(tmp_path / "model.sktdi")
+        with open(tmp_path / "beside.txt", "wb"):
+            pass
+    finally:
+        os.umask(previous)
+    mode = os.stat(tmp_path / "model.sktdi").st_mode & 0o777
+    assert mode == os.stat(tmp_path / "beside.txt").st_mode & 0o777 == 0o666 & ~umask
+    # an overwrite keeps the file's own mode, as open() does
+    os.chmod(tmp_path / "model.sktdi", 0o640)
+    bank.save(tmp_path / "model.sktdi")
+    assert os.stat(tmp_path / "model.sktdi").st_mode & 0o777 == 0o640
+    assert [p.name for p in tmp_path.iterdir() if p.suffix == ".tmp"] == []

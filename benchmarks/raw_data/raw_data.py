@@ -178,6 +178,8 @@ def fit_score(model: str, task: str, Xtr, ytr, Xte, yte, threads: int = 1) -> di
                             n_threads=threads)
     elif model == "fast-path":
         est = (SpectralRidgeClassifier if classify else SpectralRidgeRegressor)(random_state=SEED)
+    elif model == "fast-path-raw":  # round 2: the fast path as it was, on the series as given
+        est = _raw_fast_path(classify)(random_state=SEED)
     elif model == "minirocket":
         est = _minirocket(classify)
         lengths = {}, {}  # MiniRocket takes equal lengths: the zero-padded panel, as a user would
@@ -202,6 +204,18 @@ def fit_score(model: str, task: str, Xtr, ytr, Xte, yte, threads: int = 1) -> di
         "score": round(float(score), 4), "train_score": round(float(train_score), 4),
         "warned": int(warned), "fit_s": round(fit_s, 2), "predict_s": round(predict_s, 2),
     }
+
+
+def _raw_fast_path(classify: bool):
+    """The fast path before round 2: its bank and MiniRocket on the series as given, no level
+    or scale features (its shape step skipped)."""
+    from sktdi import SpectralRidgeClassifier, SpectralRidgeRegressor
+
+    class RawFastPath(SpectralRidgeClassifier if classify else SpectralRidgeRegressor):
+        def _shape_and_amplitude(self, X, lengths):
+            return X, None
+
+    return RawFastPath
 
 
 def _minirocket(classify: bool):
@@ -307,7 +321,7 @@ def _round2_cells(stage: str) -> list:
             *HELD_OUT_PERTURBATIONS)]
     sets += [("BasicMotions", kind) for kind in ("clean", "gain", "offset", "trend")]
     sets += [("PLAID-subset", "raw")]
-    for models in (ROUND2_DEEP_ARMS, ("fast-path", "minirocket")):
+    for models in (ROUND2_DEEP_ARMS, ("fast-path", "fast-path-raw", "minirocket")):
         for name, kind in sets:
             out += [("confirm", name, kind, -1, m, "classification") for m in models]
         for name in ("Covid3Month", "Tecator"):

@@ -56,6 +56,7 @@ import hashlib
 import io
 import json
 import os
+import stat
 import tempfile
 import zipfile
 from pathlib import Path
@@ -261,12 +262,27 @@ SpectralRidgeClassifier, SpectralRidgeRegressor or one of the sktime adapters
     # a temporary file beside the target, then an atomic rename: never a half-written file
     descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
     try:
+        # mkstemp's file is its owner's alone (0600): give it the mode open() would, so
+        # that a model saved to share is as readable as any file written beside it
+        os.chmod(temporary, _mode_open_gives(path))
         with os.fdopen(descriptor, "wb") as file:
             file.write(data)
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def _mode_open_gives(path: Path) -> int:
+    """The permission bits ``open(path, "wb")`` leaves: an existing file keeps its own, a new
+    one gets 0o666 less the process's umask."""
+    try:
+        return stat.S_IMODE(path.stat().st_mode)
+    except FileNotFoundError:
+        pass
+    umask = os.umask(0o022)  # the only way to read it is to set it: put it back at once
+    os.umask(umask)
+    return 0o666 & ~umask
 
 
 def _is_file_object(target, method: str) -> bool:
