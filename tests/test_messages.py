@@ -4,6 +4,7 @@ library underneath (numpy's "inhomogeneous shape", scikit-learn's "reshape(-1, 1
 from __future__ import annotations
 
 import re
+import warnings
 
 import numpy as np
 import pytest
@@ -866,3 +867,31 @@ def test_fit_warnings_point_at_the_callers_line():
         ours = [w for w in caught if "tdi.spectrum is ignored" in str(w.message)
                 or "TDI skipped" in str(w.message)]
         assert len(ours) == 1 and ours[0].filename == __file__, (name, ours[:1])
+
+
+# ---- a time column in sktime's frames ---------------------------------------------------------
+@pytest.mark.parametrize("form", ["df-list", "pd-multiindex"])
+def test_a_column_that_rises_at_every_step_is_named_as_a_likely_time_column(form):
+    pd = pytest.importorskip("pandas")
+    from sktdi import SpectralRidgeClassifier
+
+    rng = np.random.default_rng(0)
+    frames = [
+        pd.DataFrame({"t_ms": 10.0 * np.arange(n), "ax": rng.normal(size=n)})
+        for n in (30, 40, 35, 30, 45, 30)
+    ]
+    X = frames
+    if form == "pd-multiindex":
+        X = pd.concat(frames, keys=range(len(frames)))
+    y = np.arange(len(frames)) % 2
+    with pytest.warns(UserWarning, match=r"column 't_ms' of X \(sktime's " + form) as caught:
+        SpectralRidgeClassifier(n_filters=4, d_state=4, random_state=0).fit(X, y)
+    assert all("'ax'" not in str(w.message) for w in caught)
+    assert all(w.filename == __file__ for w in caught if "t_ms" in str(w.message))
+    # a signal that falls somewhere is no clock: no warning
+    frames[2].loc[5, "t_ms"] = 0.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)
+        from sktdi.utils.panels import read_sktime_panel
+
+        read_sktime_panel(frames)

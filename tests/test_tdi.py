@@ -934,3 +934,23 @@ def test_a_boolean_where_an_option_takes_a_number_is_refused_by_name(field):
                                          r"number .* not a boolean: got True"):
         clf.fit(X, y)
     assert TDIOptions(reliability=False).validated().reliability is False  # a boolean field
+
+
+def test_spread_one_reports_no_channel_aligned():
+    """spread=1 keeps every mode the base's own: the reports must not count aligned channels
+    beside it (they said "26 of 32 channels aligned" next to "no mode moved")."""
+    from sktdi import SSMClassifier, TDIOptions
+    from sktdi.datasets import planted_frequency_task
+    from sktdi.ssm import init_modes
+    from sktdi.tdi import align_modes, fisher_log_power
+
+    X, y = planted_frequency_task(20, random_state=0)
+    base = init_modes("s4d-lin", d_model=32, d_state=16)
+    modes, report = align_modes(
+        fisher_log_power(X, y), base, channel_share=0.8, spread=1.0, coverage="base"
+    )
+    assert bool((modes.A == base.A).all()) and report.n_aligned_channels == 0
+    assert not any("channels aligned" in note for note in report.notes)
+    model = SSMClassifier(tdi=TDIOptions(spread=1.0), max_epochs=0, random_state=0).fit(X, y)
+    assert model.init_report_["n_aligned_channels"] == 0
+    assert "spread=1" in model.init_report_["reason"]

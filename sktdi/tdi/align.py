@@ -599,7 +599,14 @@ def align_modes(
     )
     d_model = base.A.shape[0]
     n_aligned = int(round(channel_share * d_model))
-    if n_aligned < d_model:
+    # spread=1 with the base's own modes: peak_init_modes moved none, so no channel changed
+    nothing_moved = coverage == "base" and spread >= 1
+    if nothing_moved:
+        n_aligned = 0
+        report.notes.append(
+            f"none of the {d_model} channels changed: every one keeps the base initialization"
+        )
+    elif n_aligned < d_model:
         keep = torch.ones(d_model, dtype=torch.bool)  # (H,)
         keep[torch.randperm(d_model, generator=generator)[:n_aligned]] = False
         keep = keep.unsqueeze(-1)  # (H, 1): channels that keep the base modes

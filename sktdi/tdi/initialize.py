@@ -215,6 +215,10 @@ class InitPlan:
             reason = decision["reason"]
             if self.channel_share > 0 and any(r.coverage == "alias" for r in reports):
                 reason = "the base has no aliased mode to move on the channels TDI could align"
+            elif reports and all(
+                r.coverage == "base" and r.n_aligned_modes == 0 for r in reports
+            ):  # spread=1: every mode stays the base's own, on every channel
+                reason = "spread=1 keeps every mode the base's own, on every channel"
             elif self.channel_share > 0:  # the plan's share rounds to no channel of a layer
                 reason = f"a channel share of {self.channel_share:.1%} rounds to no channel"
             if f"{applied} kept on all" not in reason:

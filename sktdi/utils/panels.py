@@ -74,14 +74,48 @@ def read_sktime_panel(X):
     """
     if _is_frame(X):
         if getattr(X.index, "nlevels", 1) == 2:
-            return _multiindex_series(X)
+            return warn_if_time_column(_multiindex_series(X), X.columns, "pd-multiindex")
         if _nested_cells(X):
-            return _nested_frame_series(X)
+            return warn_if_time_column(_nested_frame_series(X), X.columns, "nested_univ")
         return X  # a frame of numbers: (n, L), one series a row
     if isinstance(X, (list, tuple)) and len(X) and all(_is_frame(x) for x in X):
         # sktime's df-list: each frame (L_i, C), time down the rows
-        return [np.asarray(x, dtype=np.float64).T for x in X]  # (C, L_i) each
+        series = [np.asarray(x, dtype=np.float64).T for x in X]  # (C, L_i) each
+        return warn_if_time_column(series, X[0].columns, "df-list")
     return X
+
+
+def warn_if_time_column(series: list[np.ndarray], columns, form: str) -> list[np.ndarray]:
+    """``series`` (each (C, L_i)), after a warning naming each column of the frames that
+    increases at every step of every series: most often the time stamps of a table read from
+    a file, which every model would take as a channel of signal.
+
+    >>> import warnings, numpy as np
+    >>> t = np.arange(5.0)
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     _ = warn_if_time_column([np.stack([t, np.sin(t)])] * 2, ["time", "x"], "df-list")
+    >>> print(caught[0].message)  # doctest: +ELLIPSIS
+    column 'time' of X (sktime's df-list) increases at every step of every series: ...
+    """
+    if len(series) < 2 or min(x.shape[-1] for x in series) < 3:
+        return series  # too few steps to tell a clock from a signal
+    rising = np.ones(series[0].shape[0], dtype=bool)  # (C,)
+    for x in series:
+        rising &= (np.diff(x, axis=-1) > 0).all(axis=-1)
+    from .inputs import _caller_stacklevel  # here: inputs imports this module
+
+    for c in np.flatnonzero(rising):
+        name = columns[c] if len(columns) == len(rising) else c
+        warnings.warn(
+            f"column {name!r} of X (sktime's {form}) increases at every step of every series: "
+            f"if it is the time (or an index), it is read as a channel of signal here; drop "
+            f"it before fitting (sktdi takes evenly sampled series, in order). If it is a "
+            f"measurement that only grows (a counter, an odometer), ignore this warning",
+            UserWarning,
+            stacklevel=_caller_stacklevel(),
+        )
+    return series
 
 
 # the remedy both of the hints below name
