@@ -152,7 +152,14 @@ def test_a_fit_at_chance_warns_and_names_what_to_try():
     gains = 10 ** np.random.default_rng(0).uniform(-2, 2, size=(len(X), 1, 1))
     raw = SSMClassifier(input_scaling="channel", max_epochs=10, random_state=0, n_threads=1)
     messages = _learned_nothing(raw, X * gains, y)
-    assert len(messages) == 1 and "input_scaling='series'" in messages[0]
+    assert len(messages) == 1 and "input_scaling='series+scale'" in messages[0]
+    assert "scales span a factor of" in messages[0]
+    assert messages[0].index("input_scaling") < messages[0].index("more epochs")
+    # z-normalized series too few epochs from a fit: more epochs first, and no scaling advice
+    brief = SSMClassifier(network="s4d", input_scaling="channel", max_epochs=1, random_state=0)
+    messages = _learned_nothing(brief, X, y)
+    assert len(messages) == 1 and "input_scaling" not in messages[0]
+    assert messages[0].split("Try ")[1].startswith("more epochs")
     # a regressor whose targets are noise, and one that fits
     rng = np.random.default_rng(0)
     noise = SSMRegressor(**SMALL, lr=30.0, max_epochs=5, random_state=0)

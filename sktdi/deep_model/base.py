@@ -37,6 +37,7 @@ from ..tdi.options import FLAT_TDI_PARAMETERS
 from ..utils.inputs import (
     _caller_stacklevel,
     WITH_SCALE,
+    amplitude_spread,
     check_causal_scaling,
     fit_reference,
     fit_standardization,
@@ -80,6 +81,17 @@ MIN_LENGTH = 2  # a single time step is a tabular feature, not a sequence
 # its statistics so far (causal); "series+scale" and "running+scale": each series' shape by its
 # own statistics, its level and scale as channels of their own (issue 64)
 INPUT_SCALINGS = ("channel", "series", "running", "series+scale", "running+scale")
+
+
+def _loss_still_falling(history) -> bool:
+    """Whether the training loss of the fit's last epochs was still falling: the last third's
+    mean below 90% of the first third's (a loss that rose, or stalled, was not)."""
+    losses = np.asarray([row.get("train_loss", np.nan) for row in history], dtype=float)
+    losses = losses[np.isfinite(losses)]
+    if len(losses) < 3:
+        return True  # too few epochs to tell: more of them is the first thing to try
+    third = len(losses) // 3
+    return bool(losses[-third:].mean() < 0.9 * losses[:third].mean())
 
 
 class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
@@ -437,16 +449,22 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
             return
         network = resolved_network_params(self)
         tries = []
-        if self._fitted_scaling() == "channel":
-            # a network trained for prefixes needs a causal scaling
-            scaling, by = (
-                ("running", "its statistics so far") if self.prefix_weight > 0
-                else ("series", "its own statistics")
-            )
+        amplitudes = amplitude_spread(X3, lengths)
+        if self._fitted_scaling() == "channel" and amplitudes is not None:
+            # what the data showed first: one scale per channel cannot serve series whose
+            # scales or levels differ this much (a network for prefixes needs a causal form)
+            scaling = "running+scale" if self.prefix_weight > 0 else "series+scale"
             tries.append(
-                f"input_scaling='{scaling}' (each series scaled by {by}: amplitudes that "
-                "differ by orders of magnitude leave many series near-constant otherwise)"
+                f"input_scaling='{scaling}' (each series' shape by its own statistics, its "
+                f"level and scale beside it: {amplitudes}, and one scale per channel leaves "
+                f"many series near-constant)"
             )
+        more_epochs = f"more epochs (max_epochs > {self.n_epochs_})"
+        # the series are alike in scale: training is the question. A loss still falling at
+        # the end asks for more epochs first; one that did not fall, for a lower rate
+        still_falling = _loss_still_falling(self.net_.history)
+        if amplitudes is None and still_falling:
+            tries.append(more_epochs)
         recipe_lr = NETWORK_RECIPES[self._task, self.network]["lr"]
         if network["lr"] >= recipe_lr:  # a rate set below the recipe's: not lower still
             tries.append(f"a lower lr (lr={network['lr'] / 10:g})")
@@ -455,7 +473,8 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
             tries.append(
                 f"the network's tested settings (leave {', '.join(set_by_hand)} at 'auto')"
             )
-        tries.append(f"more epochs (max_epochs > {self.n_epochs_})")
+        if more_epochs not in tries:
+            tries.append(more_epochs)
         fast = "SpectralRidgeClassifier" if self._task == "classification" else (
             "SpectralRidgeRegressor"
         )

@@ -176,6 +176,39 @@ def _series_moments(X3: np.ndarray, lengths: np.ndarray | None):
     return mean, np.where(std <= 1e-10 * np.abs(mean), 0.0, std)
 
 
+def amplitude_spread(X3: np.ndarray, lengths: np.ndarray | None) -> str | None:
+    """Where the series of X (n, C, L) differ in scale or level more than one scale per
+    channel can serve, those words (for a message); else None. Scales: the 90th percentile
+    of the series' standard deviations over the 10th, above 10; levels: the spread of their
+    means over the median standard deviation, above 3 (a z-normalized set: 1 and 0).
+
+    >>> import numpy as np
+    >>> X = np.sin(np.arange(50.0))[None, None] * np.logspace(-2, 2, 20)[:, None, None]
+    >>> amplitude_spread(X, None)
+    "the training series' scales span a factor of 1.6e+03 (10th to 90th percentile)"
+    >>> amplitude_spread(X / X.std(axis=-1, keepdims=True), None) is None
+    True
+    """
+    mean, std = _series_moments(X3, lengths)  # (n, C, 1) each
+    std, mean = std[..., 0], mean[..., 0]  # (n, C)
+    low, high = np.percentile(std, [10, 90], axis=0)  # (C,) each
+    typical = np.median(std, axis=0)  # (C,)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        gain = np.where(low > 0, high / low, np.where(high > 0, np.inf, 1.0))  # (C,)
+        level = np.where(typical > 0, mean.std(axis=0) / typical, 0.0)  # (C,)
+    if gain.max() > 10:
+        return (
+            f"the training series' scales span a factor of {gain.max():.2g} (10th to 90th "
+            f"percentile)"
+        )
+    if level.max() > 3:
+        return (
+            f"the training series' levels spread over {level.max():.2g} times their typical "
+            f"standard deviation"
+        )
+    return None
+
+
 def fit_reference(X3: np.ndarray, lengths: np.ndarray | None) -> np.ndarray:
     """Per channel (C,), the unit in which the level and scale channels are read: the median
     standard deviation of the training series that vary (1 where none does).
