@@ -437,6 +437,47 @@ def running_scale_sample(
 
 
 @compiled(nogil=True)
+def running_shape_sample(
+    x, first, total, total_sq, count, steps, reference, mean, scale, out, new_total,
+    new_total_sq, new_count, floor,
+):  # pragma: no cover - compiled
+    """One sample of every stream as its shape, level and scale so far, then scaled by the
+    fit's: :func:`sktdi.utils.inputs.running_shape_level_scale` of one step (the same
+    operations in the same order), fused with :func:`scale_sample`. x (S, C); ``first``,
+    ``total``, ``total_sq``, ``count`` (S, C, 1): the moments before it; out (S, 3C, 1): the
+    shape channels, the levels, then the scales. The new moments go to the ``new_`` arrays,
+    so that a refused sample leaves them as they were. False where a value is not finite once
+    scaled."""
+    S, C = x.shape
+    finite = True
+    for s in range(S):
+        for c in range(C):
+            if steps == 0:
+                first[s, c, 0] = x[s, c]
+            d = x[s, c] - first[s, c, 0]
+            sums = total[s, c, 0] + d
+            sums_sq = total_sq[s, c, 0] + d * d
+            n = count[s, c, 0] + (1.0 if sums_sq > 0 else 0.0)
+            m = sums / n
+            m_sq = sums_sq / n
+            var = m_sq - m * m
+            varies = var > floor * m_sq
+            std = np.sqrt(var) if varies else 0.0
+            z = (d - m) / std if varies else 0.0
+            level = np.round(np.arcsinh((m + first[s, c, 0]) / reference[c]), 6)
+            spread = np.round(np.arcsinh(std / reference[c]), 6)
+            new_total[s, c, 0] = sums
+            new_total_sq[s, c, 0] = sums_sq
+            new_count[s, c, 0] = n
+            out[s, c, 0] = (z - mean[c]) / scale[c]
+            out[s, C + c, 0] = (level - mean[C + c]) / scale[C + c]
+            out[s, 2 * C + c, 0] = (spread - mean[2 * C + c]) / scale[2 * C + c]
+            for k in range(3):
+                finite &= np.isfinite(out[s, k * C + c, 0])
+    return finite
+
+
+@compiled(nogil=True)
 def all_finite(a):  # pragma: no cover - compiled
     """Whether every value of the 2-D array a is finite (np.isfinite(a).all() without the
     temporary array and the reduction's dispatch: a microsecond a sample)."""

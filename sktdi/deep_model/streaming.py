@@ -33,7 +33,13 @@ from ..utils.inputs import (
 )
 from ..utils.threads import resolve_n_threads, torch_threads
 from ..utils.validation import check_not_text
-from .stream_kernels import all_finite, compiled_stepper, running_scale_sample, scale_sample
+from .stream_kernels import (
+    all_finite,
+    compiled_stepper,
+    running_scale_sample,
+    running_shape_sample,
+    scale_sample,
+)
 
 # a sample of these types takes the compiled path of one sample (PredictionStream._feed_sample)
 _SAMPLE_DTYPES = (np.dtype(np.float64), np.dtype(np.float32))
@@ -146,7 +152,6 @@ class PredictionStream:
         (update keeps only the last: nothing is collected per sample on its path)."""
         if (
             not every_step
-            and not self._with_scale  # its three channels a channel: the general path
             and self._stepper is not None
             and type(x) is np.ndarray
             and x.dtype in _SAMPLE_DTYPES
@@ -233,11 +238,16 @@ class PredictionStream:
         compiled pass: a live stream's usual call, where the checks of :meth:`_feed` cost a
         fifth of the step. False, and nothing fed, where a scaled value is not finite:
         :meth:`_feed` then names the problem."""
-        scaled = np.empty((*x.shape, 1), self._stepper.dtype)  # (S, C, 1)
-        if self._running:
-            if not self._running_scale_sample(x, scaled):
-                return False
-        elif not scale_sample(x, self._input_mean, self._input_scale, scaled):
+        if self._with_scale:  # three channels a channel: the shape, level and scale
+            scaled = np.empty((x.shape[0], 3 * x.shape[1], 1), self._stepper.dtype)  # (S, 3C, 1)
+            taken = self._running_shape_sample(x, scaled)
+        else:
+            scaled = np.empty((*x.shape, 1), self._stepper.dtype)  # (S, C, 1)
+            taken = (
+                self._running_scale_sample(x, scaled) if self._running
+                else scale_sample(x, self._input_mean, self._input_scale, scaled)
+            )
+        if not taken:
             return False
         self._output = self._stepper.feed(scaled, every_step=False)  # (S, O)
         self.n_steps_ += 1
@@ -262,6 +272,28 @@ class PredictionStream:
         ):
             return False
         self._moments = RunningMoments(moments.first, new_sum, new_sum_sq, moments.steps + 1)
+        return True
+
+    def _running_shape_sample(self, x: np.ndarray, scaled: np.ndarray) -> bool:
+        """One sample (S, C) as each stream's shape, level and scale so far, scaled by the
+        fit's, into ``scaled`` (S, 3C, 1), in one compiled pass; the moments move on only when
+        every value is finite (False, and nothing taken, otherwise)."""
+        if not all_finite(x):  # the running scaling would hide a NaN (as 0)
+            return False
+        moments = self._moments
+        if moments is None:  # the first sample: its values are each stream's first
+            zeros = np.zeros((*x.shape, 1))  # (S, C, 1)
+            moments = RunningMoments(np.empty((*x.shape, 1)), zeros, zeros, 0, zeros + 1.0)
+        new_sum, new_sum_sq, new_count = np.empty((3, *x.shape, 1))  # (S, C, 1) each
+        if not running_shape_sample(
+            x, moments.first, moments.sum, moments.sum_sq, moments.count, moments.steps,
+            self._reference, self._input_mean, self._input_scale, scaled, new_sum, new_sum_sq,
+            new_count, CONSTANT_SO_FAR,
+        ):
+            return False
+        self._moments = RunningMoments(
+            moments.first, new_sum, new_sum_sq, moments.steps + 1, new_count
+        )
         return True
 
     def keep(self, streams) -> PredictionStream:
