@@ -37,6 +37,7 @@ from ..tdi.options import FLAT_TDI_PARAMETERS
 from ..utils.inputs import (
     _caller_stacklevel,
     WITH_SCALE,
+    amplitude_carries_task,
     amplitude_spread,
     check_causal_scaling,
     fit_reference,
@@ -44,6 +45,7 @@ from ..utils.inputs import (
     network_channels,
     network_input,
     scale_each_series,
+    shape_and_amplitude,
 )
 from ..utils.memory import keep_freed_memory
 from ..utils.options import HasOptionGroups, resolve_options
@@ -212,7 +214,9 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
         "task_spectrum_": "sktdi.tdi.TaskSpectrum | None",
         "tdi_reports_": "data",
         "input_scaling_": "str?",  # absent from files saved before it: "channel"
-        "input_reference_": "float64[n_channels_] | None?",  # absent before it: None
+        # absent from files saved before them: None
+        "input_reference_": "float64[n_channels_] | None?",
+        "input_amplitude_": "int64[n_amplitude] | None?",
         "input_mean_": "float64[n_network_channels]",
         "input_scale_": "float64[n_network_channels]",
         "net_": "net",
@@ -223,10 +227,11 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
     def _declared_dims(self) -> dict:
         """The network's channels and outputs, which the fitted arrays must match."""
         kwargs = module_kwargs(self.net_)
-        per_channel = network_channels(self._fitted_scaling(), 1)
+        kept = self.__dict__.get("input_amplitude_")
+        amplitude = 0 if self._fitted_scaling() not in WITH_SCALE or kept is None else len(kept)
         return {
             **input_dims(self),
-            "n_channels_": kwargs["n_channels"] // per_channel,
+            "n_channels_": kwargs["n_channels"] - amplitude,
             "n_network_channels": kwargs["n_channels"],
             "n_outputs": kwargs["n_outputs"],
         }
@@ -309,9 +314,12 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
         )
         if reset:
             self.input_scaling_ = self.input_scaling
-            self.input_reference_ = (
-                fit_reference(X3, lengths) if self.input_scaling_ in WITH_SCALE else None
-            )
+            self.input_reference_ = self.input_amplitude_ = None
+            if self.input_scaling_ in WITH_SCALE:
+                self.input_reference_ = fit_reference(X3, lengths)
+                # the level and scale channels the training set shows to carry the task
+                amplitude = shape_and_amplitude(X3, lengths, self.input_reference_)[1]
+                self.input_amplitude_ = amplitude_carries_task(amplitude, y, self._task)
             self.input_mean_, self.input_scale_ = fit_standardization(
                 self._scaled(X3, lengths), lengths
             )
@@ -321,7 +329,8 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
         """X (n, C, L) scaled series by series as the fit was (:func:`scale_each_series`):
         (n, C', L), the network's channels before the fit's per-channel standardization."""
         return scale_each_series(
-            X3, lengths, self._fitted_scaling(), self.__dict__.get("input_reference_")
+            X3, lengths, self._fitted_scaling(), self.__dict__.get("input_reference_"),
+            self.__dict__.get("input_amplitude_"),
         )
 
     def _tdi_input(self, X3, lengths):
@@ -393,7 +402,8 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
         with torch_threads(resolve_n_threads(self.n_threads)), seeded(streams.torch):
             if first:
                 self.net_ = build_net(
-                    self, training, network_channels(self.input_scaling_, X3.shape[1]),
+                    self, training,
+                    network_channels(self.input_scaling_, X3.shape[1], self.input_amplitude_),
                     self._n_outputs(), streams.split,
                 )
                 self.net_.initialize()  # every layer built once, with the base init
@@ -414,6 +424,7 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
                     X3, self.input_mean_, self.input_scale_, lengths,
                     scaling=self._fitted_scaling(),
                     reference=self.__dict__.get("input_reference_"),
+                    kept=self.__dict__.get("input_amplitude_"),
                 )
                 if lengths is not None:
                     inputs = {"X": inputs, "lengths": lengths}  # skorch unpacks it into forward
@@ -544,6 +555,7 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
             return network_input(
                 batch, self.input_mean_, self.input_scale_, batch_lengths, np.float64,
                 scaling=self._fitted_scaling(), reference=self.__dict__.get("input_reference_"),
+                kept=self.__dict__.get("input_amplitude_"),
             )
 
         with torch_threads(resolve_n_threads(self.n_threads)):

@@ -438,15 +438,16 @@ def running_scale_sample(
 
 @compiled(nogil=True)
 def running_shape_sample(
-    x, first, total, total_sq, count, steps, reference, mean, scale, out, new_total,
+    x, first, total, total_sq, count, steps, reference, position, mean, scale, out, new_total,
     new_total_sq, new_count, floor,
 ):  # pragma: no cover - compiled
     """One sample of every stream as its shape, level and scale so far, then scaled by the
     fit's: :func:`sktdi.utils.inputs.running_shape_level_scale` of one step (the same
     operations in the same order), fused with :func:`scale_sample`. x (S, C); ``first``,
-    ``total``, ``total_sq``, ``count`` (S, C, 1): the moments before it; out (S, 3C, 1): the
-    shape channels, the levels, then the scales. The new moments go to the ``new_`` arrays,
-    so that a refused sample leaves them as they were. False where a value is not finite once
+    ``total``, ``total_sq``, ``count`` (S, C, 1): the moments before it; out (S, C', 1): the
+    shape channels, then the levels and scales kept, ``position`` (2C,) giving each level's
+    and scale's channel of out (-1: not kept). The new moments go to the ``new_`` arrays, so
+    that a refused sample leaves them as they were. False where a value is not finite once
     scaled."""
     S, C = x.shape
     finite = True
@@ -470,10 +471,11 @@ def running_shape_sample(
             new_total_sq[s, c, 0] = sums_sq
             new_count[s, c, 0] = n
             out[s, c, 0] = (z - mean[c]) / scale[c]
-            out[s, C + c, 0] = (level - mean[C + c]) / scale[C + c]
-            out[s, 2 * C + c, 0] = (spread - mean[2 * C + c]) / scale[2 * C + c]
-            for k in range(3):
-                finite &= np.isfinite(out[s, k * C + c, 0])
+            finite &= np.isfinite(out[s, c, 0])
+            for j, value in ((position[c], level), (position[C + c], spread)):
+                if j >= 0:
+                    out[s, j, 0] = (value - mean[j]) / scale[j]
+                    finite &= np.isfinite(out[s, j, 0])
     return finite
 
 

@@ -114,6 +114,10 @@ class PredictionStream:
         # a channel), by the fit's reference unit
         self._with_scale = estimator._fitted_scaling() == "running+scale"
         self._reference = estimator.__dict__.get("input_reference_")
+        self._kept = estimator.__dict__.get("input_amplitude_")
+        if self._with_scale:  # each level's and scale's channel of the network (-1: none)
+            self._position = np.full(2 * self._n_channels, -1, dtype=np.int64)  # (2C,)
+            self._position[self._kept] = self._n_channels + np.arange(len(self._kept))
         self._moments = None
         self._classes = getattr(estimator, "classes_", None)
         if self._classes is not None:
@@ -201,7 +205,9 @@ class PredictionStream:
             if self._running:  # taken (moments kept) only once the checks below pass
                 x, moments = running_standardize(x, moments)  # (S, C, k)
             elif self._with_scale:
-                x, moments = running_shape_level_scale(x, self._reference, moments)  # (S, 3C, k)
+                x, moments = running_shape_level_scale(
+                    x, self._reference, moments, self._kept
+                )  # (S, C', k)
             x = x - self._input_mean[:, None]  # (S, C', k), a new array: scaled in place
             x /= self._input_scale[:, None]
             if self._dtype == torch.float32:
@@ -239,7 +245,8 @@ class PredictionStream:
         fifth of the step. False, and nothing fed, where a scaled value is not finite:
         :meth:`_feed` then names the problem."""
         if self._with_scale:  # three channels a channel: the shape, level and scale
-            scaled = np.empty((x.shape[0], 3 * x.shape[1], 1), self._stepper.dtype)  # (S, 3C, 1)
+            width = self._n_channels + len(self._kept)
+            scaled = np.empty((x.shape[0], width, 1), self._stepper.dtype)  # (S, C', 1)
             taken = self._running_shape_sample(x, scaled)
         else:
             scaled = np.empty((*x.shape, 1), self._stepper.dtype)  # (S, C, 1)
@@ -287,7 +294,8 @@ class PredictionStream:
         new_sum, new_sum_sq, new_count = np.empty((3, *x.shape, 1))  # (S, C, 1) each
         if not running_shape_sample(
             x, moments.first, moments.sum, moments.sum_sq, moments.count, moments.steps,
-            self._reference, self._input_mean, self._input_scale, scaled, new_sum, new_sum_sq,
+            self._reference, self._position, self._input_mean, self._input_scale, scaled,
+            new_sum, new_sum_sq,
             new_count, CONSTANT_SO_FAR,
         ):
             return False

@@ -55,30 +55,36 @@ def network_input(
     dtype=np.float32,
     scaling: str = "channel",
     reference: np.ndarray | None = None,
+    kept: np.ndarray | None = None,
 ) -> np.ndarray:
     """Standardized series (n, C', L) in ``dtype`` with the padding zeroed: each series
-    scaled on its own first (:func:`scale_each_series`, ``scaling``; C' = 3C where its level
-    and scale are channels of their own), then by the fit's ``mean`` and ``scale`` per
-    network channel."""
-    X3 = scale_each_series(X3, lengths, scaling, reference)
+    scaled on its own first (:func:`scale_each_series`, ``scaling``; C' = C plus the level
+    and scale channels ``kept``), then by the fit's ``mean`` and ``scale`` per network
+    channel."""
+    X3 = scale_each_series(X3, lengths, scaling, reference, kept)
     X3 = (X3 - mean[:, None]) / scale[:, None]  # (n, C', L)
     return (X3 * valid_mask(X3, lengths)).astype(dtype)
 
 
-# scalings that give the network each series' shape, and its level and scale as two more
-# channels per channel (the time series foundation models' answer to raw amplitudes: Mantis,
-# NuTime): "series+scale" by the whole series' statistics, "running+scale" by those so far
+# scalings that give the network each series' shape, and its level and scale as channels of
+# their own where the training set shows they carry the task (the time series foundation
+# models' answer to raw amplitudes: Mantis, NuTime): "series+scale" by the whole series'
+# statistics, "running+scale" by those so far
 WITH_SCALE = ("series+scale", "running+scale")
 CAUSAL_SCALINGS = ("channel", "running", "running+scale")
 
 
-def network_channels(scaling: str, n_channels: int) -> int:
-    """The network's input channels for ``n_channels`` channels of series under ``scaling``.
+def network_channels(scaling: str, n_channels: int, kept: np.ndarray | None = None) -> int:
+    """The network's input channels for ``n_channels`` channels of series under ``scaling``,
+    with the level and scale channels ``kept`` (:func:`amplitude_carries_task`).
 
-    >>> network_channels("series+scale", 2), network_channels("series", 2)
-    (6, 2)
+    >>> import numpy as np
+    >>> network_channels("series+scale", 2, np.array([1, 3])), network_channels("series", 2)
+    (4, 2)
     """
-    return 3 * n_channels if scaling in WITH_SCALE else n_channels
+    if scaling not in WITH_SCALE:
+        return n_channels
+    return n_channels + (2 * n_channels if kept is None else len(kept))
 
 
 def scale_each_series(
@@ -86,13 +92,15 @@ def scale_each_series(
     lengths: np.ndarray | None,
     scaling: str,
     reference: np.ndarray | None = None,
+    kept: np.ndarray | None = None,
 ) -> np.ndarray:
     """X (n, C, L) with each series and channel scaled by its own statistics: "series", the
     mean and standard deviation of its valid steps (a constant one: its mean removed);
     "running", those of its steps so far (:func:`running_standardize`); "channel", as it is
     (the fit's per-channel statistics do the rest). "series+scale" and "running+scale"
-    (:func:`shape_level_scale`, ``reference`` from :func:`fit_reference`): (n, 3C, L), each
-    series' shape, then its level and its scale as channels of their own.
+    (:func:`shape_level_scale`, ``reference`` from :func:`fit_reference`, ``kept`` from
+    :func:`amplitude_carries_task`): (n, C + len(kept), L), each series' shape, then the
+    levels and scales kept, as channels of their own.
 
     Examples
     --------
@@ -107,7 +115,7 @@ def scale_each_series(
     if scaling == "channel":
         return X3
     if scaling in WITH_SCALE:
-        return shape_level_scale(X3, lengths, scaling == "running+scale", reference)
+        return shape_level_scale(X3, lengths, scaling == "running+scale", reference, kept)
     if scaling == "running":
         return running_standardize(X3)[0]  # (n, C, L) float64
     if scaling != "series":
@@ -209,6 +217,49 @@ def amplitude_spread(X3: np.ndarray, lengths: np.ndarray | None) -> str | None:
     return None
 
 
+# a level or scale channel is kept where its relation to the target has a p-value below this,
+# over the number of channels tested (Bonferroni): a gain or an offset drawn at random for each
+# recording relates to nothing, and a network given it fits it to the training labels
+AMPLITUDE_ALPHA = 0.01
+
+
+def amplitude_carries_task(amplitude: np.ndarray, y: np.ndarray, task: str) -> np.ndarray:
+    """The columns of ``amplitude`` (n, 2C): each series' levels and scales
+    (:func:`shape_and_amplitude`) that relate to the target ``y`` in the training set, as
+    indices (k,): for a classifier, a Kruskal-Wallis test across the classes; for a
+    regressor, Spearman's correlation with each target; kept below
+    :data:`AMPLITUDE_ALPHA` over the number of tests. A constant column is never kept.
+
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> y = np.repeat([0, 1], 20)
+    >>> amplitude = np.stack([rng.normal(size=40), y + rng.normal(size=40) / 4], axis=1)
+    >>> amplitude_carries_task(amplitude, y, "classification")
+    array([1])
+    """
+    from scipy.stats import kruskal, spearmanr
+
+    targets = np.asarray(y)
+    n_tests = amplitude.shape[1]
+    if task == "regression":
+        targets = targets.reshape(len(targets), -1).astype(float)  # (n, M)
+        n_tests *= targets.shape[1]
+    kept = []
+    for j, column in enumerate(amplitude.T):
+        if np.ptp(column) == 0:
+            continue
+        if task == "regression":
+            p = min(
+                spearmanr(column, t).pvalue if np.ptp(t) > 0 else 1.0 for t in targets.T
+            )
+        else:
+            groups = [column[targets == label] for label in np.unique(targets)]
+            p = kruskal(*groups).pvalue if len(groups) > 1 else 1.0
+        if np.isfinite(p) and p < AMPLITUDE_ALPHA / n_tests:
+            kept.append(j)
+    return np.array(kept, dtype=np.int64)
+
+
 def fit_reference(X3: np.ndarray, lengths: np.ndarray | None) -> np.ndarray:
     """Per channel (C,), the unit in which the level and scale channels are read: the median
     standard deviation of the training series that vary (1 where none does).
@@ -240,11 +291,13 @@ def shape_level_scale(
     lengths: np.ndarray | None,
     running: bool,
     reference: np.ndarray | None,
+    kept: np.ndarray | None = None,
 ) -> np.ndarray:
-    """(n, 3C, L), float64: each series' shape (its steps standardized by its own mean and
-    standard deviation; 0 where it is constant), then its level and its scale
-    (:func:`_level_scale`) as channels of their own, constant over the series, or with
-    ``running``, those of its steps so far (:func:`running_shape_level_scale`). Statistics
+    """(n, C + len(kept), L), float64: each series' shape (its steps standardized by its own
+    mean and standard deviation; 0 where it is constant), then the channels ``kept`` of its
+    levels and scales (:func:`_level_scale`; 2C of them, the levels first; None: all),
+    constant over the series, or with ``running``, those of its steps so far
+    (:func:`running_shape_level_scale`). Statistics
     over the span where the series varies (:func:`_span`): a flat start does not shrink the
     scale. A gain or an offset changes the shape channels in nothing.
 
@@ -254,12 +307,14 @@ def shape_level_scale(
     array([-0.707, -0.707, -0.707,  1.414, -0.707])
     """
     if running:
-        return running_shape_level_scale(X3, reference)[0]
+        return running_shape_level_scale(X3, reference, kept=kept)[0]
     shape, amplitude = shape_and_amplitude(X3, lengths, reference)  # (n, C, L), (n, 2C)
+    if kept is not None:
+        amplitude = amplitude[:, kept]  # (n, k)
     L = X3.shape[-1]
     return np.concatenate(
         [shape, np.repeat(amplitude[..., None], L, axis=-1)], axis=1
-    )  # (n, 3C, L)
+    )  # (n, C + k, L)
 
 
 def shape_and_amplitude(
@@ -276,10 +331,13 @@ def shape_and_amplitude(
 
 
 def running_shape_level_scale(
-    X3: np.ndarray, reference: np.ndarray, moments: RunningMoments | None = None
+    X3: np.ndarray,
+    reference: np.ndarray,
+    moments: RunningMoments | None = None,
+    kept: np.ndarray | None = None,
 ) -> tuple[np.ndarray, RunningMoments]:
     """:func:`shape_level_scale` of each step by the statistics of the steps so far (causal):
-    (n, 3C, L) and the moments to continue with. As :func:`running_standardize`, but the
+    (n, C + len(kept), L) and the moments to continue with. As :func:`running_standardize`, but the
     count of steps starts at the last step of a constant start (the steps a recording
     started early hold its first value: they would shrink its scale), carried in
     ``moments.count`` (n, C, 1).
@@ -311,7 +369,10 @@ def running_shape_level_scale(
         moments.first, sums[..., -1:], sums_sq[..., -1:], moments.steps + X3.shape[-1],
         counts[..., -1:],
     )
-    return np.concatenate([shape, level, scale], axis=1), last  # (n, 3C, L)
+    amplitude = np.concatenate([level, scale], axis=1)  # (n, 2C, L)
+    if kept is not None:
+        amplitude = amplitude[:, kept]  # (n, k, L)
+    return np.concatenate([shape, amplitude], axis=1), last  # (n, C + k, L)
 
 
 # ---- each series by its own statistics, as it runs ------------------------------------------
