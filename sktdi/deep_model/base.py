@@ -430,9 +430,11 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
                     inputs = {"X": inputs, "lengths": lengths}  # skorch unpacks it into forward
                 self._train(inputs, target, n_epochs, training)
                 self.n_epochs_ = len(self.net_.history)
+        # the trained weights changed: before the check below reads them (a refit's cache
+        # held the previous network's copies)
+        self._inference_modules = {}
         if n_epochs > 0 and not partial:
             self._warn_if_learned_nothing(X3, lengths, target)
-        self._inference_modules = {}  # the trained weights changed
         return self
 
     def _train(self, inputs, target, n_epochs: int, training: TrainingOptions) -> None:
