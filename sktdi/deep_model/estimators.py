@@ -49,11 +49,17 @@ class SSMClassifier(ClassifierMixin, _BaseSSM):
         and an S4D layer in every block for the long range. "s4d"
         (:class:`~sktdi.ssm.S4DNetwork`): S4D blocks only, faster to train. Each comes with
         its tested settings, which every parameter left at "auto" takes (Notes).
-    input_scaling : {"channel", "series", "running"}, default="channel"
+    input_scaling : {"channel", "series", "running", "series+scale", "running+scale"}, \
+default="channel"
         "channel": one mean and scale per channel for all series. "series": each series by
         the mean and scale of its own steps, so a gain or an offset changes nothing: for raw
         recordings whose amplitudes span orders of magnitude (:doc:`/raw_data`). "running":
         by those of its steps so far, the same for streams and predictions over time.
+        "series+scale" and "running+scale": each series' shape, by the statistics of the
+        steps where it varies (a flat start or end left out), with its level and scale
+        beside it as channels of their own where the training series show that they relate
+        to the target (``input_amplitude_``): the amplitude kept where it is the signal,
+        ignored where it is a gain or offset per recording; "running+scale" is causal.
     d_model, n_layers : int or "auto", default="auto"
         Width and depth. "conv-s4d": d_model a multiple of 4, a residual shortcut per three
         blocks; n_layers=3 took about half the fit time, level on the UCR sets but behind
@@ -139,6 +145,14 @@ class SSMClassifier(ClassifierMixin, _BaseSSM):
         The network's settings as fitted, every "auto" resolved (see ``network``).
     input_scaling_ : str
         The input scaling the fit used.
+    input_reference_ : ndarray of shape (n_channels_,) or None
+        For the "+scale" scalings, each channel's unit of level and scale: the median
+        standard deviation of the training series.
+    input_amplitude_ : ndarray of int or None
+        For the "+scale" scalings, the level and scale channels the network is given
+        (indices into the channels' levels, then their scales): those whose relation to the
+        training targets has p < 0.01 over the number tested (Kruskal-Wallis across the
+        classes; Spearman for a regressor).
     n_epochs_ : int
         Epochs trained so far.
     n_features_in_, n_channels_, n_timepoints_ : int

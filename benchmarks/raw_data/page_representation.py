@@ -1,0 +1,285 @@
+"""The generated regions of ``docs/raw_data.md``'s second round (issue 64): each series' shape
+with its level and scale beside it, against the incumbent (benchmarks/raw_data/raw_data.py's
+round 2, benchmarks/raw_data/results/representation.csv)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+import pandas as pd
+
+from ..shared.regions import _csv, region, results_dir
+from ..shared.tables import _f, _md_table, _pts
+
+RESULTS = results_dir("raw_data") / "representation.csv"
+INCUMBENT = "deep-channel"
+CANDIDATES = ("deep-series", "deep-series+scale", "deep-running+scale")
+CAUSAL = "deep-running+scale"  # the default if it passes: streams need a causal scaling
+WORST = 2.0  # points: no confirmation cell may fall further behind the incumbent
+R2_WORST = 0.02  # R²: nor a regression set
+CHOICE_SETS = ("GunPoint", "ArrowHead", "ItalyPowerDemand")
+SHORT = {
+    "deep-channel": "channel", "deep-series": "series", "deep-series+scale": "series+scale",
+    "deep-running+scale": "running+scale",
+    "deep-series+scale-ungated": "series+scale, ungated",
+    "deep-running+scale-ungated": "running+scale, ungated",
+    "fast-path": "fast path", "fast-path-raw": "fast path (before)", "minirocket": "MiniRocket",
+    "inceptiontime": "InceptionTime",
+}
+DEEP = ("deep-channel", "deep-series", "deep-series+scale", "deep-running+scale")
+CONFIRM_COLUMNS = (*DEEP, "fast-path", "fast-path-raw", "minirocket", "inceptiontime")
+
+
+def _results() -> pd.DataFrame:
+    return _csv(RESULTS)
+
+
+def _scaling(arm: str) -> str:
+    return arm.removeprefix("deep-")
+
+
+def _choice() -> pd.DataFrame:
+    """Choice scores, one row per (dataset, perturbation, fold), a column per arm."""
+    choice = _results().query("stage == 'choice'")
+    return choice.pivot_table(
+        index=["dataset", "perturbation", "fold"], columns="model", values="score"
+    )
+
+
+def paired(gaps: pd.Series) -> dict:
+    """Mean of paired differences (points) with its 95% t-interval, and the smallest
+    difference the cells can detect (2.8 standard errors: a two-sided test at 5% with 80%
+    power)."""
+    from scipy import stats
+
+    gaps = gaps.dropna()
+    n = len(gaps)
+    se = gaps.std(ddof=1) / np.sqrt(n) if n > 1 else np.nan
+    half = stats.t.ppf(0.975, n - 1) * se if n > 1 else np.nan
+    return {"n": n, "mean": gaps.mean(), "half": half, "mdd": 2.8 * se}
+
+
+def _confirm() -> pd.DataFrame:
+    return _results().query("stage == 'confirm'")
+
+
+def _unseen_cells() -> pd.DataFrame:
+    """Classification cells of the confirmation no choice saw: (dataset, perturbation) by
+    arm."""
+    confirm = _confirm().query("task == 'classification'")
+    seen = confirm["dataset"].isin(CHOICE_SETS) & confirm["perturbation"].isin(("clean", "gain"))
+    return confirm[~seen].pivot_table(
+        index=["dataset", "perturbation"], columns="model", values="score"
+    )
+
+
+@lru_cache(maxsize=None)
+def _test_sizes() -> pd.Series:
+    from sktdi.datasets import load_ucr
+
+    sizes = {}
+    for dataset in {d for d, _ in _unseen_cells().index}:
+        sizes[dataset] = 100 if dataset == "PLAID-subset" else len(load_ucr(dataset, "test")[1])
+    return pd.Series(sizes)
+
+
+def judge(arm: str) -> dict:
+    """The declared rule for one candidate against "channel" (raw_data.py's round 2)."""
+    choice = paired(100 * (_choice()[arm] - _choice()[INCUMBENT]))
+    cells = _unseen_cells()
+    gaps = 100 * (cells[arm] - cells[INCUMBENT]).dropna() if arm in cells else pd.Series()
+    allowed = np.maximum(WORST, 100 / _test_sizes().reindex([d for d, _ in gaps.index]).values)
+    failing = gaps[gaps.values < -allowed - 1e-9]
+    regression = _confirm().query("task == 'regression'").pivot_table(
+        index="dataset", columns="model", values="score"
+    )
+    r2_gaps = (regression[arm] - regression[INCUMBENT]) if arm in regression else pd.Series()
+    r2_failing = r2_gaps[r2_gaps < -R2_WORST - 1e-12]
+    complete = len(gaps) == len(cells) and len(r2_gaps) == len(regression) and len(gaps) > 0
+    adopted = bool(
+        complete and choice["mean"] > 0 and gaps.mean() >= 0 and failing.empty
+        and r2_failing.empty
+    )
+    return {
+        "arm": arm, "choice": choice, "gaps": gaps, "failing": failing, "r2": r2_gaps,
+        "r2_failing": r2_failing, "complete": complete, "adopted": adopted,
+    }
+
+
+def chosen_scaling() -> tuple[str, str]:
+    """(whole-series, prefix) input scalings the second round's verdict gives: the causal
+    candidate if it passed (a default must stream), else the incumbent for both."""
+    if judge(CAUSAL)["adopted"]:
+        return _scaling(CAUSAL), _scaling(CAUSAL)
+    return _scaling(INCUMBENT), _scaling(INCUMBENT)
+
+
+@region("raw-data-r2-choice")
+def raw_data_r2_choice() -> str:
+    table = _choice().groupby(["dataset", "perturbation"]).mean()
+    arms = [a for a in (*DEEP, *SHORT) if a in table and a.startswith("deep")]
+    arms = list(dict.fromkeys(arms))
+    rows = table[arms].reset_index()
+    rows.columns = ["dataset", "perturbation", *[SHORT[a] for a in arms]]
+    for a in arms:
+        rows[SHORT[a]] = rows[SHORT[a]].map(_f)
+    lines = []
+    for against in (INCUMBENT, "deep-series"):
+        for arm in arms:
+            if arm in (INCUMBENT, against):
+                continue
+            p = paired(100 * (_choice()[arm] - _choice()[against]))
+            lines.append(
+                f'- "{SHORT[arm]}" − "{SHORT[against]}": {_pts(p["mean"])} points '
+                f'(95% interval ±{p["half"]:.1f}; {p["n"]} paired cells, smallest detectable '
+                f'difference {p["mdd"]:.1f} points)'
+            )
+    return (
+        _md_table(rows)
+        + "\nMeans over the 3 folds (stratified 3-fold cross-validation inside the training "
+        "splits). Paired over the folds and sets:\n\n" + "\n".join(lines) + "\n"
+    )
+
+
+@region("raw-data-r2-confirm")
+def raw_data_r2_confirm() -> str:
+    confirm = _confirm().query("task == 'classification'")
+    table = confirm.pivot_table(index=["dataset", "perturbation"], columns="model", values="score")
+    arms = [a for a in CONFIRM_COLUMNS if a in table]
+    rows = table[arms].reset_index()
+    seen = rows["dataset"].isin(CHOICE_SETS) & rows["perturbation"].isin(("clean", "gain"))
+    rows["perturbation"] = [f"{p} (choice)" if s else p for p, s in zip(rows["perturbation"], seen)]
+    rows.columns = ["dataset", "perturbation", *[SHORT[a] for a in arms]]
+    for a in arms:
+        rows[SHORT[a]] = rows[SHORT[a]].map(_f)
+    return _md_table(rows)
+
+
+@region("raw-data-r2-verdict")
+def raw_data_r2_verdict() -> str:
+    lines = []
+    for arm in CANDIDATES:
+        j = judge(arm)
+        c = j["choice"]
+        head = (
+            f'- "{SHORT[arm]}" − "channel": choice {_pts(c["mean"])} points '
+            f'(±{c["half"]:.1f})'
+        )
+        if not len(j["gaps"]):
+            lines.append(head + "; not confirmed yet.")
+            continue
+        gaps = j["gaps"]
+        worst = gaps.idxmin()
+        failing = "; ".join(f"{d}, {p} {_pts(g)}" for (d, p), g in j["failing"].items())
+        r2 = ", ".join(f"{d} {v:+.3f}" for d, v in j["r2"].items())
+        lines.append(
+            head + f"; confirmation, {len(gaps)} cells no choice saw: {_pts(gaps.mean())} on "
+            f"the mean, worst {_pts(gaps.min())} ({worst[0]}, {worst[1]})"
+            + (f"; behind by more than the rule allows: {failing}" if failing else "")
+            + (f"; R² {r2}" if r2 else "")
+            + (f" (behind by more than {R2_WORST})" if len(j["r2_failing"]) else "")
+            + ("" if j["complete"] else "; incomplete")
+            + f": {'passes' if j['adopted'] else 'does not pass'}."
+        )
+    whole, _ = chosen_scaling()
+    outcome = (
+        f'The default is therefore `input_scaling="{whole}"`'
+        + (" (causal: streams and the early classifier keep working at the default)."
+           if whole == _scaling(CAUSAL) else
+           ": the causal candidate did not pass, and a default must stream.")
+    )
+    return "\n".join(lines) + f"\n\n{outcome}\n"
+
+
+def _holds() -> pd.DataFrame:
+    """Per arm and perturbation, perturbed − clean accuracy in points, mean over the sets
+    that have both; and per arm and set, the worst perturbation."""
+    confirm = _confirm().query("task == 'classification'")
+    table = confirm.pivot_table(index=["dataset", "model"], columns="perturbation", values="score")
+    table = table[table["clean"].notna()]
+    return table.drop(columns="clean").sub(table["clean"], axis=0) * 100
+
+
+@region("raw-data-r2-holds")
+def raw_data_r2_holds() -> str:
+    drops = _holds()
+    means = drops.groupby("model").mean()
+    worst = drops.min(axis=1).groupby("model").min()
+    arms = [a for a in CONFIRM_COLUMNS if a in means.index]
+    kinds = [k for k in ("gain", "offset", "trend", "unequal") if k in means]
+    rows = pd.DataFrame({
+        "model": [SHORT[a] for a in arms],
+        **{k: [_pts(means.loc[a, k]) for a in arms] for k in kinds},
+        "worst cell": [_pts(worst[a]) for a in arms],
+    })
+    return (
+        _md_table(rows)
+        + "\nPerturbed − clean accuracy, points, on the official splits: the mean over the sets "
+        "that have both (GunPoint, ArrowHead, ItalyPowerDemand; BasicMotions for gain, offset "
+        "and trend), and the worst single (set, perturbation) cell. The target: within 2 points "
+        "on every set.\n"
+    )
+
+
+@region("raw-data-r2-regression")
+def raw_data_r2_regression() -> str:
+    reg = _confirm().query("task == 'regression'")
+    table = reg.pivot_table(index="dataset", columns="model", values="score")
+    arms = [a for a in (*CONFIRM_COLUMNS, "deep-series+scale-ungated",
+                        "deep-running+scale-ungated") if a in table]
+    rows = table[arms].reset_index()
+    rows.columns = ["dataset", *[SHORT[a] for a in arms]]
+    for a in arms:
+        rows[SHORT[a]] = rows[SHORT[a]].map(_f)
+    return _md_table(rows) + "\nR² on the official test splits (SSMRegressor for the deep arms).\n"
+
+
+@region("raw-data-r2-amplitude")
+def raw_data_r2_amplitude() -> str:
+    """Where the amplitude is the signal: the gated and ungated forms side by side."""
+    confirm = _confirm()
+    cells = confirm[confirm["dataset"].isin(("PLAID-subset", "Covid3Month", "Tecator"))]
+    table = cells.pivot_table(index="dataset", columns="model", values="score")
+    arms = [a for a in ("deep-series", "deep-series+scale", "deep-series+scale-ungated",
+                        "deep-running+scale", "deep-running+scale-ungated") if a in table]
+    rows = table[arms].reset_index()
+    rows.columns = ["dataset", *[SHORT[a] for a in arms]]
+    for a in arms:
+        rows[SHORT[a]] = rows[SHORT[a]].map(_f)
+    return (
+        _md_table(rows)
+        + "\nAccuracy (PLAID subset) and R² (the regression sets), official splits.\n"
+    )
+
+
+def representation_row() -> dict:
+    """The decision page's row for raw recordings, from the second round."""
+    confirm = _confirm().query("task == 'classification'")
+    perturbed = confirm[confirm["perturbation"].isin(("gain", "offset", "trend", "unequal"))]
+    means = perturbed.groupby("model")["score"].mean()
+    plaid = confirm.query("dataset == 'PLAID-subset'").set_index("model")["score"]
+    whole, _ = chosen_scaling()
+    arm = f"deep-{whole}"
+    peers = [m for m in ("minirocket", "fast-path", "inceptiontime") if m in means]
+    default = "the default" if whole != "channel" else f'`input_scaling="{_scaling(CAUSAL)}"`'
+    return {
+        "your data": "raw recordings (amplitudes over orders of magnitude, offsets, slow "
+        "trends, unequal lengths, units that differ by device)",
+        "use": (
+            "either model at its defaults: each series' shape, with its level and scale "
+            "given where they relate to the target"
+            if whole != "channel" else
+            f"the fast path, or `SSMClassifier(input_scaling=\"{_scaling(CAUSAL)}\")`"
+        ),
+        "what to expect": (
+            "on the shipped sets under a gain, offset, trend or unequal lengths "
+            "([Raw recordings](raw_data.md)), mean accuracy: SSMClassifier "
+            f"{_f(means.get(f'deep-{_scaling(CAUSAL)}'))} with {default}, "
+            f"{_f(means.get(INCUMBENT))} with one scale per channel, "
+            + ", ".join(f"{SHORT[m]} {_f(means[m])}" for m in peers)
+            + f"; on a raw PLAID subset SSMClassifier {_f(plaid.get(f'deep-{_scaling(CAUSAL)}'))}, "
+            + ", ".join(f"{SHORT[m]} {_f(plaid.get(m))}" for m in peers)
+            + ("" if arm in means else "")
+        ),
+    }

@@ -1,0 +1,128 @@
+"""The threads study (issue 65): how many threads should a fit use by default, on a machine
+that is idle and on one where other processes keep cores busy?
+
+Each workload runs in a fresh process (so that no thread pool, numba's or torch's, carries
+over) at each thread setting, under three loads: idle, one core busy and every core busy
+(busy: a process spinning in a Python loop per core). The deep model's settings are its
+``n_threads``; the fast path has none, so its settings are torch's thread count around the
+call (the count its filter bank's scan and MiniRocket's transform take). Seconds are the
+median of ``--repeats`` runs; every run of a load happens while that load runs.
+
+    python benchmarks/threads/threads.py [--repeats 3]
+
+writes benchmarks/threads/results/threads.csv (one row per workload, setting, load and
+repeat); ``python benchmarks/doc_figures.py`` builds the page's table from it. Run it on a
+machine with nothing else running (the busy loads are its own).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import multiprocessing
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+RESULTS = Path(__file__).resolve().parent / "results" / "threads.csv"
+FIELDS = ["workload", "setting", "load", "repeat", "seconds", "cores"]
+WORKLOADS = ("deep-fit", "deep-fit-long", "deep-predict", "stream", "fast-fit",
+             "fast-fit-minirocket")
+LOADS = ("idle", "one-busy", "all-busy")
+
+# one workload in a fresh process: prints {"seconds": ...}
+WORKER = r"""
+import json, sys, time, warnings
+import numpy as np
+warnings.simplefilter("ignore")
+workload, setting = sys.argv[1], sys.argv[2]
+n_threads = None if setting == "default" else int(setting)
+from sktdi import SpectralRidgeClassifier, SSMClassifier
+from sktdi.datasets import load_ucr
+from sktdi.utils.threads import torch_threads
+X, y = load_ucr("GunPoint", "train")
+Xt, yt = load_ucr("GunPoint", "test")
+if workload == "deep-fit-long":  # long recordings: 40 series of 4,000 steps
+    rng = np.random.default_rng(0)
+    y = np.repeat([0, 1], 20)
+    t = np.arange(4000)
+    tone = np.sin(2 * np.pi * np.outer(0.05 + 0.02 * y, t))  # (40, 4000): a class's tone
+    X = rng.normal(size=(40, 1, 4000)) + 0.5 * tone[:, None, :]
+def deep(epochs):
+    return SSMClassifier(max_epochs=epochs, random_state=0, n_threads=n_threads)
+# warm: compile numba's kernels and load torch's before the clock starts
+if workload.startswith("fast"):
+    rocket = "minirocket" if workload.endswith("minirocket") else None
+    SpectralRidgeClassifier(rocket=rocket, random_state=0).fit(X[:10], y[:10]).predict(Xt[:5])
+    start = time.perf_counter()
+    with torch_threads(n_threads):
+        SpectralRidgeClassifier(rocket=rocket, random_state=0).fit(X, y).predict(Xt)
+elif workload == "deep-predict":
+    model = deep(1).fit(X, y)
+    model.predict(Xt)
+    start = time.perf_counter()
+    for _ in range(5):
+        model.predict(Xt)
+elif workload == "stream":
+    model = deep(1).fit(X, y)
+    stream = model.stream(n_streams=100)
+    stream.update(Xt[:100, :, :2])
+    stream = model.stream(n_streams=100)
+    start = time.perf_counter()
+    for k in range(150):
+        stream.update(Xt[:100, :, k])
+    stream.predict()
+else:
+    deep(1).fit(X[:10], y[:10])
+    start = time.perf_counter()
+    deep(3 if workload == "deep-fit" else 1).fit(X, y)
+print(json.dumps({"seconds": time.perf_counter() - start}))
+"""
+
+SPIN = "while True: pass"
+
+
+def run_once(workload: str, setting: str) -> float:
+    out = subprocess.run(
+        [sys.executable, "-c", WORKER, workload, setting], capture_output=True, text=True,
+        check=True, env={**os.environ, "PYTHONWARNINGS": "ignore"},
+    )
+    return json.loads(out.stdout.strip().splitlines()[-1])["seconds"]
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=3)
+    args = parser.parse_args(argv)
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (
+        multiprocessing.cpu_count()
+    )
+    settings = ["default", "1", *[str(k) for k in range(2, cores + 1)]]
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    with RESULTS.open("w", newline="") as f:
+        writer = csv.DictWriter(f, FIELDS)
+        writer.writeheader()
+        for load in LOADS:
+            n_busy = {"idle": 0, "one-busy": 1, "all-busy": cores}[load]
+            spinners = [subprocess.Popen([sys.executable, "-c", SPIN]) for _ in range(n_busy)]
+            try:
+                time.sleep(1.0 if n_busy else 0.0)
+                for repeat in range(args.repeats):
+                    for workload in WORKLOADS:
+                        for setting in settings:
+                            seconds = run_once(workload, setting)
+                            row = dict(zip(FIELDS, (workload, setting, load, repeat,
+                                                    round(seconds, 4), cores)))
+                            print(row, flush=True)
+                            writer.writerow(row)
+                            f.flush()
+            finally:
+                for p in spinners:
+                    p.kill()
+
+
+if __name__ == "__main__":
+    main()
