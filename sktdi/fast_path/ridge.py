@@ -40,7 +40,12 @@ from ..utils.validation import (
     restore_on_error,
     validate_padded_sequences,
 )
-from ..utils.inputs import fit_reference, shape_and_amplitude, valid_mask
+from ..utils.inputs import (
+    amplitude_carries_task,
+    fit_reference,
+    shape_and_amplitude,
+    valid_mask,
+)
 from .scan import _steps
 from .transformers import SpectralAlignmentTransformer
 
@@ -236,6 +241,7 @@ class _SpectralRidge(HasOptionGroups, SaveMixin, BaseEstimator):
         "scaler_": "sklearn.preprocessing.StandardScaler(n_features_in_=n_features)",
         # absent from files saved before the fast path read each series' shape (issue 64)
         "input_reference_": "float64[n_channels_]?",
+        "input_amplitude_": "int64[n_amplitude]?",
     }
 
     def _head_problem(self) -> str | None:
@@ -381,10 +387,13 @@ class _SpectralRidge(HasOptionGroups, SaveMixin, BaseEstimator):
                 + f"); got {X.shape[-1]}"
                 + ("; pass difference=False for the series alone" if difference else "")
             )
-        # the bank and MiniRocket read each series' shape; its level and scale are features
-        # of their own (_raw_features): a gain or an offset per series moves two features,
-        # not all of them, and the ridge weighs them as the training set says
+        # each series' level and scale are features of their own (_raw_features); the bank
+        # and MiniRocket read each series' shape, so that a gain or an offset per recording
+        # moves those two features and no other, unless the training set shows the level or
+        # scale to relate to the target: then the amplitude is signal, in every feature
         self.input_reference_ = fit_reference(X, lengths)
+        amplitude = shape_and_amplitude(X, lengths, self.input_reference_)[1]
+        self.input_amplitude_ = amplitude_carries_task(amplitude, y, self._task)
         X, amplitude = self._shape_and_amplitude(X, lengths)
         self.transformer_ = transformer.fit(X, y, lengths=lengths)
         self.rocket_ = self.difference_rocket_ = None
@@ -413,13 +422,17 @@ class _SpectralRidge(HasOptionGroups, SaveMixin, BaseEstimator):
         return features
 
     def _shape_and_amplitude(self, X: np.ndarray, lengths):
-        """Each series' shape (n, C, L), its padding zero, and its level and scale (n, 2C)
-        (:func:`~sktdi.utils.inputs.shape_and_amplitude`); X as it is, and no amplitude, for
+        """What the bank and MiniRocket read, (n, C, L): each series' shape, its padding
+        zero, or X as it is where the fit found the amplitude to be signal
+        (``input_amplitude_`` not empty); and each series' level and scale (n, 2C)
+        (:func:`~sktdi.utils.inputs.shape_and_amplitude`). X as it is, and no amplitude, for
         a model saved before the fast path read shapes."""
         reference = vars(self).get("input_reference_")
         if reference is None:
             return X, None
         shape, amplitude = shape_and_amplitude(X, lengths, reference)
+        if len(vars(self).get("input_amplitude_", ())):
+            return X, amplitude
         if lengths is not None:
             shape *= valid_mask(shape, lengths)
         return shape, amplitude
@@ -532,6 +545,15 @@ class SpectralRidgeClassifier(ClassifierMixin, _SpectralRidge):
     rocket_, difference_rocket_ : sktime MiniRocket (one channel), MiniRocketMultivariate or None
         The fitted MiniRocket transformers of the series and of its first difference
         (``rocket="minirocket"``; the second with ``difference``).
+    input_reference_ : ndarray of shape (n_channels_,)
+        Each channel's unit of level and scale (the median standard deviation of the
+        training series): every series' level and scale are two features of their own.
+    input_amplitude_ : ndarray of int
+        The levels and scales (indices into the channels' levels, then scales) that relate
+        to the training targets (p < 0.01 over the number tested; Kruskal-Wallis across the
+        classes, Spearman for a regressor). Where none does, the bank and MiniRocket read each
+        series' shape (standardized by its own statistics), blind to a gain or an offset per
+        recording; where one does, the amplitude is signal and they read the series as given.
     scaler_ : StandardScaler
     ridge_ : RidgeClassifierCV
     classes_ : ndarray of shape (n_classes,)
