@@ -1,0 +1,54 @@
+"""The generated region of ``docs/estimators.md`` on threads: the threads study
+(benchmarks/threads/threads.py, benchmarks/threads/results/threads.csv)."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from ..shared.regions import _csv, region, results_dir
+from ..shared.tables import _md_table
+
+RESULTS = results_dir("threads") / "threads.csv"
+WORKLOADS = {
+    "deep-fit": "SSMClassifier fit, GunPoint, 3 epochs",
+    "deep-fit-long": "SSMClassifier fit, 40 series of 4,000 steps, 1 epoch",
+    "deep-predict": "SSMClassifier predict, GunPoint's 150 test series, 5 times",
+    "stream": "100 streams, 150 samples one at a time",
+    "fast-fit": "SpectralRidgeClassifier fit and predict, GunPoint",
+    "fast-fit-minirocket": "SpectralRidgeClassifier(rocket=\"minirocket\") fit and predict",
+}
+LOADS = {"idle": "idle", "one-busy": "one core busy", "all-busy": "every core busy"}
+
+
+def medians() -> pd.DataFrame:
+    """Median seconds per (workload, load) and thread setting."""
+    runs = _csv(RESULTS)
+    return runs.pivot_table(
+        index=["workload", "load"], columns="setting", values="seconds", aggfunc="median"
+    )
+
+
+@region("threads-default")
+def threads_default() -> str:
+    table = medians()
+    cores = int(_csv(RESULTS)["cores"].iloc[0])
+    settings = [s for s in ("1", *[str(k) for k in range(2, cores + 1)], "default")
+                if s in table]
+    rows = []
+    for (workload, load), r in table.iterrows():
+        rows.append({
+            "workload": WORKLOADS.get(workload, workload),
+            "machine": LOADS.get(load, load),
+            **{f"{s} thread{'s' * (s != '1')}" if s != "default" else "the default":
+               f"{r[s]:.2f}" for s in settings},
+            "default ÷ 1 thread": f"{r['default'] / r['1']:.2f}",
+        })
+    order = {w: i for i, w in enumerate(WORKLOADS.values())}
+    frame = pd.DataFrame(rows)
+    frame = frame.sort_values("workload", key=lambda c: c.map(order), kind="stable")
+    return (
+        _md_table(frame)
+        + f"\nSeconds, the median of {_csv(RESULTS)['repeat'].nunique()} runs, each workload in "
+        f"a fresh process, on {cores} cores; a busy core is another process spinning on it "
+        "(`python benchmarks/threads/threads.py`).\n"
+    )
