@@ -202,10 +202,10 @@ def test_batch_norm_in_training_reads_the_valid_steps_only():
 
 
 def test_the_default_scaling_is_what_the_raw_data_study_adopted():
-    """SSMClassifier's default input_scaling is the one the raw-data study's verdict gives,
+    """SSMClassifier's default input_scaling is the one the raw-data study's last round gives,
     for models of whole series and for networks trained for prefixes (docs/raw_data.md, from
-    benchmarks/raw_data/results/raw_data.csv): a new result that changes the verdict fails here until the
-    default follows it."""
+    benchmarks/raw_data/results/representation.csv): a new result that changes the verdict
+    fails here until the default follows it."""
     import importlib
     import sys
     from pathlib import Path
@@ -213,7 +213,7 @@ def test_the_default_scaling_is_what_the_raw_data_study_adopted():
     root = str(Path(__file__).resolve().parents[1])
     sys.path.insert(0, root)  # the studies' package, as benchmarks/doc_figures.py reads it
     try:
-        study = importlib.import_module("benchmarks.raw_data.page")
+        study = importlib.import_module("benchmarks.raw_data.page_representation")
     finally:
         sys.path.remove(root)
     default = SSMClassifier().input_scaling

@@ -186,7 +186,12 @@ def test_a_regressor_keeps_the_level_that_is_its_target():
 def test_fast_path_reads_the_shape_and_keeps_the_amplitude_as_two_features():
     X, y = load_ucr("GunPoint", "train")
     Xt, _ = load_ucr("GunPoint", "test")
-    model = SpectralRidgeClassifier(n_filters=8, d_state=8, random_state=0).fit(X, y)
+    plain_model = SpectralRidgeClassifier(n_filters=8, d_state=8, random_state=0).fit(X, y)
+    assert plain_model.input_reference_ is None  # the default reads the series as given
+    model = SpectralRidgeClassifier(
+        n_filters=8, d_state=8, input_scaling="series+scale", random_state=0
+    ).fit(X, y)
+    assert model.input_amplitude_.size == 0
     np.testing.assert_allclose(model.input_reference_, fit_reference(X, None))
     n = model.scaler_.n_features_in_
     gains = 10 ** np.random.default_rng(5).uniform(-2, 2, size=(len(Xt), 1, 1))
@@ -194,3 +199,17 @@ def test_fast_path_reads_the_shape_and_keeps_the_amplitude_as_two_features():
     # every feature but the level and scale (the last two) is blind to a gain and an offset
     np.testing.assert_allclose(moved[:, : n - 2], plain[:, : n - 2], atol=1e-3)
     assert not np.allclose(moved[:, n - 2 :], plain[:, n - 2 :])
+
+
+def test_fast_path_reads_the_series_as_given_where_the_amplitude_is_the_signal(tmp_path):
+    X, y = load_ucr("GunPoint", "train")
+    A = _gained(X, y, 0, by_class=True)
+    model = SpectralRidgeClassifier(
+        n_filters=8, d_state=8, input_scaling="series+scale", random_state=0
+    ).fit(A, y)
+    np.testing.assert_array_equal(model.input_amplitude_, [1])  # the scale carries the class
+    shape, amplitude = model._shape_and_amplitude(A, None)
+    assert shape is A and amplitude.shape == (len(A), 2)
+    model.save(tmp_path / "ridge.sktdi")
+    loaded = sktdi.load(tmp_path / "ridge.sktdi")
+    np.testing.assert_array_equal(loaded.predict(A), model.predict(A))

@@ -32,16 +32,16 @@ def medians() -> pd.DataFrame:
 def threads_default() -> str:
     table = medians()
     cores = int(_csv(RESULTS)["cores"].iloc[0])
-    settings = [s for s in ("1", *[str(k) for k in range(2, cores + 1)], "default")
-                if s in table]
+    table.columns = table.columns.astype(str)
+    settings = [str(k) for k in range(1, cores + 1) if str(k) in table]
+    every = str(cores)
     rows = []
     for (workload, load), r in table.iterrows():
         rows.append({
             "workload": WORKLOADS.get(workload, workload),
             "machine": LOADS.get(load, load),
-            **{f"{s} thread{'s' * (s != '1')}" if s != "default" else "the default":
-               f"{r[s]:.2f}" for s in settings},
-            "default ÷ 1 thread": f"{r['default'] / r['1']:.2f}",
+            **{f"{s} thread{'s' * (s != '1')}": f"{r[s]:.2f}" for s in settings},
+            f"{every} ÷ 1": f"{r[every] / r['1']:.2f}",
         })
     order = {w: i for i, w in enumerate(WORKLOADS.values())}
     frame = pd.DataFrame(rows)

@@ -2,13 +2,14 @@
 that is idle and on one where other processes keep cores busy?
 
 Each workload runs in a fresh process (so that no thread pool, numba's or torch's, carries
-over) at each thread setting, under three loads: idle, one core busy and every core busy
+over) at each thread count from 1 to the machine's cores (the last: what torch takes by
+itself, the default before this study), under three loads: idle, one core busy and every core busy
 (busy: a process spinning in a Python loop per core). The deep model's settings are its
 ``n_threads``; the fast path has none, so its settings are torch's thread count around the
 call (the count its filter bank's scan and MiniRocket's transform take). Seconds are the
 median of ``--repeats`` runs; every run of a load happens while that load runs.
 
-    python benchmarks/threads/threads.py [--repeats 3]
+    python benchmarks/threads/threads.py [--repeats 2]
 
 writes benchmarks/threads/results/threads.csv (one row per workload, setting, load and
 repeat); ``python benchmarks/doc_figures.py`` builds the page's table from it. Run it on a
@@ -39,7 +40,7 @@ import json, sys, time, warnings
 import numpy as np
 warnings.simplefilter("ignore")
 workload, setting = sys.argv[1], sys.argv[2]
-n_threads = None if setting == "default" else int(setting)
+n_threads = int(setting)
 from sktdi import SpectralRidgeClassifier, SSMClassifier
 from sktdi.datasets import load_ucr
 from sktdi.utils.threads import torch_threads
@@ -95,12 +96,12 @@ def run_once(workload: str, setting: str) -> float:
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--repeats", type=int, default=2)
     args = parser.parse_args(argv)
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (
         multiprocessing.cpu_count()
     )
-    settings = ["default", "1", *[str(k) for k in range(2, cores + 1)]]
+    settings = [str(k) for k in range(1, cores + 1)]  # torch's own count: every core
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     with RESULTS.open("w", newline="") as f:
         writer = csv.DictWriter(f, FIELDS)

@@ -240,8 +240,8 @@ class _SpectralRidge(HasOptionGroups, SaveMixin, BaseEstimator):
         "difference_rocket_": _ROCKET_TYPES,
         "scaler_": "sklearn.preprocessing.StandardScaler(n_features_in_=n_features)",
         # absent from files saved before the fast path read each series' shape (issue 64)
-        "input_reference_": "float64[n_channels_]?",
-        "input_amplitude_": "int64[n_amplitude]?",
+        "input_reference_": "float64[n_channels_] | None?",
+        "input_amplitude_": "int64[n_amplitude] | None?",
     }
 
     def _head_problem(self) -> str | None:
@@ -261,7 +261,7 @@ class _SpectralRidge(HasOptionGroups, SaveMixin, BaseEstimator):
                 raise ValueError(problem)
             per_dilation = rocket.parameters[-2]
             n_features += MINIROCKET_KERNELS * int(per_dilation.sum(dtype=np.int64))
-        if "input_reference_" in vars(self):  # each channel's level and scale
+        if vars(self).get("input_reference_") is not None:  # each channel's level and scale
             n_features += 2 * self.n_channels_
         return {
             **input_dims(self),
@@ -323,8 +323,11 @@ class _SpectralRidge(HasOptionGroups, SaveMixin, BaseEstimator):
         },
         "features": [StrOptions({"stats", "multirocket"})],  # the head needs pooled features
         "rocket": [None, StrOptions({"minirocket"})],
+        "input_scaling": [StrOptions({"channel", "series+scale"})],
         "alphas": [None, "array-like"],
     }
+    # files saved before input_scaling existed read the series as given
+    _value_before_parameter_existed = {"input_scaling": "channel"}
 
     @keyword_only
     def __init__(
@@ -340,6 +343,7 @@ class _SpectralRidge(HasOptionGroups, SaveMixin, BaseEstimator):
         dt_min=1e-2,
         dt_max=1.0,
         rocket=None,
+        input_scaling="channel",
         alphas=None,
         batch_size=256,
         random_state=None,
@@ -354,6 +358,7 @@ class _SpectralRidge(HasOptionGroups, SaveMixin, BaseEstimator):
         self.dt_min = dt_min
         self.dt_max = dt_max
         self.rocket = rocket
+        self.input_scaling = input_scaling
         self.alphas = alphas
         self.batch_size = batch_size
         self.random_state = random_state
@@ -387,13 +392,16 @@ class _SpectralRidge(HasOptionGroups, SaveMixin, BaseEstimator):
                 + f"); got {X.shape[-1]}"
                 + ("; pass difference=False for the series alone" if difference else "")
             )
-        # each series' level and scale are features of their own (_raw_features); the bank
-        # and MiniRocket read each series' shape, so that a gain or an offset per recording
-        # moves those two features and no other, unless the training set shows the level or
-        # scale to relate to the target: then the amplitude is signal, in every feature
-        self.input_reference_ = fit_reference(X, lengths)
-        amplitude = shape_and_amplitude(X, lengths, self.input_reference_)[1]
-        self.input_amplitude_ = amplitude_carries_task(amplitude, y, self._task)
+        # "series+scale": each series' level and scale are features of their own
+        # (_raw_features); the bank and MiniRocket read each series' shape, so that a gain or
+        # an offset per recording moves those two features and no other, unless the training
+        # set shows the level or scale to relate to the target: then the amplitude is
+        # signal, in every feature. "channel": the series as given
+        self.input_reference_ = self.input_amplitude_ = None
+        if self.input_scaling == "series+scale":
+            self.input_reference_ = fit_reference(X, lengths)
+            amplitude = shape_and_amplitude(X, lengths, self.input_reference_)[1]
+            self.input_amplitude_ = amplitude_carries_task(amplitude, y, self._task)
         X, amplitude = self._shape_and_amplitude(X, lengths)
         self.transformer_ = transformer.fit(X, y, lengths=lengths)
         self.rocket_ = self.difference_rocket_ = None
@@ -431,7 +439,8 @@ class _SpectralRidge(HasOptionGroups, SaveMixin, BaseEstimator):
         if reference is None:
             return X, None
         shape, amplitude = shape_and_amplitude(X, lengths, reference)
-        if len(vars(self).get("input_amplitude_", ())):
+        kept = vars(self).get("input_amplitude_")
+        if kept is not None and len(kept):
             return X, amplitude
         if lengths is not None:
             shape *= valid_mask(shape, lengths)
@@ -528,6 +537,15 @@ class SpectralRidgeClassifier(ClassifierMixin, _SpectralRidge):
         the first difference (``difference``, by default), of the first difference, as
         MultiRocket does (needs sktime, and series of at least 9 time steps, 10 with the
         difference).
+    input_scaling : {"channel", "series+scale"}, default="channel"
+        "channel": the bank and MiniRocket read the series as given. "series+scale": they
+        read each series' shape (standardized by its own statistics over the steps where it
+        varies), blind to a gain or an offset per recording, and each channel's level and
+        scale are two features of their own; where a level or scale relates to the training
+        targets (``input_amplitude_``), the amplitude is signal and they read the series as
+        given. For raw recordings whose amplitudes differ by orders of magnitude: far ahead
+        under a gain per series, a few points behind under a slow trend on one set, so not
+        the default (``docs/raw_data.md`` measures both).
     alphas : array-like or None, default=None
         Ridge penalties tried by leave-one-out CV; None is ``np.logspace(-3, 3, 10)``, as in
         sktime's ``RocketClassifier``.
@@ -545,15 +563,13 @@ class SpectralRidgeClassifier(ClassifierMixin, _SpectralRidge):
     rocket_, difference_rocket_ : sktime MiniRocket (one channel), MiniRocketMultivariate or None
         The fitted MiniRocket transformers of the series and of its first difference
         (``rocket="minirocket"``; the second with ``difference``).
-    input_reference_ : ndarray of shape (n_channels_,)
-        Each channel's unit of level and scale (the median standard deviation of the
-        training series): every series' level and scale are two features of their own.
-    input_amplitude_ : ndarray of int
-        The levels and scales (indices into the channels' levels, then scales) that relate
-        to the training targets (p < 0.01 over the number tested; Kruskal-Wallis across the
-        classes, Spearman for a regressor). Where none does, the bank and MiniRocket read each
-        series' shape (standardized by its own statistics), blind to a gain or an offset per
-        recording; where one does, the amplitude is signal and they read the series as given.
+    input_reference_ : ndarray of shape (n_channels_,) or None
+        With ``input_scaling="series+scale"``, each channel's unit of level and scale (the
+        median standard deviation of the training series).
+    input_amplitude_ : ndarray of int or None
+        With ``input_scaling="series+scale"``, the levels and scales (indices into the
+        channels' levels, then scales) that relate to the training targets (p < 0.01 over the
+        number tested; Kruskal-Wallis across the classes, Spearman for a regressor).
     scaler_ : StandardScaler
     ridge_ : RidgeClassifierCV
     classes_ : ndarray of shape (n_classes,)
