@@ -15,7 +15,7 @@ from ..kernel_regime.page import (
     _kernel_seconds,
 )
 from ..long_series.page import long_series_row
-from ..raw_data.page import raw_data_row
+from ..raw_data.page_representation import representation_row
 from ..shared.regions import _csv, region, results_dir
 from ..shared.tables import _f, _md_table, _pts
 from ..tdi_real.page import TDI_REAL_CONFIRM, _deep_real_gaps, _default_init_gaps, _real_pairs
@@ -71,8 +71,8 @@ def which_model() -> str:
     kernel_test = wilcoxon_test(_csv(KERNEL_REGIME), "tdi+ridge+minirocket", "minirocket-ridge")
     rows = [
         {
-            "your data": "shapes or events (outlines, gestures, motion); no reason to expect "
-            "frequency bands; a CPU",
+            "your data": "classes that differ in shape or events (outlines, gestures, motion), "
+            "not in frequency bands",
             "use": "`SpectralRidgeClassifier(rocket=\"minirocket\")`, or sktime's MiniRocket",
             "what to expect": (
                 f"{_standing(kernel_test)} MiniRocket: mean accuracy "
@@ -125,10 +125,9 @@ def which_model() -> str:
             ),
         },
         long_series_row(),
-        raw_data_row(),
         {
-            "your data": "dozens of series per class or more, and a reason for a deep model: "
-            "a GPU, a model to fine-tune, or one to run step by step on a stream",
+            "your data": "you need what only a deep model gives (a GPU, a model to fine-tune, "
+            "predictions on a stream sample by sample), and have dozens of series per class",
             "use": "`SSMClassifier()`; `SSMClassifier(n_layers=3)` for about half the fit "
             "where the classes do not differ in a period hundreds of steps long "
             "([The deep model: why the S4D network memorized, and the network that replaced it](deep_model.md))",
@@ -155,6 +154,7 @@ def which_model() -> str:
                 for d in ridge_r2.index
             ),
         },
+        representation_row(),
     ]
     return _md_table(pd.DataFrame(rows), ["l", "l", "l"])
 

@@ -118,13 +118,6 @@ def verdict() -> dict:
     return {"judged": judged, "whole": whole, "prefix": prefix, "means": means}
 
 
-def chosen_scaling() -> tuple[str, str]:
-    """(whole-series, prefix) input scalings the study's verdict gives: the defaults of a
-    model of whole series and of a network trained for prefixes."""
-    v = verdict()
-    return ARM_SCALING[v["whole"]], ARM_SCALING[v["prefix"]]
-
-
 @region("raw-data-choice")
 def raw_data_choice() -> str:
     choice = _results().query("stage == 'choice'")
@@ -235,32 +228,6 @@ def raw_data_warning() -> str:
     )
 
 
-def raw_data_row() -> dict:
-    """The decision page's row for raw recordings, from this study's confirmation cells."""
-    arm = "deep-series"
-    confirm = _results().query("stage == 'confirm' and task == 'classification'")
-    perturbed = confirm[confirm["perturbation"].isin(("gain", "offset", "trend", "unequal"))]
-    means = perturbed.groupby("model")["score"].mean()
-    plaid = confirm.query("dataset == 'PLAID-subset'").set_index("model")["score"]
-    peers = [m for m in ("minirocket", "fast-path", "inceptiontime") if m in means]
-    return {
-        "your data": "raw recordings: amplitudes over orders of magnitude, offsets, slow "
-        "trends, unequal lengths",
-        "use": "the fast path, or `SSMClassifier(input_scaling=\"series\")` (each series "
-        "scaled by its own statistics; the default, one scale per channel, fails there)",
-        "what to expect": (
-            f"on the shipped sets under a gain, offset, trend or unequal lengths "
-            f"([Raw recordings: gains, offsets, trends and unequal lengths](raw_data.md)), mean accuracy: SSMClassifier {_f(means[arm])} with "
-            f"`input_scaling=\"series\"`, {_f(means[INCUMBENT])} at the default, "
-            + ", ".join(f"{SHORT[m]} {_f(means[m])}" for m in peers)
-            + f"; on a raw PLAID subset SSMClassifier {_f(plaid.get(arm))} with "
-            f"`\"series\"` ({_f(plaid.get(INCUMBENT))} at the default), "
-            + ", ".join(f"{SHORT[m]} {_f(plaid.get(m))}" for m in peers)
-            + _plaid_in_full(arm)
-        ),
-    }
-
-
 @region("raw-data-networks")
 def raw_data_networks() -> str:
     rows = _results()[_results()["model"].str.startswith("network-")]
@@ -289,12 +256,3 @@ def raw_data_plaid() -> str:
         f"PLAID in full (official split, 537 series of 100 to 1,344 steps, 11 classes, one "
         f"torch thread): {cells}.\n"
     )
-
-
-def _plaid_in_full(arm: str) -> str:
-    """The decision row's clause on PLAID in full ('' before that run)."""
-    full = _results().query("dataset == 'PLAID'").set_index("model")["score"]
-    if arm not in full:
-        return ""
-    peers = ", ".join(f"{SHORT[m]} {_f(full[m])}" for m in ("minirocket", "fast-path") if m in full)
-    return f'; on PLAID in full, 40 epochs, `"series"` {_f(full[arm])}, {peers}'

@@ -85,19 +85,19 @@ def _test_sizes() -> pd.Series:
     return pd.Series(sizes)
 
 
-def resampled() -> pd.DataFrame:
-    """The resampled stage's paired differences (points) per (dataset, perturbation): the
-    causal candidate − "channel", with n, the mean, its 95% half-interval and the smallest
-    detectable difference (:func:`paired`)."""
+def resampled(arm: str = CAUSAL) -> pd.DataFrame:
+    """The resampled stage's paired differences (points) per (dataset, perturbation): ``arm``
+    (the causal candidate; "series+scale" is reported beside it) − "channel", with n, the
+    mean, its 95% half-interval and the smallest detectable difference (:func:`paired`)."""
     rows = _results().query("stage == 'resample'")
     if rows.empty:
         return pd.DataFrame(columns=["n", "mean", "half", "mdd"])
     table = rows.pivot_table(
         index=["dataset", "perturbation", "fold"], columns="model", values="score"
     )
-    if CAUSAL not in table or INCUMBENT not in table:
+    if arm not in table or INCUMBENT not in table:
         return pd.DataFrame(columns=["n", "mean", "half", "mdd"])
-    gaps = 100 * (table[CAUSAL] - table[INCUMBENT])
+    gaps = 100 * (table[arm] - table[INCUMBENT])
     return pd.DataFrame({
         cell: paired(g.droplevel([0, 1])) for cell, g in gaps.groupby(level=[0, 1])
     }).T
@@ -284,33 +284,43 @@ def raw_data_r2_amplitude() -> str:
 
 
 def representation_row() -> dict:
-    """The decision page's row for raw recordings, from the second round."""
+    """The decision page's row for raw recordings, from the second round: what the defaults
+    do with them, and what to pass."""
     confirm = _confirm().query("task == 'classification'")
     perturbed = confirm[confirm["perturbation"].isin(("gain", "offset", "trend", "unequal"))]
     means = perturbed.groupby("model")["score"].mean()
     plaid = confirm.query("dataset == 'PLAID-subset'").set_index("model")["score"]
     whole, _ = chosen_scaling()
-    arm = f"deep-{whole}"
-    peers = [m for m in ("minirocket", "fast-path", "inceptiontime") if m in means]
-    default = "the default" if whole != "channel" else f'`input_scaling="{_scaling(CAUSAL)}"`'
+    fast = judge_fast_path()["cells"]
+    gains = fast[fast["perturbation"] == "gain"]
+    deep = ("the default" if whole != "channel" else "`\"series+scale\"`")
+    peers = [m for m in ("minirocket", "inceptiontime") if m in means]
     return {
-        "your data": "raw recordings (amplitudes over orders of magnitude, offsets, slow "
-        "trends, unequal lengths, units that differ by device)",
+        "your data": "raw recordings: amplitudes that differ by orders of magnitude or by "
+        "device, offsets, slow trends, flat stretches, unequal lengths (any row above)",
         "use": (
-            "either model at its defaults: each series' shape, with its level and scale "
-            "given where they relate to the target"
+            "the model your other row names, at its defaults"
             if whole != "channel" else
-            f"the fast path, or `SSMClassifier(input_scaling=\"{_scaling(CAUSAL)}\")`"
+            "the model your other row names, with `input_scaling=\"series+scale\"` (each "
+            "series' shape, its level and scale beside it where they relate to the target; "
+            "`\"running+scale\"` for a deep model that streams). The defaults keep one scale "
+            "per channel, which fails under gains and offsets"
         ),
         "what to expect": (
             "on the shipped sets under a gain, offset, trend or unequal lengths "
             "([Raw recordings](raw_data.md)), mean accuracy: SSMClassifier "
-            f"{_f(means.get(f'deep-{_scaling(CAUSAL)}'))} with {default}, "
-            f"{_f(means.get(INCUMBENT))} with one scale per channel, "
+            f"{_f(means.get('deep-series+scale'))} with {deep}, "
+            f"{_f(means.get('deep-running+scale'))} with `\"running+scale\"`, "
+            f"{_f(means.get(INCUMBENT))} with one scale per channel; "
             + ", ".join(f"{SHORT[m]} {_f(means[m])}" for m in peers)
-            + f"; on a raw PLAID subset SSMClassifier {_f(plaid.get(f'deep-{_scaling(CAUSAL)}'))}, "
-            + ", ".join(f"{SHORT[m]} {_f(plaid.get(m))}" for m in peers)
-            + ("" if arm in means else "")
+            + f"; on a raw PLAID subset SSMClassifier {_f(plaid.get('deep-series+scale'))} "
+            f"with {deep}, {_f(plaid.get(INCUMBENT))} with one scale per channel, "
+            + ", ".join(f"{SHORT[m]} {_f(plaid.get(m))}" for m in ("minirocket", "fast-path"))
+            + "; the fast path under a gain per series, mean of "
+            f"{int(fast['n'].max())} resamples of {len(gains)} sets: "
+            f"{_f(gains['fast'].mean())} with `input_scaling=\"series+scale\"`, "
+            f"{_f(gains['before'].mean())} at its default, MiniRocket "
+            f"{_f(gains['minirocket'].mean())}"
         ),
     }
 
@@ -321,6 +331,7 @@ def raw_data_r2_resampled() -> str:
     if again.empty:
         return "Not run yet (`python benchmarks/raw_data/raw_data.py --stage round2-resample`).\n"
     one_fit = judge(CAUSAL, one_fit=True)["gaps"]
+    whole = resampled("deep-series+scale")
     confirm = _confirm().query("task == 'classification'").pivot_table(
         index=["dataset", "perturbation"], columns="model", values="score"
     )
@@ -340,13 +351,20 @@ def raw_data_r2_resampled() -> str:
             "detectable": f"{r['mdd']:.1f}",
             "one test series": f"{series:.1f}",
             "verdict": "fails" if r["mean"] < -allowance - 1e-9 else "holds",
+            '"series+scale", resampled': (
+                f"{_pts(whole.loc[(dataset, perturbation), 'mean'])} ± "
+                f"{whole.loc[(dataset, perturbation), 'half']:.1f}"
+                if (dataset, perturbation) in whole.index else ""
+            ),
         })
     return (
         _md_table(pd.DataFrame(rows))
         + f'\n"{SHORT[CAUSAL]}" − "channel", points: at one fit (the confirmation), and the '
-        "mean over the resamples with its 95% interval; the smallest difference the resamples "
-        "can detect (2.8 standard errors); a cell fails where the resampled mean is more than "
-        "2 points behind, or one test series where one is worth more.\n"
+        "mean over the resamples with its 95% interval (their count in brackets); the smallest "
+        "difference the resamples can detect (2.8 standard errors); a cell fails where the "
+        "resampled mean is more than 2 points behind, or one test series where one is worth "
+        'more. The last column, reported and not judged: "series+scale" − "channel" on the same '
+        "resamples.\n"
     )
 
 
@@ -422,4 +440,25 @@ def raw_data_r2_fast_path() -> str:
         "series as given (the default), "
         "paired by resample, with its 95% interval (points; R² for regression). Mean over the "
         f"classification cells: {_pts(classify['mean'].mean())} points; " + outcome + ".\n"
+    )
+
+
+STREAM_RATE = results_dir("raw_data") / "stream_rate.csv"
+
+
+@region("raw-data-r2-streams")
+def raw_data_r2_streams() -> str:
+    rates = _csv(STREAM_RATE).set_index("scaling")
+    base = rates.loc["channel"]
+    rows = pd.DataFrame({
+        "input_scaling": [f'`"{s}"`' for s in rates.index],
+        "one stream, a sample at a time": [f"{v:,.0f}" for v in rates["one_stream"]],
+        "÷ \"channel\"": [f"{v / base['one_stream']:.2f}" for v in rates["one_stream"]],
+        "1,000 streams, chunks of 100": [f"{v:,.0f}" for v in rates["streams_1000"]],
+        "÷ \"channel\" ": [f"{v / base['streams_1000']:.2f}" for v in rates["streams_1000"]],
+    })
+    return (
+        _md_table(rows)
+        + "\nSamples per second (each the best of 3 runs, one thread, the scalings "
+        "interleaved in one process; `benchmarks/raw_data/stream_rate.py`).\n"
     )

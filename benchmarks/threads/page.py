@@ -14,8 +14,9 @@ WORKLOADS = {
     "deep-fit-long": "SSMClassifier fit, 40 series of 4,000 steps, 1 epoch",
     "deep-predict": "SSMClassifier predict, GunPoint's 150 test series, 5 times",
     "stream": "100 streams, 150 samples one at a time",
-    "fast-fit": "SpectralRidgeClassifier fit and predict, GunPoint",
-    "fast-fit-minirocket": "SpectralRidgeClassifier(rocket=\"minirocket\") fit and predict",
+    "fast-fit": "SpectralRidgeClassifier fit and predict, GunPoint, 10 times",
+    "fast-fit-minirocket": "SpectralRidgeClassifier(rocket=\"minirocket\") fit and predict, "
+    "10 times",
 }
 LOADS = {"idle": "idle", "one-busy": "one core busy", "all-busy": "every core busy"}
 
@@ -28,20 +29,34 @@ def medians() -> pd.DataFrame:
     )
 
 
+def _setting(s: str) -> str:
+    if s == "auto":
+        return "the default (n_threads=None)"
+    return f"{s} thread{'s' * (s != '1')}"
+
+
+def _seconds(value: float) -> str:
+    from .threads import TIMEOUT
+
+    return f"> {TIMEOUT}" if value >= TIMEOUT else f"{value:.2f}"
+
+
 @region("threads-default")
 def threads_default() -> str:
     table = medians()
     cores = int(_csv(RESULTS)["cores"].iloc[0])
     table.columns = table.columns.astype(str)
     settings = [str(k) for k in range(1, cores + 1) if str(k) in table]
+    settings += ["auto"] if "auto" in table else []
     every = str(cores)
     rows = []
     for (workload, load), r in table.iterrows():
         rows.append({
             "workload": WORKLOADS.get(workload, workload),
             "machine": LOADS.get(load, load),
-            **{f"{s} thread{'s' * (s != '1')}": f"{r[s]:.2f}" for s in settings},
+            **{_setting(s): _seconds(r[s]) for s in settings},
             f"{every} ÷ 1": f"{r[every] / r['1']:.2f}",
+            **({"default ÷ 1": f"{r['auto'] / r['1']:.2f}"} if "auto" in settings else {}),
         })
     order = {w: i for i, w in enumerate(WORKLOADS.values())}
     frame = pd.DataFrame(rows)

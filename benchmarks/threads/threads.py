@@ -7,9 +7,17 @@ itself, the default before this study), under three loads: idle, one core busy a
 (busy: a process spinning in a Python loop per core). The deep model's settings are its
 ``n_threads``; the fast path has none, so its settings are torch's thread count around the
 call (the count its filter bank's scan and MiniRocket's transform take). Seconds are the
-median of ``--repeats`` runs; every run of a load happens while that load runs.
+median of ``--repeats`` runs (a run over TIMEOUT seconds is stopped and recorded as TIMEOUT:
+a lower bound); every run of a load happens while that load runs. "auto" is ``n_threads=None``
+as sktdi now resolves it (the cores no other process keeps busy).
 
-    python benchmarks/threads/threads.py [--repeats 2]
+    python benchmarks/threads/threads.py [--repeats 1]
+    python benchmarks/threads/threads.py --append --repeats 3 \
+        --workloads fast-fit fast-fit-minirocket
+
+(the second: the fast path's rows, rerun with ten fits a run and three runs, once its
+compiled code took the idle cores too, sktdi.utils.threads.compiled_threads; the first
+command's fast-path rows, one fit a run, were dropped)
 
 writes benchmarks/threads/results/threads.csv (one row per workload, setting, load and
 repeat); ``python benchmarks/doc_figures.py`` builds the page's table from it. Run it on a
@@ -40,7 +48,10 @@ import json, sys, time, warnings
 import numpy as np
 warnings.simplefilter("ignore")
 workload, setting = sys.argv[1], sys.argv[2]
-n_threads = int(setting)
+n_threads = None if setting == "auto" else int(setting)
+if n_threads is not None:  # a fixed count: no cores taken away for the load (the fast path's)
+    import sktdi.utils.threads
+    sktdi.utils.threads.idle_cores = lambda limit=None: limit
 from sktdi import SpectralRidgeClassifier, SSMClassifier
 from sktdi.datasets import load_ucr
 from sktdi.utils.threads import torch_threads
@@ -60,12 +71,13 @@ if workload.startswith("fast"):
     SpectralRidgeClassifier(rocket=rocket, random_state=0).fit(X[:10], y[:10]).predict(Xt[:5])
     start = time.perf_counter()
     with torch_threads(n_threads):
-        SpectralRidgeClassifier(rocket=rocket, random_state=0).fit(X, y).predict(Xt)
+        for _ in range(10):  # ten fits: a second or more, where one is a tenth
+            SpectralRidgeClassifier(rocket=rocket, random_state=0).fit(X, y).predict(Xt)
 elif workload == "deep-predict":
     model = deep(1).fit(X, y)
     model.predict(Xt)
     start = time.perf_counter()
-    for _ in range(5):
+    for _ in range(2):
         model.predict(Xt)
 elif workload == "stream":
     model = deep(1).fit(X, y)
@@ -77,7 +89,7 @@ elif workload == "stream":
         stream.update(Xt[:100, :, k])
     stream.predict()
 else:
-    deep(1).fit(X[:10], y[:10])
+    deep(1).fit(X[::4], y[::4])  # both classes
     start = time.perf_counter()
     deep(3 if workload == "deep-fit" else 1).fit(X, y)
 print(json.dumps({"seconds": time.perf_counter() - start}))
@@ -86,33 +98,48 @@ print(json.dumps({"seconds": time.perf_counter() - start}))
 SPIN = "while True: pass"
 
 
+TIMEOUT = 120  # seconds: a run stalled longer is recorded as that (a lower bound)
+
+
 def run_once(workload: str, setting: str) -> float:
-    out = subprocess.run(
-        [sys.executable, "-c", WORKER, workload, setting], capture_output=True, text=True,
-        check=True, env={**os.environ, "PYTHONWARNINGS": "ignore"},
-    )
+    try:
+        out = subprocess.run(
+            [sys.executable, "-c", WORKER, workload, setting], capture_output=True, text=True,
+            check=True, env={**os.environ, "PYTHONWARNINGS": "ignore"}, timeout=TIMEOUT,
+        )
+    except subprocess.TimeoutExpired:
+        return float(TIMEOUT)
     return json.loads(out.stdout.strip().splitlines()[-1])["seconds"]
 
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=2)
+    parser.add_argument("--repeats", type=int, default=1)
+    parser.add_argument(
+        "--settings", nargs="*", default=None,
+        help="thread settings: counts, or 'auto' (n_threads=None, the default since this "
+        "study); default: 1 to the machine's cores, and 'auto'",
+    )
+    parser.add_argument("--append", action="store_true", help="add rows to the results")
+    parser.add_argument("--workloads", nargs="*", default=list(WORKLOADS), choices=WORKLOADS)
     args = parser.parse_args(argv)
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (
         multiprocessing.cpu_count()
     )
-    settings = [str(k) for k in range(1, cores + 1)]  # torch's own count: every core
+    # the last count is torch's own, every core (the default before this study)
+    settings = args.settings or [*[str(k) for k in range(1, cores + 1)], "auto"]
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    with RESULTS.open("w", newline="") as f:
+    with RESULTS.open("a" if args.append else "w", newline="") as f:
         writer = csv.DictWriter(f, FIELDS)
-        writer.writeheader()
+        if not args.append:
+            writer.writeheader()
         for load in LOADS:
             n_busy = {"idle": 0, "one-busy": 1, "all-busy": cores}[load]
             spinners = [subprocess.Popen([sys.executable, "-c", SPIN]) for _ in range(n_busy)]
             try:
                 time.sleep(1.0 if n_busy else 0.0)
                 for repeat in range(args.repeats):
-                    for workload in WORKLOADS:
+                    for workload in args.workloads:
                         for setting in settings:
                             seconds = run_once(workload, setting)
                             row = dict(zip(FIELDS, (workload, setting, load, repeat,

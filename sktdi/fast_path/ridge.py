@@ -32,7 +32,7 @@ from ..persistence.declared import input_dims
 from ..tdi import TDIOptions, read_init
 from ..utils.options import HasOptionGroups, resolve_options
 from ..utils.seeding import spawn_seeds
-from ..utils.threads import keep_torch_threads, torch_thread_count
+from ..utils.threads import compiled_threads, keep_torch_threads
 from ..utils.validation import (
     INPUT_RECORD_STATE,
     check_two_classes,
@@ -80,9 +80,9 @@ def _rocket_transformer(random_state: int, n_channels: int, n_features: int, une
         raise ImportError(
             "rocket='minirocket' uses sktime's MiniRocket: pip install 'sktdi[sktime]'"
         ) from exc
-    # the transform's threads: torch's share of the cores, as the bank's scan runs on (sktime's
-    # default is one); the features do not depend on it
-    n_jobs = torch_thread_count()
+    # the transform's threads: torch's share of the cores less the busy ones, as the bank's
+    # scan runs on (sktime's default is one); the features do not depend on it
+    n_jobs = compiled_threads()
     if unequal:
         # dilations for the longest series ("max", sktime's default), so that a long series'
         # slow shapes are seen; a shorter series' widest kernels run over its own steps

@@ -65,11 +65,51 @@ def omp_num_threads(environ=None) -> int | None:
     return count if count >= 1 else None
 
 
+def idle_cores(limit: int | None = None) -> int | None:
+    """The cores no other process is running on now, at least 1 and at most ``limit`` (this
+    process's cores when None); None where the machine does not say (not Linux).
+
+    Linux's ``/proc/loadavg`` counts the threads runnable at this instant, this process's
+    own among them (``/proc/self/task``, those in state R): the others' count is how many
+    cores are busy. An OpenMP team over busy cores stalls at every barrier, several times
+    slower than one thread (``benchmarks/threads`` measures it), so a call takes only the idle
+    ones."""
+    cores = limit or (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+                      else os.cpu_count() or 1)
+    try:
+        with open("/proc/loadavg") as f:
+            runnable = int(f.read().split()[3].split("/")[0])
+        own = 0
+        for task in os.listdir("/proc/self/task"):
+            try:
+                with open(f"/proc/self/task/{task}/stat") as f:
+                    # the state follows the command's closing parenthesis
+                    own += f.read().rsplit(")", 1)[1].split()[0] == "R"
+            except OSError:  # a thread that ended meanwhile
+                continue
+    except (OSError, ValueError, IndexError):
+        return None
+    return cores_left(cores, runnable, own)
+
+
+def cores_left(cores: int, runnable: int, own: int) -> int:
+    """Of ``cores``, those left when ``runnable`` threads are runnable machine-wide, ``own``
+    of them this process's (at least the one asking): at least 1.
+
+    >>> cores_left(2, runnable=1, own=1), cores_left(2, runnable=2, own=1)
+    (2, 1)
+    >>> cores_left(16, runnable=40, own=1), cores_left(4, runnable=3, own=3)
+    (1, 4)
+    """
+    return max(1, min(cores, cores - max(0, runnable - max(own, 1))))
+
+
 def resolve_n_threads(n_threads: int | None) -> int | None:
     """The torch thread count for an estimator's ``n_threads``; None leaves torch's own.
 
     - an int: exactly that many;
-    - None outside a joblib worker: torch's own setting, untouched (None);
+    - None outside a joblib worker: torch's own setting, less the cores other processes
+      keep busy now (:func:`idle_cores`; torch's own where the machine does not say);
     - None inside a joblib worker process: ``OMP_NUM_THREADS`` when set (loky sets it to
       ``cpu_count() // n_jobs``, or passes on the value the user set for the parent), else 1;
     - None in a joblib worker thread: 1 (the thread backend does not tell a task how many
@@ -78,7 +118,7 @@ def resolve_n_threads(n_threads: int | None) -> int | None:
     if n_threads is not None:
         return int(n_threads)
     if not in_joblib_worker():
-        return None
+        return idle_cores(torch_thread_count())
     if threading.current_thread() is not threading.main_thread():
         # a thread worker: its siblings share this process's cores, and OMP_NUM_THREADS here
         # is the caller's setting for the whole process, not a share
@@ -142,6 +182,15 @@ def torch_thread_count() -> int:
     import torch
 
     return torch.get_num_threads()
+
+
+def compiled_threads() -> int:
+    """The threads the fast path's compiled code (the filter bank's scan, MiniRocket's
+    transform) runs on: torch's count (an estimator's share, a joblib worker's), less the
+    cores other processes keep busy now (:func:`idle_cores`)."""
+    count = torch_thread_count()
+    idle = idle_cores(count)
+    return count if idle is None else idle
 
 
 @contextlib.contextmanager
