@@ -15,9 +15,13 @@ as sktdi now resolves it (the cores no other process keeps busy).
     python benchmarks/threads/threads.py --append --repeats 3 \
         --workloads fast-fit fast-fit-minirocket
 
-(the second: the fast path's rows, rerun with ten fits a run and three runs, once its
-compiled code took the idle cores too, sktdi.utils.threads.compiled_threads; the first
-command's fast-path rows, one fit a run, were dropped)
+    python benchmarks/threads/threads.py --append --repeats 3 --settings auto \
+        --workloads fast-fit fast-fit-minirocket
+
+(the second: the fast path's rows, rerun with ten fits a run and three runs, the first
+command's fast-path rows, one fit a run, dropped; the third: the fast path's "auto" rows once
+its compiled code took one thread, sktdi.utils.threads.compiled_threads, the second's "auto"
+rows, the idle cores, dropped)
 
 writes benchmarks/threads/results/threads.csv (one row per workload, setting, load and
 repeat); ``python benchmarks/doc_figures.py`` builds the page's table from it. Run it on a

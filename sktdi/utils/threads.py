@@ -186,11 +186,10 @@ def torch_thread_count() -> int:
 
 def compiled_threads() -> int:
     """The threads the fast path's compiled code (the filter bank's scan, MiniRocket's
-    transform) runs on: torch's count (an estimator's share, a joblib worker's), less the
-    cores other processes keep busy now (:func:`idle_cores`)."""
-    count = torch_thread_count()
-    idle = idle_cores(count)
-    return count if idle is None else idle
+    transform) runs on: one, as sktime's MiniRocket does by default. Its work per thread is
+    small: more threads were slower even on an idle machine, and far slower with a core busy
+    elsewhere (``benchmarks/threads``)."""
+    return 1
 
 
 @contextlib.contextmanager
