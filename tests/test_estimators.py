@@ -1000,7 +1000,11 @@ def test_resolve_n_threads_reads_the_workers_share(monkeypatch):
     from sktdi.utils.threads import resolve_n_threads
 
     monkeypatch.setenv("OMP_NUM_THREADS", "3")
-    assert resolve_n_threads(None) is None  # not in a worker: torch's own setting
+    # not in a worker: torch's own count, less the cores other processes keep busy
+    monkeypatch.setattr("sktdi.utils.threads.idle_cores", lambda limit: min(limit, 1))
+    assert resolve_n_threads(None) == 1
+    monkeypatch.setattr("sktdi.utils.threads.idle_cores", lambda limit: None)  # not Linux
+    assert resolve_n_threads(None) is None
     assert resolve_n_threads(2) == 2
     with joblib.parallel_config(backend=LokyBackend(nesting_level=1)):  # as inside a worker
         assert resolve_n_threads(None) == 3

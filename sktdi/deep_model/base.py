@@ -430,11 +430,13 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
                     inputs = {"X": inputs, "lengths": lengths}  # skorch unpacks it into forward
                 self._train(inputs, target, n_epochs, training)
                 self.n_epochs_ = len(self.net_.history)
-        # the trained weights changed: before the check below reads them (a refit's cache
-        # held the previous network's copies)
+        # the trained weights changed: empty the cache of inference copies before the check
+        # below reads them (a refit's held the previous network's), and after it (a fitted
+        # model holds no copy until it predicts)
         self._inference_modules = {}
         if n_epochs > 0 and not partial:
             self._warn_if_learned_nothing(X3, lengths, target)
+            self._inference_modules = {}
         return self
 
     def _train(self, inputs, target, n_epochs: int, training: TrainingOptions) -> None:

@@ -51,15 +51,10 @@ class SSMClassifier(ClassifierMixin, _BaseSSM):
         its tested settings, which every parameter left at "auto" takes (Notes).
     input_scaling : {"channel", "series", "running", "series+scale", "running+scale"}, \
 default="channel"
-        "channel": one mean and scale per channel for all series. "series": each series by
-        the mean and scale of its own steps, so a gain or an offset changes nothing: for raw
-        recordings whose amplitudes span orders of magnitude (:doc:`/raw_data`). "running":
-        by those of its steps so far, the same for streams and predictions over time.
-        "series+scale" and "running+scale": each series' shape, by the statistics of the
-        steps where it varies (a flat start or end left out), with its level and scale
-        beside it as channels of their own where the training series show that they relate
-        to the target (``input_amplitude_``): the amplitude kept where it is the signal,
-        ignored where it is a gain or offset per recording; "running+scale" is causal.
+        "channel": one mean and scale per channel. For raw recordings (a gain or offset per
+        recording), "series+scale": each series' shape, its level and scale as channels of
+        their own where they relate to the target (``input_amplitude_``); "running+scale"
+        from the steps so far, causal; "series", "running" without them (:doc:`/raw_data`).
     d_model, n_layers : int or "auto", default="auto"
         Width and depth. "conv-s4d": d_model a multiple of 4, a residual shortcut per three
         blocks; n_layers=3 took about half the fit time, level on the UCR sets but behind

@@ -441,14 +441,10 @@ def running_shape_sample(
     x, first, total, total_sq, count, steps, reference, position, mean, scale, out, new_total,
     new_total_sq, new_count, floor,
 ):  # pragma: no cover - compiled
-    """One sample of every stream as its shape, level and scale so far, then scaled by the
-    fit's: :func:`sktdi.utils.inputs.running_shape_level_scale` of one step (the same
-    operations in the same order), fused with :func:`scale_sample`. x (S, C); ``first``,
-    ``total``, ``total_sq``, ``count`` (S, C, 1): the moments before it; out (S, C', 1): the
-    shape channels, then the levels and scales kept, ``position`` (2C,) giving each level's
-    and scale's channel of out (-1: not kept). The new moments go to the ``new_`` arrays, so
-    that a refused sample leaves them as they were. False where a value is not finite once
-    scaled."""
+    """:func:`sktdi.utils.inputs.running_shape_level_scale` of one sample (the same operations
+    in the same order), fused with :func:`scale_sample`, as :func:`running_scale_sample`; plus
+    ``count`` (S, C, 1) and ``position`` (2C,), each level's and scale's channel of out
+    (S, C', 1) (-1: not kept); the new moments go to the ``new_`` arrays."""
     S, C = x.shape
     finite = True
     for s in range(S):

@@ -538,14 +538,10 @@ class SpectralRidgeClassifier(ClassifierMixin, _SpectralRidge):
         MultiRocket does (needs sktime, and series of at least 9 time steps, 10 with the
         difference).
     input_scaling : {"channel", "series+scale"}, default="channel"
-        "channel": the bank and MiniRocket read the series as given. "series+scale": they
-        read each series' shape (standardized by its own statistics over the steps where it
-        varies), blind to a gain or an offset per recording, and each channel's level and
-        scale are two features of their own; where a level or scale relates to the training
-        targets (``input_amplitude_``), the amplitude is signal and they read the series as
-        given. For raw recordings whose amplitudes differ by orders of magnitude: far ahead
-        under a gain per series, a few points behind under a slow trend on one set, so not
-        the default (``docs/raw_data.md`` measures both).
+        "channel": the series as given. "series+scale", for raw recordings (a gain or offset
+        per recording): the bank and MiniRocket read each series' shape, and each channel's
+        level and scale are two features; where those relate to the target
+        (``input_amplitude_``) the series are read as given (:doc:`/raw_data`).
     alphas : array-like or None, default=None
         Ridge penalties tried by leave-one-out CV; None is ``np.logspace(-3, 3, 10)``, as in
         sktime's ``RocketClassifier``.
