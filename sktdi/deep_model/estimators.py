@@ -140,7 +140,7 @@ default="channel"
         The network's settings as fitted, every "auto" resolved (see ``network``).
     input_scaling_ : str
         The input scaling the fit used.
-    input_reference_ : ndarray of shape (n_channels_,) or None
+    input_reference_ : ndarray of shape (n_channels,) or None
         For the "+scale" scalings, each channel's unit of level and scale: the median
         standard deviation of the training series.
     input_amplitude_ : ndarray of int or None

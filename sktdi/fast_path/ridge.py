@@ -559,7 +559,7 @@ class SpectralRidgeClassifier(ClassifierMixin, _SpectralRidge):
     rocket_, difference_rocket_ : sktime MiniRocket (one channel), MiniRocketMultivariate or None
         The fitted MiniRocket transformers of the series and of its first difference
         (``rocket="minirocket"``; the second with ``difference``).
-    input_reference_ : ndarray of shape (n_channels_,) or None
+    input_reference_ : ndarray of shape (n_channels,) or None
         With ``input_scaling="series+scale"``, each channel's unit of level and scale (the
         median standard deviation of the training series).
     input_amplitude_ : ndarray of int or None
