@@ -31,8 +31,10 @@ def medians() -> pd.DataFrame:
 
 def _setting(s: str) -> str:
     if s == "auto":
-        return "the default (n_threads=None)"
-    return f"{s} thread{'s' * (s != '1')}"
+        return "idle cores (not adopted)"
+    if s == "1":
+        return "1 thread (the default)"
+    return f"{s} threads"
 
 
 def _seconds(value: float) -> str:
@@ -56,14 +58,18 @@ def threads_default() -> str:
             "machine": LOADS.get(load, load),
             **{_setting(s): _seconds(r[s]) for s in settings},
             f"{every} ÷ 1": f"{r[every] / r['1']:.2f}",
-            **({"default ÷ 1": f"{r['auto'] / r['1']:.2f}"} if "auto" in settings else {}),
+            **({"idle cores ÷ 1": f"{r['auto'] / r['1']:.2f}"} if "auto" in settings else {}),
         })
     order = {w: i for i, w in enumerate(WORKLOADS.values())}
     frame = pd.DataFrame(rows)
     frame = frame.sort_values("workload", key=lambda c: c.map(order), kind="stable")
+    runs = _csv(RESULTS).groupby("workload")["repeat"].nunique()
+    counts = " and ".join(
+        f"{n} for {', '.join(sorted(runs.index[runs == n]))}" for n in sorted(runs.unique())
+    )
     return (
         _md_table(frame)
-        + f"\nSeconds, the median of {_csv(RESULTS)['repeat'].nunique()} runs, each workload in "
-        f"a fresh process, on {cores} cores; a busy core is another process spinning on it "
+        + f"\nSeconds, the median of each workload's runs ({counts}), each run in a fresh "
+        f"process, on {cores} cores; a busy core is another process spinning on it "
         "(`python benchmarks/threads/threads.py`).\n"
     )

@@ -107,8 +107,8 @@ default="channel"
         "auto" (CUDA when available, else CPU), "cpu", "cuda", "cuda:1", "mps", ...
     n_threads : int or None, default=None
         CPU threads torch uses in fits and predictions, restored afterwards. None: a joblib
-        worker's share of the cores, else torch's setting. Set 1 when several processes
-        fit at once on one machine (:doc:`/estimators`).
+        worker's share of the cores, else one (never stalls on a busy machine, the same
+        model whatever its load); more fit long series faster on an idle one (:doc:`/estimators`).
     random_state : int, RandomState instance or None, default=None
         Seeds the fit (network, TDI, shuffling, dropout, validation split, each its own
         stream); the global numpy and torch RNG states are left as they were.

@@ -32,7 +32,7 @@ from ..persistence.declared import input_dims
 from ..tdi import TDIOptions, read_init
 from ..utils.options import HasOptionGroups, resolve_options
 from ..utils.seeding import spawn_seeds
-from ..utils.threads import compiled_threads, keep_torch_threads
+from ..utils.threads import compiled_threads, default_threads, keep_torch_threads
 from ..utils.validation import (
     INPUT_RECORD_STATE,
     check_two_classes,
@@ -363,6 +363,7 @@ class _SpectralRidge(HasOptionGroups, SaveMixin, BaseEstimator):
         self.batch_size = batch_size
         self.random_state = random_state
 
+    @default_threads
     def _fit_features(self, X: np.ndarray, y: np.ndarray, lengths) -> np.ndarray:
         """Fit the bank (and MiniRocket) and the scaler on validated X (n, C, L); return the
         scaled training features."""
@@ -468,6 +469,7 @@ class _SpectralRidge(HasOptionGroups, SaveMixin, BaseEstimator):
             start += block.shape[1]
         return features
 
+    @default_threads
     def _features(self, X, lengths) -> np.ndarray:
         check_is_fitted(self)
         X, _, lengths = validate_padded_sequences(self, X, lengths=lengths, reset=False)

@@ -25,6 +25,7 @@ from ..tdi.options import FLAT_TDI_PARAMETERS
 from ..utils.inputs import valid_mask
 from ..utils.options import HasOptionGroups, resolve_options
 from ..utils.seeding import spawn_seeds
+from ..utils.threads import default_threads
 from ..utils.validation import (
     INPUT_RECORD_STATE,
     check_state_params,
@@ -345,6 +346,7 @@ class SpectralAlignmentTransformer(HasOptionGroups, SaveMixin, TransformerMixin,
 
     @restore_on_error
     @_fit_context(prefer_skip_nested_validation=True)
+    @default_threads
     def fit(self, X, y=None, lengths=None):
         """Estimate the task spectrum and build the aligned filter bank.
 
@@ -502,6 +504,7 @@ class SpectralAlignmentTransformer(HasOptionGroups, SaveMixin, TransformerMixin,
         _, A_bar, CB_bar = self.layer_.discrete()
         return A_bar.detach().numpy(), CB_bar.detach().numpy()
 
+    @default_threads
     def transform(self, X, lengths=None):
         """Filter X with the bank and return the features.
 

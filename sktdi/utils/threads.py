@@ -27,6 +27,7 @@ torch its count back.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import threading
 
@@ -65,51 +66,16 @@ def omp_num_threads(environ=None) -> int | None:
     return count if count >= 1 else None
 
 
-def idle_cores(limit: int | None = None) -> int | None:
-    """The cores no other process is running on now, at least 1 and at most ``limit`` (this
-    process's cores when None); None where the machine does not say (not Linux).
-
-    Linux's ``/proc/loadavg`` counts the threads runnable at this instant, this process's
-    own among them (``/proc/self/task``, those in state R): the others' count is how many
-    cores are busy. An OpenMP team over busy cores stalls at every barrier, several times
-    slower than one thread (``benchmarks/threads`` measures it), so a call takes only the idle
-    ones."""
-    cores = limit or (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
-                      else os.cpu_count() or 1)
-    try:
-        with open("/proc/loadavg") as f:
-            runnable = int(f.read().split()[3].split("/")[0])
-        own = 0
-        for task in os.listdir("/proc/self/task"):
-            try:
-                with open(f"/proc/self/task/{task}/stat") as f:
-                    # the state follows the command's closing parenthesis
-                    own += f.read().rsplit(")", 1)[1].split()[0] == "R"
-            except OSError:  # a thread that ended meanwhile
-                continue
-    except (OSError, ValueError, IndexError):
-        return None
-    return cores_left(cores, runnable, own)
-
-
-def cores_left(cores: int, runnable: int, own: int) -> int:
-    """Of ``cores``, those left when ``runnable`` threads are runnable machine-wide, ``own``
-    of them this process's (at least the one asking): at least 1.
-
-    >>> cores_left(2, runnable=1, own=1), cores_left(2, runnable=2, own=1)
-    (2, 1)
-    >>> cores_left(16, runnable=40, own=1), cores_left(4, runnable=3, own=3)
-    (1, 4)
-    """
-    return max(1, min(cores, cores - max(0, runnable - max(own, 1))))
-
-
 def resolve_n_threads(n_threads: int | None) -> int | None:
-    """The torch thread count for an estimator's ``n_threads``; None leaves torch's own.
+    """The torch thread count for an estimator's ``n_threads``.
 
     - an int: exactly that many;
-    - None outside a joblib worker: torch's own setting, less the cores other processes
-      keep busy now (:func:`idle_cores`; torch's own where the machine does not say);
+    - None outside a joblib worker: 1. A team of threads over cores that other processes
+      keep busy stalls at every barrier, several times slower than one thread; one thread
+      never does, and trains the same model whatever the machine's load and core count
+      (the count a reduction is split over changes its last bits, which training can grow).
+      On an idle machine more threads are faster on long series: set ``n_threads``
+      (``benchmarks/threads`` measures both);
     - None inside a joblib worker process: ``OMP_NUM_THREADS`` when set (loky sets it to
       ``cpu_count() // n_jobs``, or passes on the value the user set for the parent), else 1;
     - None in a joblib worker thread: 1 (the thread backend does not tell a task how many
@@ -118,13 +84,26 @@ def resolve_n_threads(n_threads: int | None) -> int | None:
     if n_threads is not None:
         return int(n_threads)
     if not in_joblib_worker():
-        return idle_cores(torch_thread_count())
+        return 1
     if threading.current_thread() is not threading.main_thread():
         # a thread worker: its siblings share this process's cores, and OMP_NUM_THREADS here
         # is the caller's setting for the whole process, not a share
         return 1
     share = omp_num_threads()
     return 1 if share is None else share
+
+
+def default_threads(method):
+    """Run an estimator ``method`` that has no ``n_threads`` (the fast path's) at the thread
+    count ``n_threads=None`` resolves to (:func:`resolve_n_threads`), as the deep model's
+    default does."""
+
+    @functools.wraps(method)
+    def wrapped(*args, **kwargs):
+        with torch_threads(resolve_n_threads(None)):
+            return method(*args, **kwargs)
+
+    return wrapped
 
 
 @contextlib.contextmanager
