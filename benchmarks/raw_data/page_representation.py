@@ -462,18 +462,3 @@ def raw_data_r2_streams() -> str:
         + "\nSamples per second (each the best of 3 runs, one thread, the scalings "
         "interleaved in one process; `benchmarks/raw_data/stream_rate.py`).\n"
     )
-
-
-@region("raw-data-r2-plaid")
-def raw_data_r2_plaid() -> str:
-    plaid = _confirm().query("dataset == 'PLAID'").set_index("model")
-    if plaid.empty:
-        return "Not run yet (`python benchmarks/raw_data/raw_data.py --stage round2-plaid`).\n"
-    names = {**SHORT, "deep-series+scale": 'SSMClassifier(input_scaling="series+scale")'}
-    cells = "; ".join(
-        f"{names.get(m, m)} {_f(r['score'])} (fit {r['fit_s']:.0f} s)" for m, r in plaid.iterrows()
-    )
-    return (
-        "PLAID in full (official split, 537 training series of 100 to 1,344 steps, 11 classes, "
-        f"one torch thread; the deep arm 40 epochs): {cells}.\n"
-    )

@@ -89,10 +89,6 @@ Then, reported beside the verdict and not part of it: "series+scale" on the resa
 cells (what a whole-series default would be, were streams not asked of the default).
 
     python benchmarks/raw_data/raw_data.py --stage round2-resample-series --n-jobs 2
-
-Last, as the budget allowed, PLAID in full (one deep fit, 40 epochs as every deep arm here):
-
-    python benchmarks/raw_data/raw_data.py --stage round2-plaid --n-jobs 1
     python benchmarks/raw_data/raw_data.py --stage round2-choice --n-jobs 2
     python benchmarks/raw_data/raw_data.py --stage round2-confirm --n-jobs 2
 
@@ -360,9 +356,6 @@ def cells(stage: str):
         out += _whole_series_resample_cells()
     if stage == "round2-fast-path":
         out += _fast_resample_cells()
-    if stage == "round2-plaid":  # PLAID in full: the whole-series form beside the fast paths
-        out += [("confirm", "PLAID", "raw", -1, m, "classification")
-                for m in ("fast-path", "fast-path-shape", "minirocket", "deep-series+scale")]
     if stage == "networks":  # each network at its defaults ("auto" settings, 100 epochs)
         out += [("confirm", "GunPoint", "clean", -1, f"network-{n}", "classification")
                 for n in ("conv-s4d", "s4d")]
@@ -518,7 +511,7 @@ def main(argv=None) -> None:
         "--stage",
         choices=("choice", "confirm", "all", "networks", "plaid", "round2-choice",
                  "round2-confirm", "round2-resample", "round2-resample-series",
-                 "round2-fast-path", "round2-plaid"),
+                 "round2-fast-path"),
         default="all",
     )
     parser.add_argument("--n-jobs", type=int, default=2)
