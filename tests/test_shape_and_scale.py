@@ -213,3 +213,17 @@ def test_fast_path_reads_the_series_as_given_where_the_amplitude_is_the_signal(t
     model.save(tmp_path / "ridge.sktdi")
     loaded = sktdi.load(tmp_path / "ridge.sktdi")
     np.testing.assert_array_equal(loaded.predict(A), model.predict(A))
+
+
+def test_the_fast_path_names_the_scaling_where_the_series_scales_differ():
+    X, y = load_ucr("GunPoint", "train")
+    with pytest.warns(UserWarning, match=r"scales span a factor of .*input_scaling='series\+scale'"):
+        SpectralRidgeClassifier(n_filters=8, d_state=8, random_state=0).fit(
+            _gained(X, y, 0, by_class=False), y
+        )
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)  # curated series: nothing to say
+        SpectralRidgeClassifier(n_filters=8, d_state=8, random_state=0).fit(X, y)
+        SpectralRidgeClassifier(
+            n_filters=8, d_state=8, input_scaling="series+scale", random_state=0
+        ).fit(_gained(X, y, 0, by_class=False), y)

@@ -144,10 +144,10 @@ default="channel"
         For the "+scale" scalings, each channel's unit of level and scale: the median
         standard deviation of the training series.
     input_amplitude_ : ndarray of int or None
-        For the "+scale" scalings, the level and scale channels the network is given
-        (indices into the channels' levels, then their scales): those whose relation to the
-        training targets has p < 0.01 over the number tested (Kruskal-Wallis across the
-        classes; Spearman for a regressor).
+        For the "+scale" scalings, the level and scale channels the network is given, as
+        indices into the channels' levels (0 to C-1), then their scales (C to 2C-1); empty:
+        the shape alone. Those whose relation to the training targets has p < 0.01 over the
+        number tested (Kruskal-Wallis across the classes; Spearman for a regressor).
     n_epochs_ : int
         Epochs trained so far.
     n_features_in_, n_channels_, n_timepoints_ : int

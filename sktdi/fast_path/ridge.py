@@ -41,7 +41,9 @@ from ..utils.validation import (
     validate_padded_sequences,
 )
 from ..utils.inputs import (
+    _caller_stacklevel,
     amplitude_carries_task,
+    amplitude_spread,
     fit_reference,
     shape_and_amplitude,
     valid_mask,
@@ -399,6 +401,16 @@ class _SpectralRidge(HasOptionGroups, SaveMixin, BaseEstimator):
         # set shows the level or scale to relate to the target: then the amplitude is
         # signal, in every feature. "channel": the series as given
         self.input_reference_ = self.input_amplitude_ = None
+        amplitudes = amplitude_spread(X, lengths) if self.input_scaling == "channel" else None
+        if amplitudes is not None:  # the deep model says so when it learns nothing; this fits
+            warnings.warn(
+                f"{type(self).__name__}: {amplitudes}. If that is a gain or an offset per "
+                f"recording (raw recordings, units that differ by device), not the signal, "
+                f"pass input_scaling='series+scale' (each series' shape, its level and scale "
+                f"as two features)",
+                UserWarning,
+                stacklevel=_caller_stacklevel(),
+            )
         if self.input_scaling == "series+scale":
             self.input_reference_ = fit_reference(X, lengths)
             amplitude = shape_and_amplitude(X, lengths, self.input_reference_)[1]

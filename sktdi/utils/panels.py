@@ -55,7 +55,7 @@ def _multiindex_series(frame) -> list[np.ndarray]:
     ]
 
 
-def read_sktime_panel(X):
+def read_sktime_panel(X, warn: bool = True):
     """X as sktdi takes it: sktime's nested frame, list of frames or multi-indexed frame as a
     list of (C, L_i) float64 arrays; anything else unchanged.
 
@@ -74,20 +74,22 @@ def read_sktime_panel(X):
     """
     if _is_frame(X):
         if getattr(X.index, "nlevels", 1) == 2:
-            return warn_if_time_column(_multiindex_series(X), X.columns, "pd-multiindex")
+            return warn_if_time_column(_multiindex_series(X), X.columns, "pd-multiindex", warn)
         if _nested_cells(X):
-            return warn_if_time_column(_nested_frame_series(X), X.columns, "nested_univ")
+            return warn_if_time_column(_nested_frame_series(X), X.columns, "nested_univ", warn)
         return X  # a frame of numbers: (n, L), one series a row
     if isinstance(X, (list, tuple)) and len(X) and all(_is_frame(x) for x in X):
         # sktime's df-list: each frame (L_i, C), time down the rows
         series = [np.asarray(x, dtype=np.float64).T for x in X]  # (C, L_i) each
-        return warn_if_time_column(series, X[0].columns, "df-list")
+        return warn_if_time_column(series, X[0].columns, "df-list", warn)
     return X
 
 
-def warn_if_time_column(series: list[np.ndarray], columns, form: str) -> list[np.ndarray]:
-    """``series`` (each (C, L_i)), after a warning naming each column of the frames that
-    increases at every step of every series: most often the time stamps of a table read from
+def warn_if_time_column(
+    series: list[np.ndarray], columns, form: str, warn: bool = True
+) -> list[np.ndarray]:
+    """``series`` (each (C, L_i)), after a warning (with ``warn``) naming each column of the
+    frames that increases at every step of every series: most often the time stamps of a table read from
     a file, which every model would take as a channel of signal.
 
     >>> import warnings, numpy as np
@@ -98,7 +100,7 @@ def warn_if_time_column(series: list[np.ndarray], columns, form: str) -> list[np
     >>> print(caught[0].message)  # doctest: +ELLIPSIS
     column 'time' of X (sktime's df-list) increases at every step of every series: ...
     """
-    if len(series) < 2 or min(x.shape[-1] for x in series) < 3:
+    if not warn or len(series) < 2 or min(x.shape[-1] for x in series) < 3:
         return series  # too few steps to tell a clock from a signal
     rising = np.ones(series[0].shape[0], dtype=bool)  # (C,)
     for x in series:

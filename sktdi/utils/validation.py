@@ -754,7 +754,9 @@ def validate_padded_sequences(
     >>> X.shape, lengths.tolist()
     ((2, 1, 5), [3, 5])
     """
-    X = read_sktime_panel(X)  # sktime's nested frames and lists of frames: a list of series
+    # sktime's nested frames and lists of frames: a list of series (a likely time column is
+    # named once, when the model is fitted, not at every prediction)
+    X = read_sktime_panel(X, warn=reset)
     given = lengths
     check_not_text(X)  # before padding turns numeric text into numbers
     shapes = _series_shapes(X)
