@@ -401,16 +401,8 @@ class _SpectralRidge(HasOptionGroups, SaveMixin, BaseEstimator):
         # set shows the level or scale to relate to the target: then the amplitude is
         # signal, in every feature. "channel": the series as given
         self.input_reference_ = self.input_amplitude_ = None
-        amplitudes = amplitude_spread(X, lengths) if self.input_scaling == "channel" else None
-        if amplitudes is not None:  # the deep model says so when it learns nothing; this fits
-            warnings.warn(
-                f"{type(self).__name__}: {amplitudes}. If that is a gain or an offset per "
-                f"recording (raw recordings, units that differ by device), not the signal, "
-                f"pass input_scaling='series+scale' (each series' shape, its level and scale "
-                f"as two features)",
-                UserWarning,
-                stacklevel=_caller_stacklevel(),
-            )
+        if self.input_scaling == "channel":
+            self._warn_if_amplitude_is_nuisance(X, y, lengths)
         if self.input_scaling == "series+scale":
             self.input_reference_ = fit_reference(X, lengths)
             amplitude = shape_and_amplitude(X, lengths, self.input_reference_)[1]
@@ -441,6 +433,26 @@ class _SpectralRidge(HasOptionGroups, SaveMixin, BaseEstimator):
             # the training range of each scaled feature: new series are clipped to it
             self.feature_range_ = np.stack([features.min(axis=0), features.max(axis=0)])  # (2, F)
         return features
+
+    def _warn_if_amplitude_is_nuisance(self, X, y, lengths) -> None:
+        """Warn where the training series' scales or levels differ widely and relate to
+        nothing in the target (a gain or an offset per recording): ``"series+scale"`` would
+        read their shapes. Where they relate to it, they are signal, and the series are read
+        as given either way: nothing to say."""
+        amplitudes = amplitude_spread(X, lengths)
+        if amplitudes is None:
+            return
+        amplitude = shape_and_amplitude(X, lengths, fit_reference(X, lengths))[1]
+        if amplitude_carries_task(amplitude, y, self._task).size:
+            return
+        warnings.warn(
+            f"{type(self).__name__}: {amplitudes}, and they do not relate to the target: a "
+            f"gain or an offset per recording (raw recordings, units that differ by device) "
+            f"moves every feature. Pass input_scaling='series+scale' (each series' shape, its "
+            f"level and scale as two features)",
+            UserWarning,
+            stacklevel=_caller_stacklevel(),
+        )
 
     def _shape_and_amplitude(self, X: np.ndarray, lengths):
         """What the bank and MiniRocket read, (n, C, L): each series' shape, its padding
