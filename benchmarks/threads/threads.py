@@ -11,7 +11,7 @@ median of ``--repeats`` runs (a run over TIMEOUT seconds is stopped and recorded
 a lower bound); every run of a load happens while that load runs. "auto" is a candidate that
 was measured and not adopted: the cores no other process keeps busy when the call starts
 (``idle_cores`` below; sktdi ran it as its default while these rows were measured, and its
-fast path's compiled code on one thread, as now). It met every target, but two fits of one
+fast path's compiled code on one thread, as now outside joblib). It met every target, but two fits of one
 model in one process then took different thread counts and trained different models (in
 their last bits, grown by training), so the default became one thread (the "1" rows).
 

@@ -227,11 +227,10 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
     def _declared_dims(self) -> dict:
         """The network's channels and outputs, which the fitted arrays must match."""
         kwargs = module_kwargs(self.net_)
-        kept = self.__dict__.get("input_amplitude_")
-        amplitude = 0 if self._fitted_scaling() not in WITH_SCALE or kept is None else len(kept)
+        kept = self.__dict__.get("input_amplitude_")  # None but for the "+scale" scalings
         return {
             **input_dims(self),
-            "n_channels_": kwargs["n_channels"] - amplitude,
+            "n_channels_": kwargs["n_channels"] - (0 if kept is None else len(kept)),
             "n_network_channels": kwargs["n_channels"],
             "n_outputs": kwargs["n_outputs"],
         }

@@ -110,8 +110,8 @@ class PredictionStream:
         self._input_scale = np.array(estimator.input_scale_, dtype=np.float64)  # (C,)
         # input_scaling="running": each stream's running moments, from its first sample on
         self._running = estimator._fitted_scaling() == "running"
-        # input_scaling="running+scale": the shape, level and scale so far (three channels
-        # a channel), by the fit's reference unit
+        # input_scaling="running+scale": the shape so far, and the levels and scales kept,
+        # in the fit's reference unit
         self._with_scale = estimator._fitted_scaling() == "running+scale"
         self._reference = estimator.__dict__.get("input_reference_")
         self._kept = estimator.__dict__.get("input_amplitude_")
@@ -244,7 +244,7 @@ class PredictionStream:
         compiled pass: a live stream's usual call, where the checks of :meth:`_feed` cost a
         fifth of the step. False, and nothing fed, where a scaled value is not finite:
         :meth:`_feed` then names the problem."""
-        if self._with_scale:  # three channels a channel: the shape, level and scale
+        if self._with_scale:  # the shape, then the levels and scales kept
             width = self._n_channels + len(self._kept)
             scaled = np.empty((x.shape[0], width, 1), self._stepper.dtype)  # (S, C', 1)
             taken = self._running_shape_sample(x, scaled)
@@ -283,7 +283,7 @@ class PredictionStream:
 
     def _running_shape_sample(self, x: np.ndarray, scaled: np.ndarray) -> bool:
         """One sample (S, C) as each stream's shape, level and scale so far, scaled by the
-        fit's, into ``scaled`` (S, 3C, 1), in one compiled pass; the moments move on only when
+        fit's, into ``scaled`` (S, C', 1), in one compiled pass; the moments move on only when
         every value is finite (False, and nothing taken, otherwise)."""
         if not all_finite(x):  # the running scaling would hide a NaN (as 0)
             return False

@@ -30,16 +30,6 @@ from sklearn.utils.validation import check_is_fitted
 from ..persistence import PARAMETERS_AT_FIT, SaveMixin, remember_fit_parameters
 from ..persistence.declared import input_dims
 from ..tdi import TDIOptions, read_init
-from ..utils.options import HasOptionGroups, resolve_options
-from ..utils.seeding import spawn_seeds
-from ..utils.threads import compiled_threads, default_threads, keep_torch_threads
-from ..utils.validation import (
-    INPUT_RECORD_STATE,
-    check_two_classes,
-    keyword_only,
-    restore_on_error,
-    validate_padded_sequences,
-)
 from ..utils.inputs import (
     _caller_stacklevel,
     amplitude_carries_task,
@@ -47,6 +37,16 @@ from ..utils.inputs import (
     fit_reference,
     shape_and_amplitude,
     valid_mask,
+)
+from ..utils.options import HasOptionGroups, resolve_options
+from ..utils.seeding import spawn_seeds
+from ..utils.threads import default_threads, keep_torch_threads, torch_thread_count
+from ..utils.validation import (
+    INPUT_RECORD_STATE,
+    check_two_classes,
+    keyword_only,
+    restore_on_error,
+    validate_padded_sequences,
 )
 from .scan import _steps
 from .transformers import SpectralAlignmentTransformer
@@ -82,9 +82,9 @@ def _rocket_transformer(random_state: int, n_channels: int, n_features: int, une
         raise ImportError(
             "rocket='minirocket' uses sktime's MiniRocket: pip install 'sktdi[sktime]'"
         ) from exc
-    # the transform's threads: torch's share of the cores less the busy ones, as the bank's
-    # scan runs on (sktime's default is one); the features do not depend on it
-    n_jobs = compiled_threads()
+    # the transform's threads: torch's count, as the bank's scan runs on (the fit's
+    # default_threads: one, or a joblib worker's share); the features do not depend on it
+    n_jobs = torch_thread_count()
     if unequal:
         # dilations for the longest series ("max", sktime's default), so that a long series'
         # slow shapes are seen; a shorter series' widest kernels run over its own steps
@@ -405,9 +405,11 @@ class _SpectralRidge(HasOptionGroups, SaveMixin, BaseEstimator):
             self._warn_if_amplitude_is_nuisance(X, y, lengths)
         if self.input_scaling == "series+scale":
             self.input_reference_ = fit_reference(X, lengths)
-            amplitude = shape_and_amplitude(X, lengths, self.input_reference_)[1]
+            shape, amplitude = shape_and_amplitude(X, lengths, self.input_reference_)
             self.input_amplitude_ = amplitude_carries_task(amplitude, y, self._task)
-        X, amplitude = self._shape_and_amplitude(X, lengths)
+            X = self._read(X, lengths, shape)
+        else:
+            amplitude = None
         self.transformer_ = transformer.fit(X, y, lengths=lengths)
         self.rocket_ = self.difference_rocket_ = None
         if self.rocket is not None:
@@ -464,12 +466,17 @@ class _SpectralRidge(HasOptionGroups, SaveMixin, BaseEstimator):
         if reference is None:
             return X, None
         shape, amplitude = shape_and_amplitude(X, lengths, reference)
-        kept = vars(self).get("input_amplitude_")
-        if kept is not None and len(kept):
-            return X, amplitude
+        return self._read(X, lengths, shape), amplitude
+
+    def _read(self, X: np.ndarray, lengths, shape: np.ndarray) -> np.ndarray:
+        """Of X and its series' ``shape``, what the bank and MiniRocket read: X where the fit
+        found the amplitude to be signal (``input_amplitude_`` not empty), else the shape,
+        its padding zero."""
+        if len(vars(self)["input_amplitude_"]):
+            return X
         if lengths is not None:
             shape *= valid_mask(shape, lengths)
-        return shape, amplitude
+        return shape
 
     def _raw_features(self, X: np.ndarray, lengths, amplitude) -> np.ndarray:
         """The features (n, F) of the series' shapes X (:meth:`_shape_and_amplitude`): the

@@ -34,7 +34,7 @@ import math
 
 import numpy as np
 
-from ..utils.threads import compiled_threads, keep_torch_threads
+from ..utils.threads import keep_torch_threads, torch_thread_count
 
 # features="stats": mean, std, max, min, then one PPV per bias; "multirocket": per bias,
 # PPV, MPV, MIPV, LSPV (see sktdi.fast_path.transformers.multirocket_pooling)
@@ -52,12 +52,12 @@ RESPONSE_DECAY = 2.0**-60
 
 @contextlib.contextmanager
 def _scan_threads():
-    """The compiled kernels and the thread count the scans run on: torch's (a joblib
-    worker's share), less the cores other processes keep busy (:func:`compiled_threads`)."""
+    """The compiled kernels and the thread count the scans run on: torch's (the estimators'
+    default_threads: one, or a joblib worker's share), as every other step of a fit."""
     with keep_torch_threads():  # numba's first import, should it come here
         from . import scan_kernels as kernels
 
-        yield kernels, compiled_threads()
+        yield kernels, torch_thread_count()
 
 
 def _in_threads(call, n: int, threads: int) -> None:

@@ -163,14 +163,6 @@ def torch_thread_count() -> int:
     return torch.get_num_threads()
 
 
-def compiled_threads() -> int:
-    """The threads the fast path's compiled code (the filter bank's scan, MiniRocket's
-    transform) runs on: one, as sktime's MiniRocket does by default. Its work per thread is
-    small: more threads were slower even on an idle machine, and far slower with a core busy
-    elsewhere (``benchmarks/threads``)."""
-    return 1
-
-
 @contextlib.contextmanager
 def blas_threads(n_threads: int | None):
     """Run a block with the BLAS libraries numpy calls limited to ``n_threads`` (None:
