@@ -156,15 +156,14 @@ def _classify(dataset: str, arm: str, resample: int) -> dict:
 
 def _regress(dataset: str, arm: str, resample: int) -> dict:
     from sktdi import SSMRegressor
+    from sktdi.benchmark._minirocket_ridge import MiniRocketRidgeRegressor
     from sktdi.benchmark.runner import cell_threads
     from sktdi.datasets import load_dataset_split, resample_split
-
-    from ..raw_data.raw_data import MiniRocketRidgeRegressor
 
     X, y, Xt, yt = resample_split(*load_dataset_split(dataset), resample, stratify=False)
     with cell_threads(1):
         if arm == "minirocket":
-            model = MiniRocketRidgeRegressor()
+            model = MiniRocketRidgeRegressor(random_state=0)
         else:
             model = SSMRegressor(random_state=resample, **REGRESSION_ARMS[arm])
         start = time.perf_counter()

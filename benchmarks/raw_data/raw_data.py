@@ -273,33 +273,10 @@ def _ungated(model: str):
 
 
 def _minirocket(classify: bool):
-    from sktdi.benchmark._minirocket_ridge import MiniRocketRidge
+    from sktdi.benchmark._minirocket_ridge import MiniRocketRidge, MiniRocketRidgeRegressor
 
-    return MiniRocketRidge(random_state=SEED) if classify else MiniRocketRidgeRegressor()
-
-
-class MiniRocketRidgeRegressor:
-    """MiniRocket's features, scaled, and a cross-validated ridge (sktime's
-    ``RocketRegressor(rocket_transform="minirocket")`` by hand, as MiniRocketRidge is)."""
-
-    def fit(self, X, y):
-        from sklearn.linear_model import RidgeCV
-        from sklearn.preprocessing import StandardScaler
-        from sktime.transformations.rocket import MiniRocket, MiniRocketMultivariate
-
-        X = np.asarray(X, dtype=np.float64)  # (n, C, L)
-        rocket = MiniRocket if X.shape[1] == 1 else MiniRocketMultivariate
-        self.rocket_ = rocket(random_state=SEED).fit(X)
-        self.scaler_ = StandardScaler(with_mean=False)
-        features = self.scaler_.fit_transform(np.asarray(self.rocket_.transform(X)))
-        self.ridge_ = RidgeCV(alphas=np.logspace(-3, 3, 10)).fit(features, y)
-        return self
-
-    def score(self, X, y):
-        from sklearn.metrics import r2_score
-
-        features = np.asarray(self.rocket_.transform(np.asarray(X, dtype=np.float64)))
-        return r2_score(y, self.ridge_.predict(self.scaler_.transform(features)))
+    model = MiniRocketRidge if classify else MiniRocketRidgeRegressor
+    return model(random_state=SEED)
 
 
 # ---- the cells --------------------------------------------------------------------------------
