@@ -111,6 +111,16 @@ def test_the_plan_runs_every_arm_on_every_draw_once():
         for arm in (*protocol.ARMS, "minirocket"):
             got = sorted(r for (_, d, a, r) in jobs if d == dataset and a == arm)
             assert got == list(protocol.draws(dataset))
-    # the long sets' incumbent runs last: an interrupted run has every cheaper cell
-    slow_default = [i for i, j in enumerate(jobs) if j[1] in protocol.SLOW and j[2] == "default"]
-    assert slow_default == list(range(len(jobs) - len(slow_default), len(jobs)))
+    # round 1's long-set incumbent runs last of round 1: an interrupted run has every cheaper
+    # cell; round 2 follows it
+    first = [j for j in jobs if j[2] not in protocol.ROUND2]
+    assert jobs[: len(first)] == first
+    slow_default = [i for i, j in enumerate(first) if j[1] in protocol.SLOW and j[2] == "default"]
+    assert slow_default == list(range(len(first) - len(slow_default), len(first)))
+
+
+def test_a_round_two_arm_is_reported_but_never_adopted():
+    (late,) = protocol.ROUND2
+    v = protocol.verdict(_table({late: {"GunPoint": 3.0}}))
+    assert v["arms"][late]["choice"]["holds"] and v["arms"][late]["confirm"]["holds"]
+    assert v["adopted"] == protocol.INCUMBENT
