@@ -36,13 +36,13 @@ def test_paired_of_one_cell_has_no_interval():
     assert test["n"] == 1 and test["mean"] == 2.0 and np.isnan(test["low"])
 
 
-def _table(gains: dict, draws: int = 4, spread: float = 0.0):
+def _table(gains: dict, draws=None, spread: float = 0.0):
     """The incumbent at 0.80 on every draw of every choice and confirmation set; each arm
     0.80 + gain/100 on a set (``gains[arm][dataset]``, default 0), ± ``spread`` points
     alternating over the draws."""
     rows = []
     for dataset in (*protocol.CHOICE, *protocol.CONFIRMATION):
-        for r in range(draws):
+        for r in protocol.draws(dataset) if draws is None else range(draws):
             rows.append({"task": "classification", "stage": protocol.stage_of(dataset),
                          "dataset": dataset, "arm": protocol.INCUMBENT, "resample": r,
                          "score": 0.80})
@@ -86,7 +86,8 @@ def test_the_rule_on_a_stage(gains, holds_choice):
 
 
 def test_holding_on_the_choice_alone_adopts_nothing():
-    v = protocol.verdict(_table({"narrow": {"ACSF1": -4.0}}, spread=0.2))
+    behind = {"ACSF1": -4.0}
+    v = protocol.verdict(_table({"narrow": behind, "narrow3": behind}, spread=0.2))
     assert v["arms"]["narrow"]["choice"]["holds"]
     assert not v["arms"]["narrow"]["confirm"]["holds"]
     assert v["adopted"] == protocol.INCUMBENT
@@ -95,6 +96,13 @@ def test_holding_on_the_choice_alone_adopts_nothing():
 def test_of_two_candidates_that_hold_the_larger_choice_mean_is_adopted():
     v = protocol.verdict(_table({"narrow": {"GunPoint": 0.5}, "narrow3": {"GunPoint": 1.5}}))
     assert v["adopted"] == "narrow3"
+
+
+def test_nothing_is_adopted_before_every_cell_is_in():
+    table = _table({"narrow": {}, "narrow3": {}})
+    assert protocol.verdict(table)["adopted"] in ("narrow", "narrow3")
+    late = table[(table["dataset"] == "ACSF1") & (table["arm"] == "default")].index[-1:]
+    assert protocol.verdict(table.drop(late))["adopted"] is None
 
 
 def test_a_noisy_stage_does_not_hold_whatever_its_mean():
@@ -121,6 +129,7 @@ def test_the_plan_runs_every_arm_on_every_draw_once():
 
 def test_a_round_two_arm_is_reported_but_never_adopted():
     (late,) = protocol.ROUND2
-    v = protocol.verdict(_table({late: {"GunPoint": 3.0}}))
+    behind = {"OSULeaf": -5.0}  # round 1's candidates fail; the late arm is ahead everywhere
+    v = protocol.verdict(_table({late: {"GunPoint": 3.0}, "narrow": behind, "narrow3": behind}))
     assert v["arms"][late]["choice"]["holds"] and v["arms"][late]["confirm"]["holds"]
     assert v["adopted"] == protocol.INCUMBENT

@@ -368,22 +368,3 @@ def transfer_targets() -> str:
         f"({_pts(few_gap.mean())} ± {few_gap.sem():.1f} points, paired by resample): "
         + ("met" if few_gap.mean() >= 0 else "**missed**") + ".\n"
     )
-
-
-def confirmation_clause() -> str:
-    """The decision page's words on the default deep model at the confirmation sets, with
-    the field's tools of the same run ('' before that run)."""
-    acc, fit = _stage(results(OUT), "confirm")
-    arms = ["default", "minirocket", "inceptiontime"]
-    if not set(arms) <= set(acc):
-        return ""
-    both = acc[arms].dropna()
-    if both.empty:
-        return ""
-    ratio = (fit.loc[both.index, "default"] / fit.loc[both.index, "inceptiontime"]).mean()
-    return (
-        f"; on datasets no default was chosen on ({', '.join(both.index)}, official splits): "
-        f"{both['default'].mean():.3f}, MiniRocket {both['minirocket'].mean():.3f}, "
-        f"InceptionTime {both['inceptiontime'].mean():.3f}, fit time {ratio:.1f}× "
-        "InceptionTime's"
-    )

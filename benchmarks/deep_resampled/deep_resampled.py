@@ -229,17 +229,24 @@ def holds(diff: pd.DataFrame) -> dict:
 
 
 def verdict(table: pd.DataFrame) -> dict:
-    """Each candidate's tests per stage, and the arm adopted (see the module docstring)."""
+    """Each candidate's tests per stage, and the arm adopted (see the module docstring; None
+    while a round-1 cell of either stage is missing)."""
     classify = table[table["task"] == "classification"]
     out = {}
+    expected = {stage: sum(len(draws(d)) for d in sets)
+                for stage, sets in (("choice", CHOICE), ("confirm", CONFIRMATION))}
     for arm in (*ARMS, *ROUND2):
         if arm == INCUMBENT:
             continue
         diff = differences(classify, arm)
-        out[arm] = {stage: holds(diff[diff["stage"] == stage]) for stage in ("choice", "confirm")}
+        out[arm] = {stage: holds(diff[diff["stage"] == stage]) for stage in expected}
+    # undecided (None) until every round-1 cell of both stages is in
+    complete = all(out[a][stage]["n"] == n for a in ARMS if a != INCUMBENT
+                   for stage, n in expected.items())
     passing = [a for a, v in out.items()
                if a in ARMS and v["choice"]["holds"] and v["confirm"]["holds"]]
     adopted = max(passing, key=lambda a: out[a]["choice"]["mean"], default=INCUMBENT)
+    adopted = adopted if complete else None
     reg = differences(table[table["task"] == "regression"], "running+scale", scale=1.0)
     reg_test = paired(reg["diff"])
     reg_worst = reg.groupby("dataset")["diff"].mean().min() if len(reg) else np.nan

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ..deep_model.page import _deep_means, _fewshot_means, _timing_ratio
-from ..deep_model.page_transfer import confirmation_clause
+from ..deep_model.page import _fewshot_means
+from ..deep_resampled.page import default_standing
 from ..kernel_regime.page import (
     FAST_PATH_REGRESSION,
     KERNEL_REGIME,
@@ -55,8 +55,6 @@ def which_model() -> str:
     seconds = _kernel_dataset_seconds()
     speed = seconds.div(seconds["minirocket-ridge"], axis=0).mean()
     n_kernel = kernel.index.get_level_values("dataset").nunique()
-    deep = _deep_means()
-    worst = (100 * (deep["tdi"] - deep["inceptiontime"])).idxmin()
     fewshot = _fewshot_means()
     given = _given("planted", 2)
     regression = _csv(results_dir("kernel_regime") / "field_regression_results.csv")
@@ -128,17 +126,13 @@ def which_model() -> str:
         {
             "your data": "you need what only a deep model gives (a GPU, a model to fine-tune, "
             "predictions on a stream sample by sample), and have dozens of series per class",
-            "use": "`SSMClassifier()`; `SSMClassifier(n_layers=3)` for about half the fit "
-            "where the classes do not differ in a period hundreds of steps long "
+            "use": "`SSMClassifier()`; on short series (a few hundred steps) "
+            "`SSMClassifier(d_model=32, n_estimators=3, max_epochs=40)`, three narrow "
+            "networks at a third of the fit or less, level there and behind on the longest set "
+            "measured; `SSMClassifier(n_layers=3)` for about half the fit where the classes do "
+            "not differ in a period hundreds of steps long "
             "([The deep model: why the S4D network memorized, and the network that replaced it](deep_model.md))",
-            "what to expect": (
-                f"full training sets, {len(deep)} datasets: mean accuracy {_f(deep['tdi'].mean())}, "
-                f"InceptionTime {_f(deep['inceptiontime'].mean())}, MiniRocket "
-                f"{_f(deep['minirocket'].mean())}; furthest behind on {worst} "
-                f"({_pts(100 * (deep.loc[worst, 'tdi'] - deep.loc[worst, 'inceptiontime']))} "
-                f"points against InceptionTime); fit time {_timing_ratio().mean():.1f}× "
-                f"InceptionTime's{confirmation_clause()}"
-            ),
+            "what to expect": default_standing(),
         },
         {
             "your data": "a numeric target (regression)",
