@@ -128,9 +128,10 @@ def which_model() -> str:
             "predictions on a stream sample by sample), and have dozens of series per class",
             "use": "`SSMClassifier()`; on short series (a few hundred steps) "
             "`SSMClassifier(d_model=32, n_estimators=3, max_epochs=40)`, three narrow "
-            "networks at a third of the fit or less, level there and behind on the longest set "
-            "measured; `SSMClassifier(n_layers=3)` for about half the fit where the classes do "
-            "not differ in a period hundreds of steps long "
+            "networks, level there at two fifths to three quarters of the fit (a quarter to a "
+            "third on long series, where they were behind on the longest set measured); "
+            "`SSMClassifier(n_layers=3)` for about half the fit where the classes do not differ "
+            "in a period hundreds of steps long "
             "([The deep model: why the S4D network memorized, and the network that replaced it](deep_model.md))",
             "what to expect": default_standing(),
         },
