@@ -77,6 +77,7 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
     __package__ = "benchmarks.deep_resampled"
 
+from ..shared.paired import paired  # noqa: E402
 from ..shared.results_file import finished_rows, run_cells  # noqa: E402
 
 CHOICE = ("ItalyPowerDemand", "GunPoint", "ArrowHead", "BasicMotions", "OSULeaf")
@@ -100,7 +101,6 @@ REGRESSION_ARMS = {"default": {}, "running+scale": {"input_scaling": "running+sc
 NON_INFERIORITY = 1.0  # points: the interval's lower end must lie above minus this
 WORST_SET = 2.0  # points: no set's mean over its draws further behind
 R2_WORST_SET = 0.02
-MDD_SE = 2.8  # standard errors: the smallest difference a test at 5% detects with 80% power
 
 RESULTS = Path(__file__).resolve().parent / "results" / "resamples.csv"
 KEY = ["task", "dataset", "arm", "resample"]
@@ -190,24 +190,6 @@ def _regress(dataset: str, arm: str, resample: int) -> dict:
 # ---- the verdict ------------------------------------------------------------------------------
 
 
-def paired(gaps: pd.Series) -> dict:
-    """Mean of paired differences with its 95% t-interval (``low``, ``high``), the Wilcoxon
-    signed-rank p, and the smallest difference the cells can detect (:data:`MDD_SE` standard
-    errors)."""
-    from scipy import stats
-
-    gaps = gaps.dropna()
-    n = len(gaps)
-    if n < 2:
-        return {"n": n, "mean": gaps.mean() if n else np.nan, "low": np.nan, "high": np.nan,
-                "p": np.nan, "mdd": np.nan}
-    se = gaps.std(ddof=1) / np.sqrt(n)
-    half = stats.t.ppf(0.975, n - 1) * se
-    p = stats.wilcoxon(gaps, zero_method="zsplit").pvalue if gaps.abs().sum() else 1.0
-    return {"n": n, "mean": gaps.mean(), "low": gaps.mean() - half,
-            "high": gaps.mean() + half, "p": p, "mdd": MDD_SE * se}
-
-
 def differences(table: pd.DataFrame, arm: str, reference: str = INCUMBENT,
                 scale: float = 100.0) -> pd.DataFrame:
     """``arm`` − ``reference`` per cell (dataset, draw) where both finished, in points."""
@@ -219,12 +201,17 @@ def differences(table: pd.DataFrame, arm: str, reference: str = INCUMBENT,
     return diff.reset_index()
 
 
+def _tested(diff: pd.DataFrame) -> dict:
+    """:func:`paired` of the differences, with ``worst_set``: the lowest set's mean."""
+    test = paired(diff["diff"])
+    test["worst_set"] = diff.groupby("dataset")["diff"].mean().min() if len(diff) else np.nan
+    return test
+
+
 def holds(diff: pd.DataFrame) -> dict:
     """The rule on one stage's paired differences (points)."""
-    test = paired(diff["diff"])
-    worst = diff.groupby("dataset")["diff"].mean().min() if len(diff) else np.nan
-    test["worst_set"] = worst
-    test["holds"] = bool(test["low"] > -NON_INFERIORITY and worst >= -WORST_SET)
+    test = _tested(diff)
+    test["holds"] = bool(test["low"] > -NON_INFERIORITY and test["worst_set"] >= -WORST_SET)
     return test
 
 
@@ -248,10 +235,8 @@ def verdict(table: pd.DataFrame) -> dict:
     adopted = max(passing, key=lambda a: out[a]["choice"]["mean"], default=INCUMBENT)
     adopted = adopted if complete else None
     reg = differences(table[table["task"] == "regression"], "running+scale", scale=1.0)
-    reg_test = paired(reg["diff"])
-    reg_worst = reg.groupby("dataset")["diff"].mean().min() if len(reg) else np.nan
-    reg_test["worst_set"] = reg_worst
-    reg_test["holds"] = bool(reg_test["mean"] >= 0 and reg_worst >= -R2_WORST_SET)
+    reg_test = _tested(reg)
+    reg_test["holds"] = bool(reg_test["mean"] >= 0 and reg_test["worst_set"] >= -R2_WORST_SET)
     return {"arms": out, "adopted": adopted, "regression": reg_test}
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from ..shared.paired import MDD_SE, paired
 from ..shared.regions import _csv, region, results_dir
 from ..shared.tables import _f, _md_table, _pts
 from .deep_resampled import (
@@ -12,7 +13,6 @@ from .deep_resampled import (
     CHOICE,
     CONFIRMATION,
     INCUMBENT,
-    MDD_SE,
     NON_INFERIORITY,
     PEER_EPOCHS,
     R2_WORST_SET,
@@ -21,7 +21,6 @@ from .deep_resampled import (
     WORST_SET,
     differences,
     holds,
-    paired,
     verdict,
 )
 
@@ -50,6 +49,15 @@ def _results() -> pd.DataFrame:
 def _classify() -> pd.DataFrame:
     table = _results()
     return table[table["task"] == "classification"]
+
+
+def _set_means(table: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Mean score and mean fit seconds over the draws, per set (rows) and arm (columns)."""
+
+    def mean_of(values):
+        return table.pivot_table(index="dataset", columns="arm", values=values, aggfunc="mean")
+
+    return mean_of("score"), mean_of("fit_seconds")
 
 
 def _interval(test: dict) -> str:
@@ -92,8 +100,7 @@ def resampled_verdict() -> str:
 def resampled_sets() -> str:
     """Mean accuracy over the draws per set and arm, with the draws and the mean fit seconds."""
     table = _classify()
-    acc = table.pivot_table(index="dataset", columns="arm", values="score", aggfunc="mean")
-    sec = table.pivot_table(index="dataset", columns="arm", values="fit_seconds", aggfunc="mean")
+    acc, sec = _set_means(table)
     n = table.pivot_table(index="dataset", columns="arm", values="score", aggfunc="size")
     rows = []
     for dataset in (*CHOICE, *CONFIRMATION):
@@ -140,8 +147,7 @@ def resampled_peers() -> str:
 def resampled_regression() -> str:
     """R² over the regression draws, and the regressor's candidate against its default."""
     reg = _results()[lambda t: t["task"] == "regression"]
-    r2 = reg.pivot_table(index="dataset", columns="arm", values="score", aggfunc="mean")
-    sec = reg.pivot_table(index="dataset", columns="arm", values="fit_seconds", aggfunc="mean")
+    r2, sec = _set_means(reg)
     rows = []
     for dataset in REGRESSION:
         if dataset not in r2.index:
@@ -173,8 +179,7 @@ def resampled_targets() -> str:
     """The issue's targets that this run measures, for the arm the rule leaves as the default."""
     table = _classify()
     chosen = verdict(_results())["adopted"] or INCUMBENT  # undecided: today's default
-    acc = table.pivot_table(index="dataset", columns="arm", values="score", aggfunc="mean")
-    sec = table.pivot_table(index="dataset", columns="arm", values="fit_seconds", aggfunc="mean")
+    acc, sec = _set_means(table)
     rows = []
     confirm = differences(table, chosen, "minirocket")
     confirm = confirm[confirm["stage"] == "confirm"]
@@ -241,8 +246,7 @@ def default_standing() -> str:
     MiniRocket's and InceptionTime's on the resampled draws (the arm the rule leaves)."""
     table = _classify()
     chosen = verdict(_results())["adopted"] or INCUMBENT
-    acc = table.pivot_table(index="dataset", columns="arm", values="score", aggfunc="mean")
-    sec = table.pivot_table(index="dataset", columns="arm", values="fit_seconds", aggfunc="mean")
+    acc, sec = _set_means(table)
     both = acc[[chosen, "minirocket"]].dropna()
     gaps = 100 * (both[chosen] - both["minirocket"])
     peer = differences(table, chosen, "inceptiontime")

@@ -9,6 +9,7 @@ from functools import lru_cache
 import numpy as np
 import pandas as pd
 
+from ..shared.paired import paired
 from ..shared.regions import _csv, region, results_dir
 from ..shared.tables import _f, _md_table, _pts
 
@@ -46,19 +47,6 @@ def _choice() -> pd.DataFrame:
     return choice.pivot_table(
         index=["dataset", "perturbation", "fold"], columns="model", values="score"
     )
-
-
-def paired(gaps: pd.Series) -> dict:
-    """Mean of paired differences (points) with its 95% t-interval, and the smallest
-    difference the cells can detect (2.8 standard errors: a two-sided test at 5% with 80%
-    power)."""
-    from scipy import stats
-
-    gaps = gaps.dropna()
-    n = len(gaps)
-    se = gaps.std(ddof=1) / np.sqrt(n) if n > 1 else np.nan
-    half = stats.t.ppf(0.975, n - 1) * se if n > 1 else np.nan
-    return {"n": n, "mean": gaps.mean(), "half": half, "mdd": 2.8 * se}
 
 
 def _confirm() -> pd.DataFrame:

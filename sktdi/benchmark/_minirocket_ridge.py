@@ -16,11 +16,15 @@ from sklearn.preprocessing import StandardScaler
 from ..utils.threads import keep_torch_threads
 
 
-class MiniRocketRidge(ClassifierMixin, BaseEstimator):
-    """MiniRocket features with a cross-validated ridge head (numpy3D input)."""
+class _MiniRocketRidgeBase(BaseEstimator):
+    """MiniRocket features, scaled, and the cross-validated ridge :meth:`_head` (numpy3D
+    input); the classifier and the regressor differ in their head alone."""
 
     def __init__(self, random_state=None):
         self.random_state = random_state
+
+    def _head(self):
+        raise NotImplementedError
 
     def fit(self, X, y):
         from sktime.transformations.rocket import MiniRocket, MiniRocketMultivariate
@@ -32,8 +36,7 @@ class MiniRocketRidge(ClassifierMixin, BaseEstimator):
             features = np.asarray(self.rocket_.transform(X))
         self.scaler_ = StandardScaler(with_mean=False)
         features = self.scaler_.fit_transform(features)
-        self.ridge_ = RidgeClassifierCV(alphas=np.logspace(-3, 3, 10)).fit(features, y)
-        self.classes_ = self.ridge_.classes_
+        self.ridge_ = self._head().fit(features, y)
         return self
 
     def predict(self, X):
@@ -42,28 +45,22 @@ class MiniRocketRidge(ClassifierMixin, BaseEstimator):
         return self.ridge_.predict(self.scaler_.transform(features))
 
 
-class MiniRocketRidgeRegressor(RegressorMixin, BaseEstimator):
+class MiniRocketRidge(ClassifierMixin, _MiniRocketRidgeBase):
+    """MiniRocket features with a cross-validated ridge head (numpy3D input)."""
+
+    def _head(self):
+        return RidgeClassifierCV(alphas=np.logspace(-3, 3, 10))
+
+    def fit(self, X, y):
+        super().fit(X, y)
+        self.classes_ = self.ridge_.classes_
+        return self
+
+
+class MiniRocketRidgeRegressor(RegressorMixin, _MiniRocketRidgeBase):
     """MiniRocket features with a cross-validated ridge regression (numpy3D input): sktime's
     ``RocketRegressor(rocket_transform="minirocket")`` by hand, as :class:`MiniRocketRidge`
     is its classifier."""
 
-    def __init__(self, random_state=None):
-        self.random_state = random_state
-
-    def fit(self, X, y):
-        from sktime.transformations.rocket import MiniRocket, MiniRocketMultivariate
-
-        X = np.asarray(X, dtype=np.float64)  # (n, C, L)
-        rocket = MiniRocket if X.shape[1] == 1 else MiniRocketMultivariate
-        with keep_torch_threads():  # numba's first start resets the OpenMP threads
-            self.rocket_ = rocket(random_state=self.random_state).fit(X)
-            features = np.asarray(self.rocket_.transform(X))
-        self.scaler_ = StandardScaler(with_mean=False)
-        features = self.scaler_.fit_transform(features)
-        self.ridge_ = RidgeCV(alphas=np.logspace(-3, 3, 10)).fit(features, y)
-        return self
-
-    def predict(self, X):
-        with keep_torch_threads():
-            features = np.asarray(self.rocket_.transform(np.asarray(X, dtype=np.float64)))
-        return self.ridge_.predict(self.scaler_.transform(features))
+    def _head(self):
+        return RidgeCV(alphas=np.logspace(-3, 3, 10))
