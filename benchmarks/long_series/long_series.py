@@ -125,8 +125,9 @@ INIT_MODELS = {"ssm-tdi": "tdi", "ssm-s4d-lin": "s4d-lin", "ssm-tdi-control": "t
 # the issue's other arms, not in the default --models: the S4D network as a user selects it
 # (SSMClassifier(network="s4d"), the classifier's width and depth), the S4D network at its
 # tested settings (the classifier's previous default, the harness's "s4d-network"), and the
-# fast path with MiniRocket's features beside its own
-OTHER_MODELS = ("s4d", "s4d-network", "fast-path-minirocket")
+# fast path with MiniRocket's features beside its own; and the network alone, without the fast
+# path it adds to by default (issue 70: the deep model as it was before)
+OTHER_MODELS = ("s4d", "s4d-network", "fast-path-minirocket", "ssm-network")
 N_CLASSES, N_TRAIN, N_TEST = 5, 4, 10  # per class
 # the event's power against the noise's where it sounds, dB: per task, so that no task sits
 # at the ceiling or at chance for every model (set on the training series of seed 0)
@@ -231,6 +232,10 @@ def build(model: str, seed: int, epochs: int):
         from sktdi import SSMClassifier
 
         return SSMClassifier(max_epochs=epochs, random_state=seed)
+    if model == "ssm-network":
+        from sktdi import SSMClassifier
+
+        return SSMClassifier(max_epochs=epochs, random_state=seed, fast_path=False)
     if model in INIT_MODELS:
         from sktdi import SSMClassifier
 

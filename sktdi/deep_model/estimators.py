@@ -25,7 +25,9 @@ from ..utils.validation import (
     plain,
     restore_on_error,
 )
+from ..fast_path.ridge import SpectralRidgeClassifier, SpectralRidgeRegressor
 from .base import _BaseSSM, _override_defaults
+from .stacking import fit_temperature, ridge_logits
 
 
 class SSMClassifier(ClassifierMixin, _BaseSSM):
@@ -189,7 +191,10 @@ default="channel"
     _declared_state_extra = {
         "_label_encoder": "sklearn.preprocessing.LabelEncoder",
         "classes_": "labels[n_outputs]",
+        # absent from files saved before the fast path was added (issue 70)
+        "fast_path_": "sktdi.SpectralRidgeClassifier(n_channels_=n_channels_) | None?",
     }
+    _fast_path_class = SpectralRidgeClassifier
 
     def _loaded_problem(self) -> str | None:
         """The labels predictions are decoded with must be the encoder's (sktdi.persistence's
@@ -218,18 +223,16 @@ default="channel"
     def _training_target(self, codes: np.ndarray) -> np.ndarray:
         return codes
 
-    def _check_validation_split(self, codes: np.ndarray) -> None:
-        """The stratified split skorch draws (scikit-learn's StratifiedShuffleSplit) fails
-        deep inside skorch, without naming validation_fraction; say why, and what to do."""
-        if self.validation_fraction == 0:
-            return
+    def _validation_split_problem(self, codes: np.ndarray, fraction: float) -> str | None:
+        """Why the stratified split skorch draws (scikit-learn's StratifiedShuffleSplit) of
+        ``fraction`` cannot be drawn, and what to do, or None: it would fail deep inside
+        skorch, without naming validation_fraction."""
         present, counts = np.unique(codes, return_counts=True)
-        fraction = self.validation_fraction
         single = present[counts < 2]
         if single.size:
             labels = ", ".join(repr(plain(label)) for label in self.classes_[single][:5])
             which = f"class {labels} has" if single.size == 1 else f"classes {labels} have"
-            raise ValueError(
+            return (
                 f"validation_fraction={fraction} holds out a stratified share of every class, "
                 f"but {which} only 1 series in y: set validation_fraction=0 (no "
                 f"validation split; n_iter_no_change=None too), or give every class at least "
@@ -239,17 +242,39 @@ default="channel"
         n_valid = int(np.ceil(fraction * n))  # how StratifiedShuffleSplit rounds
         n_train = n - n_valid
         if n_valid < n_classes:
-            raise ValueError(
+            return (
                 f"validation_fraction={fraction} holds out {n_valid} of {n} series, fewer than "
                 f"the {n_classes} classes, and a stratified split needs one series of each: "
                 f"set validation_fraction >= {n_classes / n:.3g}, or validation_fraction=0"
             )
         if n_train < n_classes:
-            raise ValueError(
+            return (
                 f"validation_fraction={fraction} leaves {n_train} of {n} series to train on, "
                 f"fewer than the {n_classes} classes: set validation_fraction <= "
                 f"{(n - n_classes) / n:.3g}, or validation_fraction=0"
             )
+        return None
+
+    def _min_held_out(self, codes) -> int:
+        return 2 * len(self.classes_)
+
+    # ---- the fast path's outputs as the network's starting point (sktdi.deep_model.stacking)
+    def _ridge_targets(self, fast, y) -> np.ndarray:
+        """What the fast path's ridge head regressed on: the classes coded −1 and +1, one
+        column per class (one column for two classes)."""
+        coded = fast.ridge_._label_binarizer.transform(y).astype(np.float64)  # (n, 1 or K)
+        return coded[:, 0] if coded.shape[1] == 1 else coded
+
+    def _fast_path_outputs(self, X3, lengths) -> np.ndarray:
+        return self.fast_path_.decision_function(X3, lengths=lengths)  # (n,) or (n, K)
+
+    def _fit_fast_path_scale(self, outputs: np.ndarray, codes: np.ndarray) -> float:
+        # the ridge's scores are in the units of its ±1 codes: the temperature that makes
+        # them log-odds, fitted on their leave-one-out values
+        return fit_temperature(ridge_logits(outputs), codes)
+
+    def _offsets(self, outputs: np.ndarray) -> np.ndarray:
+        return self.fast_path_scale_ * ridge_logits(outputs)  # (n, n_classes) logits
 
     @restore_on_error
     @_fit_context(prefer_skip_nested_validation=True)
@@ -318,7 +343,7 @@ default="channel"
         >>> rng = np.random.default_rng(0)
         >>> y = np.repeat([0, 1], 20)
         >>> X = rng.normal(size=(40, 64)) + y[:, None] * np.sin(0.8 * np.arange(64))
-        >>> clf = SSMClassifier(max_epochs=2, random_state=0).fit(X, y)
+        >>> clf = SSMClassifier(max_epochs=2, fast_path=False, random_state=0).fit(X, y)
         >>> proba = clf.predict_proba_over_time(X[:3])
         >>> proba.shape
         (3, 64, 2)
@@ -376,7 +401,10 @@ class SSMRegressor(RegressorMixin, _BaseSSM):
         "_y_ndim": "int",
         "y_mean_": "float64[n_outputs]",
         "y_scale_": "float64[n_outputs]",
+        # absent from files saved before the fast path was added (issue 70)
+        "fast_path_": "sktdi.SpectralRidgeRegressor(n_channels_=n_channels_) | None?",
     }
+    _fast_path_class = SpectralRidgeRegressor
     _criterion = torch.nn.MSELoss
 
     def _n_outputs(self) -> int:
@@ -397,6 +425,20 @@ class SSMRegressor(RegressorMixin, _BaseSSM):
 
     def _training_target(self, Y: np.ndarray) -> np.ndarray:
         return Y.astype(np.float32)  # the network trains in float32
+
+    # ---- the fast path's outputs as the network's starting point (sktdi.deep_model.stacking)
+    def _ridge_targets(self, fast, y) -> np.ndarray:
+        return np.asarray(y, dtype=np.float64)  # (n,) or (n, n_outputs), the ridge's own
+
+    def _fast_path_outputs(self, X3, lengths) -> np.ndarray:
+        return self.fast_path_.predict(X3, lengths=lengths)  # (n,) or (n, n_outputs)
+
+    def _fit_fast_path_scale(self, outputs: np.ndarray, target: np.ndarray) -> float:
+        return 1.0  # the ridge's predictions are in the targets' own units
+
+    def _offsets(self, outputs: np.ndarray) -> np.ndarray:
+        # in the standardized units the network trains in: (n, n_outputs)
+        return (outputs.reshape(len(outputs), -1) - self.y_mean_) / self.y_scale_
 
     @restore_on_error
     @_fit_context(prefer_skip_nested_validation=True)

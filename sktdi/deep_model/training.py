@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import math
 import sys
+from collections.abc import Mapping
+from copy import deepcopy
 from numbers import Real
 
 import numpy as np
@@ -362,6 +364,18 @@ class _SSMNetMixin:
         loss.backward()
         return {"loss": loss, "y_pred": over_time[..., -1, :]}
 
+    def infer(self, x, **fit_params):
+        """skorch's forward pass; where the inputs carry an ``"offset"`` (the fast path's
+        outputs, :mod:`sktdi.deep_model.stacking`), the network's outputs are added to it."""
+        if not (isinstance(x, Mapping) and "offset" in x):
+            return super().infer(x, **fit_params)
+        x = dict(x)
+        offset = to_tensor(x.pop("offset"), device=self.device)  # (B, O)
+        outputs = super().infer(x, **fit_params)  # (B, O), an ensemble in training (B, M, O)
+        if outputs.dim() == 3:
+            offset = offset.unsqueeze(1)  # (B, 1, O): the same offset for every member
+        return outputs + offset.to(outputs.dtype)
+
     def get_loss(self, y_pred, y_true, *args, **kwargs):
         if y_pred.dim() == 3:  # (B, members, outputs): an ensemble in training mode
             losses = [
@@ -417,6 +431,38 @@ def _every_step_loss(net, over_time, y_true, lengths) -> torch.Tensor:
     return torch.stack(losses).mean()
 
 
+class StartFromFastPath(EarlyStopping):
+    """skorch's early stopping, counting the state training starts from as its epoch 0.
+
+    The network added to the fast path starts with its last layer at zero: its predictions
+    are the fast path's. At the start of training, the validation loss of that state is the
+    one to beat, and its weights are the best so far; an epoch counts only where it beats
+    the best, and after ``patience`` epochs that do not, the best weights are restored. So
+    where no epoch beats the fast path on the held-out series, the model ends as it started:
+    the fast path, and training stopped ``patience`` epochs in.
+    """
+
+    def on_train_begin(self, net, X=None, y=None, **kwargs):
+        super().on_train_begin(net, X=X, y=y, **kwargs)
+        self.start_loss_ = validation_loss(net, X, y)
+        self.dynamic_threshold_ = self._calc_new_threshold(self.start_loss_)
+        self.best_model_weights_ = deepcopy(net.module_.state_dict())
+        self.best_epoch_ = 0  # skorch numbers the epochs from 1: 0 is the starting state
+
+
+def validation_loss(net, X, y) -> float:
+    """The loss of ``net`` as it is on the validation series its ``train_split`` holds out
+    of (X, y), averaged over the series as skorch averages its ``valid_loss``."""
+    _, dataset_valid = net.get_split_datasets(X, y)
+    total, count = 0.0, 0
+    for batch in net.get_iterator(dataset_valid, training=False):
+        step = net.validation_step(batch)
+        n = len(batch[1])
+        total += step["loss"].item() * n
+        count += n
+    return total / count
+
+
 class SSMNetClassifier(_SSMNetMixin, NeuralNetClassifier):
     """skorch's NeuralNetClassifier with augmentation and ensemble training."""
 
@@ -434,10 +480,20 @@ def _stdout_is_tty() -> bool:
 
 
 def build_net(
-    estimator, training: TrainingOptions, n_channels: int, n_outputs: int, split_seed: int
+    estimator,
+    training: TrainingOptions,
+    n_channels: int,
+    n_outputs: int,
+    split_seed: int,
+    *,
+    validation_fraction: float = 0.0,
+    n_iter_no_change: int | None = None,
+    from_fast_path: bool = False,
 ):
     """The skorch net for ``estimator``'s parameters and its ``training`` options (not yet
-    initialized)."""
+    initialized), with the held-out share and early stopping the fit resolved; a network
+    added to the fast path (``from_fast_path``) stops early against the fast path's own
+    validation loss (:class:`StartFromFastPath`)."""
     callbacks = [("learning_rates", LearningRates()), ("finite_loss", FiniteLoss()),
                  ("release_freed_memory", ReleaseFreedMemory())]
     if training.grad_clip is not None:
@@ -449,17 +505,18 @@ def build_net(
             event_name=None,  # LearningRates records the rates, by group
         )
         callbacks.append(("lr_schedule", schedule))
-    if estimator.n_iter_no_change is not None:
-        early = EarlyStopping(patience=estimator.n_iter_no_change, load_best=True)
+    if n_iter_no_change is not None:
+        stopping = StartFromFastPath if from_fast_path else EarlyStopping
+        early = stopping(patience=n_iter_no_change, load_best=True)
         callbacks.append(("early_stopping", early))
     if estimator.verbose >= 2 and _stdout_is_tty():
         # a piped progress bar is redrawn in place by carriage returns: in a log it is a
         # line of empty or garbled bars, so it is shown on a terminal only
         callbacks.append(("progress", ProgressBar()))
     train_split = None
-    if estimator.validation_fraction > 0:
+    if validation_fraction > 0:
         train_split = ValidSplit(
-            estimator.validation_fraction,
+            validation_fraction,
             stratified=estimator._task == "classification",
             random_state=split_seed,
         )

@@ -35,12 +35,15 @@ class RandomStreams:
 
     ``torch``: torch's global RNG during the fit (weights, the S4D base modes, shuffling,
     dropout); ``tdi``: TDI's subsample, reliability splits, control arm and alignment jitter;
-    ``split``: the validation split.
+    ``split``: the validation split; ``fast_path``: the fast path's bank and MiniRocket, where
+    the deep model adds them (a fourth seed of the same sequence: the first three are as they
+    were before it).
     """
 
     torch: int
     tdi: int
     split: int
+    fast_path: int
 
 
 def random_streams(random_state) -> RandomStreams:
@@ -51,10 +54,10 @@ def random_streams(random_state) -> RandomStreams:
     --------
     >>> from sktdi.utils.seeding import random_streams
     >>> streams = random_streams(0)
-    >>> streams == random_streams(0), len({streams.torch, streams.tdi, streams.split})
-    (True, 3)
+    >>> streams == random_streams(0), len(set(vars(streams).values()))
+    (True, 4)
     """
-    return RandomStreams(*spawn_seeds(random_state, 3))
+    return RandomStreams(*spawn_seeds(random_state, 4))
 
 
 @contextlib.contextmanager

@@ -1,0 +1,91 @@
+"""The deep model on top of the fast path: the network learns a residual on the fast path's
+outputs (issue 70).
+
+A fitted :class:`~sktdi.SSMClassifier` (or regressor) with its fast path predicts
+``fast path's outputs + network's outputs``. The network's last layer starts at zero, so the
+fit starts where the fast path ends, and training only adds what a held-out fold shows it
+earns. The fast path is a ridge head over more features than series: it fits its own training
+series exactly, so a residual trained against its fitted outputs would see no error to learn.
+The network is trained against the ridge's leave-one-out outputs instead (stacking), and
+predicts with the full ridge's. This module holds the math, each piece a pure function:
+
+- :func:`ridge_loo_outputs`: a ridge's exact leave-one-out predictions, from one
+  eigendecomposition of the series' Gram matrix;
+- :func:`ridge_logits`: a ridge classifier's scores as the network's logits;
+- :func:`fit_temperature`: the one scale that makes those logits calibrated probabilities,
+  by leave-one-out cross-entropy.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.optimize import minimize_scalar
+from scipy.special import log_softmax
+
+
+def ridge_loo_outputs(features: np.ndarray, targets: np.ndarray, alpha: float) -> np.ndarray:
+    """Leave-one-out predictions of a ridge regression with an unpenalized intercept.
+
+    ``features`` (n, F), ``targets`` (n,) or (n, T), penalty ``alpha`` (as scikit-learn's
+    ``Ridge(alpha, fit_intercept=True)``). For such a linear smoother the prediction for
+    series i with series i left out is exactly ``(ŷ_i − h_ii y_i) / (1 − h_ii)``, where ŷ
+    is the full fit's prediction and h the hat matrix ``11ᵀ/n + G (G + αI)⁻¹`` of the
+    centred Gram matrix G: one (n, n) eigendecomposition, whatever F.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.linear_model import Ridge
+    >>> rng = np.random.default_rng(0)
+    >>> F, y = rng.normal(size=(12, 30)), rng.normal(size=12)
+    >>> held_out = [Ridge(alpha=2.0).fit(np.delete(F, i, 0), np.delete(y, i)).predict(F[i:i + 1])[0]
+    ...             for i in range(12)]
+    >>> bool(np.allclose(ridge_loo_outputs(F, y, 2.0), held_out))
+    True
+    """
+    features = np.asarray(features, dtype=np.float64)
+    targets = np.asarray(targets, dtype=np.float64)
+    Y = targets.reshape(len(targets), -1)  # (n, T)
+    n = len(features)
+    centred = features - features.mean(axis=0)  # (n, F)
+    gram = centred @ centred.T  # (n, n)
+    eigenvalues, eigenvectors = np.linalg.eigh(gram)  # (n,), (n, n)
+    eigenvalues = np.clip(eigenvalues, 0.0, None)  # rounding: a Gram matrix has none below 0
+    shrink = eigenvalues / (eigenvalues + alpha)  # (n,)
+    hat = (eigenvectors * shrink) @ eigenvectors.T + 1.0 / n  # (n, n)
+    Y_mean = Y.mean(axis=0)  # (T,)
+    fitted = hat @ (Y - Y_mean) + Y_mean  # (n, T): the hat's mean part maps Y_mean to itself
+    leverage = np.clip(np.diag(hat), None, 1 - 1e-12)[:, None]  # (n, 1)
+    loo = (fitted - leverage * Y) / (1 - leverage)  # (n, T)
+    return loo.reshape(targets.shape)
+
+
+def ridge_logits(scores: np.ndarray) -> np.ndarray:
+    """A ridge classifier's scores as logits (n, n_classes): its columns for three classes or
+    more; for two, its one score d as ``[-d, d]`` (the ridge codes the classes −1 and +1)."""
+    scores = np.asarray(scores, dtype=np.float64)
+    if scores.ndim == 1:
+        return np.stack([-scores, scores], axis=1)  # (n, 2)
+    return scores  # (n, n_classes)
+
+
+def fit_temperature(logits: np.ndarray, codes: np.ndarray) -> float:
+    """The scale t > 0 that minimizes the cross-entropy of ``softmax(t · logits)`` on the
+    class ``codes`` (n,): ridge scores are in the units of the ±1 codes, not log-odds.
+
+    Examples
+    --------
+    >>> logits = np.array([[1.0, -1.0], [-1.0, 1.0], [0.5, -0.5], [-0.2, 0.2]])
+    >>> t = fit_temperature(logits, np.array([0, 1, 0, 0]))
+    >>> 0 < t < 1e3
+    True
+    """
+    logits = np.asarray(logits, dtype=np.float64)
+    rows = np.arange(len(codes))
+
+    def loss(log_t: float) -> float:
+        return float(-log_softmax(np.exp(log_t) * logits, axis=1)[rows, codes].mean())
+
+    # bounded: separable scores would send the scale to infinity
+    result = minimize_scalar(loss, bounds=(np.log(1e-2), np.log(1e2)), method="bounded")
+    return float(np.exp(result.x))
