@@ -18,10 +18,8 @@ each fit ``random_state=r``, one torch thread, two fits at a time: arms paired o
 Arms (classification):
 
 - ``combined``: ``SSMClassifier()`` as it ships (the harness's ``tdi`` arm);
-- ``network``: ``SSMClassifier(fast_path=False)``, the default before this issue; run on the
-  first draw of the short choice sets here, to check that it reproduces
-  ``benchmarks/deep_resampled``'s ``default`` cells exactly (same code, same seeds), whose
-  draws are then its cells here (its fits cost 20 to 500 s each);
+- ``network``: ``SSMClassifier(fast_path=False)``, the default before this issue, on the first
+  draw of the four short choice sets (its fits cost 20 to 500 s each, so not on every draw);
 - ``fast-path-minirocket``: ``SpectralRidgeClassifier(rocket="minirocket")``;
 - ``minirocket``: sktime's ``RocketClassifier(rocket_transform="minirocket")`` (issue 66's
   clock), and ``minirocket-ridge``, MiniRocket's transform and ridge without sktime's
@@ -62,6 +60,13 @@ can detect, 2.8 standard errors, ``benchmarks/shared/paired.py``):
         --lengths 1000 4000 --models ssm ssm-network minirocket --seeds 1 2
 
 Rows go to ``results/one_model.csv`` as cells finish; a rerun skips the cells it holds.
+
+Amended after the first cell, before any was read for the rule: the plan was to take the
+``network`` arm's other draws from issue 66's committed cells (``benchmarks/deep_resampled``),
+checked on the first draws. The first check failed: on ItalyPowerDemand's official split
+today's code gives 0.9553 with ``fast_path=False`` and at the commit before this issue alike,
+where the committed cell holds 0.9572 (made by an earlier state of the code). So the
+``network`` arm is this run's own cells only, and no rule reads it on the short sets.
 """
 
 from __future__ import annotations
@@ -109,8 +114,6 @@ RAW_WORST = {"gain": 2.0, "offset": 2.0, "trend": 3.0}
 COST_RATIO = 20.0
 
 RESULTS = Path(__file__).resolve().parent / "results" / "one_model.csv"
-# the committed cells of today's network (the ``default`` arm of issue 66's protocol)
-NETWORK_CELLS = Path(__file__).resolve().parents[1] / "deep_resampled" / "results" / "resamples.csv"
 KEY = ["task", "dataset", "perturbation", "arm", "resample"]
 
 
@@ -218,26 +221,7 @@ def _regress(dataset: str, arm: str, resample: int) -> dict:
 
 
 def cells() -> pd.DataFrame:
-    """This study's rows, with today's network's committed draws of the choice and
-    confirmation sets it ran (issue 66's ``default`` arm) as the ``network`` arm where this run
-    did not fit it."""
-    table = pd.read_csv(RESULTS)
-    old = pd.read_csv(NETWORK_CELLS)
-    old = old[(old["task"] == "classification") & (old["arm"] == "default")].copy()
-    old["arm"], old["perturbation"] = "network", "clean"
-    old["stage"] = old["dataset"].map(stage_of)
-    here = set(map(tuple, table[KEY].values.tolist()))
-    old = old[[tuple(r) not in here for r in old[KEY].values.tolist()]]
-    return pd.concat([table, old[table.columns.intersection(old.columns)]], ignore_index=True)
-
-
-def reproduced(table: pd.DataFrame) -> dict:
-    """The network's cells fitted here against issue 66's committed ones: equal scores."""
-    old = pd.read_csv(NETWORK_CELLS)
-    old = old[(old["arm"] == "default") & (old["task"] == "classification")]
-    here = table[(table["arm"] == "network") & (table["task"] == "classification")]
-    both = here.merge(old, on=["dataset", "resample"], suffixes=("", "_committed"))
-    return {"cells": len(both), "equal": int((both["score"] == both["score_committed"]).sum())}
+    return pd.read_csv(RESULTS)
 
 
 def differences(table: pd.DataFrame, arm: str, reference: str, scale: float = 100.0):
@@ -260,7 +244,7 @@ def _tested(diff: pd.DataFrame) -> dict:
 def verdict(table: pd.DataFrame) -> dict:
     """The rule's tests (module docstring), each with its figures."""
     clean = table[(table["task"] == "classification") & (table["perturbation"] == "clean")]
-    out = {"reproduced": reproduced(table)}
+    out = {}
     choice = clean[clean["stage"] == "choice"]
     confirm = clean[clean["stage"] == "confirm"]
     vs_fast = _tested(differences(choice, "combined", "fast-path-minirocket"))
