@@ -19,6 +19,7 @@ predicts with the full ridge's. This module holds the math, each piece a pure fu
 from __future__ import annotations
 
 import numpy as np
+from scipy.linalg import null_space
 from scipy.optimize import minimize_scalar
 from scipy.special import log_softmax
 
@@ -28,7 +29,7 @@ def ridge_loo_outputs(features: np.ndarray, targets: np.ndarray, alpha: float) -
 
     ``features`` (n, F), ``targets`` (n,) or (n, T), penalty ``alpha`` (as scikit-learn's
     ``Ridge(alpha, fit_intercept=True)``). For such a linear smoother the prediction for
-    series i with series i left out is exactly ``(ŷ_i − h_ii y_i) / (1 − h_ii)``, where ŷ
+    series i with series i left out is exactly ``y_i − (y_i − ŷ_i) / (1 − h_ii)``, where ŷ
     is the full fit's prediction and h the hat matrix ``11ᵀ/n + G (G + αI)⁻¹`` of the
     centred Gram matrix G: one (n, n) eigendecomposition, whatever F.
 
@@ -48,15 +49,19 @@ def ridge_loo_outputs(features: np.ndarray, targets: np.ndarray, alpha: float) -
     Y = targets.reshape(len(targets), -1)  # (n, T)
     n = len(features)
     centred = features - features.mean(axis=0)  # (n, F)
-    gram = centred @ centred.T  # (n, n)
-    eigenvalues, eigenvectors = np.linalg.eigh(gram)  # (n,), (n, n)
+    # The residual maker I - H is α (G + αI)⁻¹ on the directions orthogonal to the constant
+    # series (the intercept's) and zero along it. With a small α, 1 - h_ii is tiny: it is
+    # summed here from positive terms α / (λ + α) over a basis of that complement, never
+    # as 1 minus a number near 1, which would cancel most of its digits.
+    basis = null_space(np.ones((1, n)))  # (n, n-1): orthonormal, orthogonal to the constant
+    projected = basis.T @ centred  # (n-1, F)
+    eigenvalues, eigenvectors = np.linalg.eigh(projected @ projected.T)  # (n-1,), (n-1, n-1)
     eigenvalues = np.clip(eigenvalues, 0.0, None)  # rounding: a Gram matrix has none below 0
-    shrink = eigenvalues / (eigenvalues + alpha)  # (n,)
-    hat = (eigenvectors * shrink) @ eigenvectors.T + 1.0 / n  # (n, n)
-    Y_mean = Y.mean(axis=0)  # (T,)
-    fitted = hat @ (Y - Y_mean) + Y_mean  # (n, T): the hat's mean part maps Y_mean to itself
-    leverage = np.clip(np.diag(hat), None, 1 - 1e-12)[:, None]  # (n, 1)
-    loo = (fitted - leverage * Y) / (1 - leverage)  # (n, T)
+    keep = alpha / (eigenvalues + alpha)  # (n-1,): I - H's eigenvalues
+    directions = basis @ eigenvectors  # (n, n-1)
+    residuals = directions @ (keep[:, None] * (directions.T @ Y))  # (n, T): Y - fitted
+    unexplained = (directions**2) @ keep  # (n,): 1 - h_ii
+    loo = Y - residuals / unexplained[:, None]  # (n, T)
     return loo.reshape(targets.shape)
 
 

@@ -1,0 +1,190 @@
+"""The deep model on top of the fast path (issue 70): the stacking math against independent
+computations, and the estimators' behaviour around it."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+from scipy.special import softmax
+from sklearn.linear_model import Ridge, RidgeClassifier
+
+from sktdi import SpectralRidgeClassifier, SSMClassifier, SSMRegressor
+from sktdi.deep_model.stacking import fit_temperature, ridge_logits, ridge_loo_outputs
+
+
+def _task(n_per_class=12, length=48, n_classes=2, seed=0):
+    rng = np.random.default_rng(seed)
+    y = np.repeat(np.arange(n_classes), n_per_class)
+    t = np.arange(length)
+    X = rng.normal(size=(len(y), 1, length))
+    X[:, 0] += np.sin(2 * np.pi * (0.1 + 0.15 * y[:, None]) * t)
+    return X, y
+
+
+# ---- the math -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("n_outputs", [1, 3])
+def test_leave_one_out_outputs_are_those_of_refits_without_each_series(n_outputs):
+    rng = np.random.default_rng(1)
+    features = rng.normal(size=(15, 40)).astype(np.float32)  # more features than series
+    targets = rng.normal(size=(15, n_outputs)).squeeze()
+    alpha = 0.7
+    loo = ridge_loo_outputs(features, targets, alpha)
+    for i in range(15):
+        keep = np.arange(15) != i
+        refit = Ridge(alpha=alpha).fit(features[keep].astype(np.float64), targets[keep])
+        expected = refit.predict(features[i : i + 1].astype(np.float64))[0]
+        np.testing.assert_allclose(loo[i], expected, rtol=1e-6, atol=1e-8)
+
+
+def test_leave_one_out_scores_of_a_ridge_classifier_match_its_refits():
+    """The classifier's scores regress the ±1 class codes: for three classes, one column each."""
+    rng = np.random.default_rng(2)
+    features = rng.normal(size=(18, 30))
+    y = np.repeat([0, 1, 2], 6)
+    codes = np.where(y[:, None] == np.arange(3), 1.0, -1.0)  # (18, 3)
+    loo = ridge_loo_outputs(features, codes, 2.0)
+    for i in range(18):
+        keep = np.arange(18) != i
+        refit = RidgeClassifier(alpha=2.0).fit(features[keep], y[keep])
+        np.testing.assert_allclose(loo[i], refit.decision_function(features[i : i + 1])[0],
+                                   rtol=1e-6, atol=1e-8)
+
+
+def test_ridge_logits_and_temperature():
+    np.testing.assert_array_equal(ridge_logits(np.array([0.5, -2.0])), [[-0.5, 0.5], [2.0, -2.0]])
+    scores = np.array([[1.0, -1.0], [-1.0, 1.0], [0.4, -0.4], [-0.3, 0.3], [0.8, -0.8]])
+    codes = np.array([0, 1, 0, 0, 1])
+    t = fit_temperature(scores, codes)
+    grid = np.exp(np.linspace(np.log(1e-2), np.log(1e2), 4001))
+    losses = [-np.log(softmax(g * scores, axis=1)[np.arange(5), codes]).mean() for g in grid]
+    assert abs(np.log(t) - np.log(grid[int(np.argmin(losses))])) < 0.01
+
+
+# ---- the estimators -------------------------------------------------------------------------
+
+
+def test_before_training_the_model_is_its_fast_path():
+    """The network's last layer starts at zero: with no epoch, the model's probabilities are
+    the fast path's scores through the fitted temperature, computed here from its own
+    decision_function."""
+    X, y = _task()
+    model = SSMClassifier(max_epochs=0, d_model=8, random_state=0).fit(X, y)
+    assert isinstance(model.fast_path_, SpectralRidgeClassifier)
+    scores = model.fast_path_.decision_function(X)
+    expected = softmax(model.fast_path_scale_ * ridge_logits(scores), axis=1)
+    np.testing.assert_allclose(model.predict_proba(X), expected, rtol=1e-6, atol=1e-9)
+    np.testing.assert_array_equal(model.predict(X), model.fast_path_.predict(X))
+
+
+def test_the_network_is_trained_against_leave_one_out_outputs(monkeypatch):
+    """The offsets the network trains on are the ridge's outputs for series it was fitted
+    without (refits here), not its fitted outputs (which a ridge with more features than
+    series fits exactly)."""
+    from sktdi.deep_model import base
+
+    seen = {}
+    original = base._BaseSSM._fit_fast_path
+
+    def spy(self, *args, **kwargs):
+        seen["offsets"] = original(self, *args, **kwargs)
+        return seen["offsets"]
+
+    monkeypatch.setattr(base._BaseSSM, "_fit_fast_path", spy)
+    X, y = _task(n_per_class=8)
+    model = SSMClassifier(max_epochs=0, d_model=8, random_state=0).fit(X, y)
+    fast = model.fast_path_
+    features = fast._features(X, None).astype(np.float64)
+    alpha = float(fast.ridge_.alpha_)
+    loo = []
+    for i in range(len(y)):
+        keep = np.arange(len(y)) != i
+        refit = RidgeClassifier(alpha=alpha).fit(features[keep], y[keep])
+        loo.append(refit.decision_function(features[i : i + 1])[0])
+    expected = model.fast_path_scale_ * ridge_logits(np.array(loo))
+    np.testing.assert_allclose(seen["offsets"], expected, rtol=1e-4, atol=1e-5)
+    fitted = model.fast_path_scale_ * ridge_logits(fast.decision_function(X))
+    assert not np.allclose(seen["offsets"], fitted, atol=1e-3)
+
+
+def test_where_no_epoch_beats_the_fast_path_the_model_ends_as_it_started():
+    """A task the fast path solves: early stopping counts its validation loss as epoch 0,
+    no epoch beats it, and the network's last layer is restored to zero."""
+    X, y = _task(n_per_class=20)
+    model = SSMClassifier(d_model=8, n_layers=3, random_state=0).fit(X, y)
+    report = model.fast_path_report_
+    assert report["validation_fraction"] == 0.2
+    if report["best_epoch"] == 0:
+        assert not report["network_adds"]
+        assert model.n_epochs_ == 10  # patience, then stop
+        head = model.net_.module_.head
+        assert torch.count_nonzero(head.weight) == 0 and torch.count_nonzero(head.bias) == 0
+        np.testing.assert_array_equal(model.predict(X), model.fast_path_.predict(X))
+    else:  # an epoch beat it on the held-out series: that epoch's weights are kept
+        assert report["best_valid_loss"] < report["fast_path_valid_loss"]
+    assert report["fast_path_valid_loss"] >= 0 and model.n_epochs_ < model.max_epochs
+
+
+def test_too_few_series_to_hold_out_train_on_all_of_them():
+    """4 series per class, 5 classes (the long-series study's size): a fifth held out would
+    be 4 series, fewer than 2 per class; the network trains on all of them for max_epochs."""
+    X, y = _task(n_per_class=4, n_classes=5)
+    model = SSMClassifier(d_model=8, n_layers=3, max_epochs=3, random_state=0).fit(X, y)
+    report = model.fast_path_report_
+    assert report["validation_fraction"] == 0.0 and model.n_epochs_ == 3
+    assert "too few to hold out" in report["reason"]
+    assert "valid_loss" not in model.history_[-1]
+
+
+def test_models_for_prefixes_leave_the_fast_path_out_and_say_why_elsewhere():
+    X, y = _task()
+    streaming = SSMClassifier(d_model=8, max_epochs=1, prefix_weight=0.5, random_state=0)
+    assert streaming.fit(X, y).fast_path_ is None
+    streaming.stream(1)  # as before the fast path
+    whole = SSMClassifier(d_model=8, max_epochs=1, random_state=0).fit(X, y)
+    with pytest.raises(ValueError, match="fast_path=False"):
+        whole.stream(1)
+    with pytest.raises(ValueError, match="computed from whole series"):
+        whole.predict_proba_over_time(X[:2])
+    with pytest.raises(ValueError, match="fast_path=True, but prefix_weight=0.5"):
+        SSMClassifier(fast_path=True, prefix_weight=0.5).fit(X, y)
+    with pytest.raises(ValueError, match="fast_path=True, but partial_fit"):
+        SSMClassifier(fast_path=True, d_model=8).partial_fit(X, y)
+
+
+def test_without_the_fast_path_the_network_is_as_before():
+    """fast_path=False: no fast path, no held-out series, no early stopping (the defaults
+    before issue 70), and the same network from the same seed as an explicit request for it."""
+    X, y = _task()
+    plain = SSMClassifier(d_model=8, max_epochs=2, fast_path=False, random_state=0).fit(X, y)
+    explicit = SSMClassifier(d_model=8, max_epochs=2, fast_path=False, validation_fraction=0.0,
+                             n_iter_no_change=None, random_state=0).fit(X, y)
+    assert plain.fast_path_ is None and plain.fast_path_report_ is None
+    np.testing.assert_array_equal(plain.predict_proba(X), explicit.predict_proba(X))
+
+
+def test_the_regressor_starts_from_its_fast_path():
+    rng = np.random.default_rng(0)
+    amplitude = rng.uniform(0, 1, size=60)
+    X = rng.normal(size=(60, 1, 64)) + amplitude[:, None, None] * np.sin(0.6 * np.arange(64))
+    model = SSMRegressor(max_epochs=0, random_state=0).fit(X, amplitude)
+    np.testing.assert_allclose(model.predict(X), model.fast_path_.predict(X), rtol=1e-6,
+                               atol=1e-9)
+    trained = SSMRegressor(random_state=0).fit(X, amplitude)
+    assert trained.fast_path_report_["validation_fraction"] == 0.2
+    assert trained.score(X, amplitude) > 0.5
+
+
+def test_a_model_with_its_fast_path_saves_and_loads_exactly(tmp_path):
+    import sktdi
+
+    X, y = _task()
+    model = SSMClassifier(d_model=8, max_epochs=2, random_state=0).fit(X, y)
+    path = tmp_path / "model.sktdi"
+    model.save(path)
+    loaded = sktdi.load(path)
+    assert type(loaded.fast_path_) is SpectralRidgeClassifier
+    np.testing.assert_array_equal(loaded.predict_proba(X), model.predict_proba(X))
+    assert loaded.fast_path_report_ == model.fast_path_report_
