@@ -188,3 +188,16 @@ def test_a_model_with_its_fast_path_saves_and_loads_exactly(tmp_path):
     assert type(loaded.fast_path_) is SpectralRidgeClassifier
     np.testing.assert_array_equal(loaded.predict_proba(X), model.predict_proba(X))
     assert loaded.fast_path_report_ == model.fast_path_report_
+
+
+def test_a_fast_path_fitted_on_one_length_names_what_takes_other_lengths():
+    """sktime's MiniRocket fitted on series of one length takes that length only: the model
+    says so, and names the two ways out; fitted on series of unequal length, it takes any."""
+    X, y = _task()
+    model = SSMClassifier(d_model=8, max_epochs=0, random_state=0).fit(X, y)
+    with pytest.raises(ValueError, match=r"fitted on series of one length \(48\).* got series "
+                       r"of 30 to 48 time steps.*fast_path=False"):
+        model.predict(X, lengths=np.r_[np.full(12, 48), np.full(12, 30)])
+    ragged = [x[:, : 40 + i % 8] for i, x in enumerate(X)]
+    unequal = SSMClassifier(d_model=8, max_epochs=0, random_state=0).fit(ragged, y)
+    assert unequal.predict([x[:, :30] for x in X]).shape == (24,)

@@ -239,24 +239,3 @@ def resampled_targets() -> str:
     return _md_table(frame, align=["l", "l", "l"]) + (
         f"\nThe default here is the arm the rule leaves: {LABELS[chosen]}.\n"
     )
-
-
-def default_standing() -> str:
-    """The decision page's words on the default deep model: its accuracy and fit against
-    MiniRocket's and InceptionTime's on the resampled draws (the arm the rule leaves)."""
-    table = _classify()
-    chosen = verdict(_results())["adopted"] or INCUMBENT
-    acc, sec = _set_means(table)
-    both = acc[[chosen, "minirocket"]].dropna()
-    gaps = 100 * (both[chosen] - both["minirocket"])
-    peer = differences(table, chosen, "inceptiontime")
-    ratio = (sec.loc[both.index, chosen] / sec.loc[both.index, "minirocket"]).mean()
-    return (
-        f"on resampled draws of {len(both)} shipped sets (the bake-off's resampling, "
-        f"{int((table['arm'] == chosen).sum())} fits): mean accuracy "
-        f"{_f(both[chosen].mean())}, MiniRocket {_f(both['minirocket'].mean())}; furthest "
-        f"behind MiniRocket on {gaps.idxmin()} ({_pts(gaps.min())} points); "
-        f"{_pts(peer['diff'].mean())} points against sktime's InceptionTime at "
-        f"{PEER_EPOCHS} epochs on the draws it ran; fit time {ratio:.0f}× MiniRocket's "
-        "(mean over the sets)"
-    )

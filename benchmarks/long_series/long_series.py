@@ -14,7 +14,9 @@ to 16,000 steps; on each, in one run and with the same seed:
 and, named in ``--models`` only: ``s4d``, ``SSMClassifier(network="s4d")``; ``s4d-network``,
 the S4D network at its tested settings (the classifier's previous default); ``fast-path-
 minirocket``, ``SpectralRidgeClassifier(rocket="minirocket")``; the deep model from another
-initialization (``ssm-tdi``, ``ssm-s4d-lin``, ``ssm-tdi-control``). ``--per-class`` sets the
+initialization (``ssm-tdi``, ``ssm-s4d-lin``, ``ssm-tdi-control``); ``ssm-network``, the
+network alone (``SSMClassifier(fast_path=False)``: the default deep model before issue 70,
+since which ``ssm`` also holds the fast path). ``--per-class`` sets the
 training series per class (the study's 4; the test series stay 10 per class),
 
 each fit in a fresh process with one torch thread, so that its peak resident memory
@@ -66,6 +68,9 @@ The tasks (a sample is one step; frequencies in cycles per step, at most 0.5):
         --lengths 1000 --per-class 20 --models ssm fast-path minirocket --seeds 1 2
     OMP_NUM_THREADS=1 python benchmarks/long_series/long_series.py --scaling --seeds 0 \\
         --out benchmarks/long_series/results/long_series_scaling.csv
+    # the one-model study's long recordings (benchmarks/one_model): one seed per process
+    OMP_NUM_THREADS=1 python benchmarks/long_series/long_series.py --out benchmarks/one_model/results/long_seed1.csv \\
+        --lengths 1000 4000 --models ssm ssm-network minirocket --seeds 1
     python benchmarks/long_series/long_series.py --memory --out benchmarks/long_series/results/long_series_memory.csv
     python benchmarks/long_series/long_series.py --memory --memory-per-class 8 --memory-epochs 6 \\
         --out benchmarks/long_series/results/long_series_memory_40.csv

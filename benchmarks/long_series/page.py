@@ -575,39 +575,6 @@ def _plaid_clause() -> str:
             "`input_scaling=\"series\"` (the raw-data row below); ")
 
 
-def long_series_row() -> dict:
-    """The decision table's row for long series (``which_model.md``)."""
-    s = _summary()
-    table = s["table"]
-    means = table.mean()
-    lengths = table.index.get_level_values("length")
-    best = max(MODELS, key=lambda m: means.get(m, -1))
-    use = {
-        "ssm": "`SSMClassifier()`",
-        "fast-path": "`SpectralRidgeClassifier()`",
-        "minirocket": "sktime's MiniRocket",
-        "inceptiontime": "sktime's InceptionTime",
-    }[best]
-    runs = _csv(LONG_MEMORY_RELEASE)
-    long_peak, long_epochs = _shipped_long_fit()
-    return {
-        "your data": "long recordings (thousands of steps: audio, vibration, sensors) with "
-        "few series per class",
-        "use": use,
-        "what to expect": (
-            f"on synthetic audio-like tasks of {lengths.min():,} to {lengths.max():,} steps "
-            f"([Study: long series](long_series.md)), mean accuracy: SSMClassifier {_f(means['ssm'])}, "
-            f"the fast path {_f(means['fast-path'])}, MiniRocket {_f(means['minirocket'])}; "
-            f"{_pts(s['it'].mean())} points against InceptionTime where it ran; "
-            + _many_clause() + _plaid_clause() +
-            f"{long_epochs}-epoch fits of {int(runs['n_train'].iloc[0])} and "
-            f"{int(_csv(LONG_MEMORY_RELEASE_40)['n_train'].iloc[0])} series of "
-            f"{int(runs['length'].iloc[0]):,} steps peak at "
-            f"{long_peak / GIB:.1f} GiB at most on a CPU"
-        ),
-    }
-
-
 @region("long-series-length")
 def long_series_length() -> str:
     s = _summary()

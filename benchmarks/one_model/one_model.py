@@ -35,7 +35,7 @@ unequal length; 10 draws).
 Raw recordings at the defaults: ``combined`` and ``combined-series+scale``
 (``input_scaling="series+scale"``) on the official splits of GunPoint, ArrowHead and
 ItalyPowerDemand, clean and under the raw-data study's gain, offset and trend
-(``benchmarks/raw_data/raw_data.perturb``, seed 0 for the training split and 1 for the test
+(``benchmarks/shared/raw_inputs.perturb``, seed 0 for the training split and 1 for the test
 split), 3 draws each.
 
 Regression: ``SSMRegressor()`` (with its fast path), ``SSMRegressor(fast_path=False)`` and
@@ -157,14 +157,14 @@ def _split(dataset: str, perturbation: str, resample: int, stratify: bool = True
     from sktdi.datasets import load_dataset_split, resample_split
 
     if dataset == "PLAID-subset":
-        from ..raw_data.raw_data import plaid_subset
+        from ..shared.raw_inputs import plaid_subset
 
         split = plaid_subset()
     else:
         split = load_dataset_split(dataset)
     X, y, Xt, yt = resample_split(*split, resample, stratify=stratify)
     if perturbation != "clean":
-        from ..raw_data.raw_data import perturb
+        from ..shared.raw_inputs import perturb
 
         X, Xt = perturb(np.asarray(X), perturbation, 0), perturb(np.asarray(Xt), perturbation, 1)
     return X, y, Xt, yt

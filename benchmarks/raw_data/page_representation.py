@@ -271,48 +271,6 @@ def raw_data_r2_amplitude() -> str:
     )
 
 
-def representation_row() -> dict:
-    """The decision page's row for raw recordings, from the second round: what the defaults
-    do with them, and what to pass."""
-    confirm = _confirm().query("task == 'classification'")
-    perturbed = confirm[confirm["perturbation"].isin(("gain", "offset", "trend", "unequal"))]
-    means = perturbed.groupby("model")["score"].mean()
-    plaid = confirm.query("dataset == 'PLAID-subset'").set_index("model")["score"]
-    whole, _ = chosen_scaling()
-    fast = judge_fast_path()["cells"]
-    gains = fast[fast["perturbation"] == "gain"]
-    deep = ("the default" if whole != "channel" else "`\"series+scale\"`")
-    peers = [m for m in ("minirocket", "inceptiontime") if m in means]
-    return {
-        "your data": "raw recordings: amplitudes that differ by orders of magnitude or by "
-        "device, offsets, slow trends, flat stretches, unequal lengths (any row above)",
-        "use": (
-            "the model your other row names, at its defaults"
-            if whole != "channel" else
-            "the model your other row names, with `input_scaling=\"series+scale\"` (each "
-            "series' shape, its level and scale beside it where they relate to the target; "
-            "`\"running+scale\"` for a deep model that streams). The defaults keep one scale "
-            "per channel, which fails under gains and offsets"
-        ),
-        "what to expect": (
-            "on the shipped sets under a gain, offset, trend or unequal lengths "
-            "([Raw recordings](raw_data.md)), mean accuracy: SSMClassifier "
-            f"{_f(means.get('deep-series+scale'))} with {deep}, "
-            f"{_f(means.get('deep-running+scale'))} with `\"running+scale\"`, "
-            f"{_f(means.get(INCUMBENT))} with one scale per channel; "
-            + ", ".join(f"{SHORT[m]} {_f(means[m])}" for m in peers)
-            + f"; on a raw PLAID subset SSMClassifier {_f(plaid.get('deep-series+scale'))} "
-            f"with {deep}, {_f(plaid.get(INCUMBENT))} with one scale per channel, "
-            + ", ".join(f"{SHORT[m]} {_f(plaid.get(m))}" for m in ("minirocket", "fast-path"))
-            + "; the fast path under a gain per series, mean of "
-            f"{int(fast['n'].max())} resamples of {len(gains)} sets: "
-            f"{_f(gains['fast'].mean())} with `input_scaling=\"series+scale\"`, "
-            f"{_f(gains['before'].mean())} at its default, MiniRocket "
-            f"{_f(gains['minirocket'].mean())}"
-        ),
-    }
-
-
 @region("raw-data-r2-resampled")
 def raw_data_r2_resampled() -> str:
     again = resampled()

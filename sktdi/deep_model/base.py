@@ -11,7 +11,6 @@ its own home:
 
 from __future__ import annotations
 
-import copy
 import inspect
 import warnings
 from numbers import Integral, Real
@@ -36,8 +35,8 @@ from ..tdi import (
 )
 from ..tdi.options import FLAT_TDI_PARAMETERS
 from ..utils.inputs import (
-    _caller_stacklevel,
     WITH_SCALE,
+    _caller_stacklevel,
     amplitude_carries_task,
     amplitude_spread,
     check_causal_scaling,
@@ -59,9 +58,8 @@ from ..utils.validation import (
     validate_padded_sequences,
 )
 from .inference import INFERENCE_DTYPES, check_inference_device, inference_module, predict_outputs
-from ..fast_path.ridge import ROCKET_MIN_LENGTH
+from .on_fast_path import OnFastPath, whole_lengths
 from .saved_net import check_network_as_fitted, load_net, module_kwargs, net_record
-from .stacking import ridge_loo_outputs
 from .streaming import PredictionStream
 from .training import (
     NETWORK_RECIPES,
@@ -80,21 +78,6 @@ from .training import (
 )
 
 MIN_LENGTH = 2  # a single time step is a tabular feature, not a sequence
-# on top of the fast path, validation_fraction="auto" and n_iter_no_change="auto" hold out this
-# share of the series and stop after this many epochs that do not beat the best validation
-# loss, the fast path's own counted (issue 70, benchmarks/one_model)
-FAST_PATH_VALIDATION = 0.2
-FAST_PATH_PATIENCE = 10
-# the fewest held-out series that early stopping decides on (a regressor's; a classifier's is
-# 2 per class): fewer would decide by chance
-MIN_HELD_OUT = 10
-
-
-def _has_sktime() -> bool:
-    """Whether sktime (for MiniRocket's features) is installed."""
-    import importlib.util
-
-    return importlib.util.find_spec("sktime") is not None
 # "channel": one mean and scale per channel for every series (the default: the raw-data study
 # adopted neither other, docs/raw_data.md); "series": each series standardized by its own
 # statistics (gain and offset free; a whole series' statistics: not causal); "running": by
@@ -114,7 +97,7 @@ def _loss_still_falling(history) -> bool:
     return bool(losses[-third:].mean() < 0.9 * losses[:third].mean())
 
 
-class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
+class _BaseSSM(OnFastPath, HasOptionGroups, SaveMixin, BaseEstimator):
     """Parameters and the order of the fit's steps, shared by the classifier and regressor."""
 
     _parameter_constraints: dict = {
@@ -136,7 +119,9 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
         "prefix_weight": [Interval(Real, 0, 1, closed="both")],
         "fast_path": ["boolean", StrOptions({"auto"})],
         "validation_fraction": [Interval(Real, 0, 1, closed="left"), StrOptions({"auto"})],
-        "n_iter_no_change": [None, Interval(Integral, 1, None, closed="left"), StrOptions({"auto"})],
+        "n_iter_no_change": [
+            None, Interval(Integral, 1, None, closed="left"), StrOptions({"auto"}),
+        ],
         "tdi": [None, TDIOptions],
         "training": [None, TrainingOptions],
         "inference_dtype": [StrOptions(set(INFERENCE_DTYPES))],
@@ -435,7 +420,7 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
         elif self.__dict__.get("fast_path_") is not None:
             # a warm start continues from the fast path fitted first: its outputs for these
             # series (in-sample for series it was fitted on)
-            offsets = self._offsets(self._fast_path_outputs(X3, lengths))
+            offsets = self._offsets(self._fast_path_outputs(X3, whole_lengths(X3, lengths)))
         fraction, patience, note = self._stopping(offsets is not None, target)
         if n_epochs > 0 and fraction > 0:
             problem = self._validation_split_problem(target, fraction)
@@ -565,135 +550,6 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
         """Hook: why a classifier's stratified validation split cannot be drawn, or None."""
         return None
 
-    # ---- the network on top of the fast path (sktdi.deep_model.stacking) ----------------
-    def _fast_path_obstacle(self, partial: bool) -> str | None:
-        """Why this fit cannot add the fast path, or None: it makes its predictions from
-        whole series, so a model that predicts prefixes or streams cannot have it."""
-        if partial:
-            return "partial_fit trains batch by batch, and the fast path fits a whole training set"
-        if self.prefix_weight > 0:
-            return (
-                f"prefix_weight={self.prefix_weight} trains predictions for prefixes, and the "
-                f"fast path predicts from whole series"
-            )
-        if self.input_scaling in ("running", "running+scale"):
-            return (
-                f"input_scaling={self.input_scaling!r} is for streams, and the fast path "
-                f"predicts from whole series"
-            )
-        return None
-
-    def _check_fast_path(self, partial: bool) -> None:
-        if self.fast_path == "auto" or not self.fast_path:
-            return
-        obstacle = self._fast_path_obstacle(partial)
-        if obstacle is not None:
-            raise ValueError(
-                f"fast_path=True, but {obstacle}: set fast_path='auto' (which leaves it out "
-                f"here) or fast_path=False"
-            )
-
-    def _uses_fast_path(self, partial: bool) -> bool:
-        return bool(self.fast_path) and self._fast_path_obstacle(partial) is None
-
-    def _stopping(self, from_fast_path: bool, target) -> tuple[float, int | None, str | None]:
-        """The held-out share and early stopping's patience, each "auto" resolved, and what
-        the fit does about them, for ``fast_path_report_``. On top of the fast path, "auto"
-        holds out :data:`FAST_PATH_VALIDATION` of the series and stops after
-        :data:`FAST_PATH_PATIENCE` epochs that do not beat the best validation loss, the
-        fast path's own counted: the network adds only what held-out series show it earns.
-        Where that share would hold out fewer than :meth:`_min_held_out` series (a few long
-        recordings per class: the network's own ground), a held-out set that small would
-        decide by chance and cost the network a fifth of its few series: it trains on all of
-        them, from the fast path's outputs, for ``max_epochs``. Without the fast path, "auto"
-        is as before it: no split, no stop."""
-        fraction, patience, note = self.validation_fraction, self.n_iter_no_change, None
-        if fraction == "auto":
-            fraction = FAST_PATH_VALIDATION if from_fast_path else 0.0
-            n_held_out = int(np.ceil(fraction * len(target)))  # as the splits round
-            if fraction and (
-                n_held_out < self._min_held_out(target)
-                or self._validation_split_problem(target, fraction) is not None
-            ):
-                fraction = 0.0
-                note = (
-                    f"{len(target)} series: too few to hold out {FAST_PATH_VALIDATION:g} of "
-                    f"them ({n_held_out}, fewer than {self._min_held_out(target)}), so the "
-                    f"network trained on all of them from the fast path's outputs"
-                )
-        if patience == "auto":
-            patience = FAST_PATH_PATIENCE if from_fast_path and fraction > 0 else None
-        return fraction, patience, note
-
-    def _min_held_out(self, target) -> int:
-        """Hook: the fewest held-out series early stopping may decide on (2 per class for a
-        classifier)."""
-        return MIN_HELD_OUT
-
-    def _fit_fast_path(self, X3, y, target, lengths, seed: int) -> np.ndarray:
-        """Fit ``fast_path_`` on the training series; return its leave-one-out outputs as
-        the network's offsets (n, n_outputs): the residual is trained against what the fast
-        path predicts for series it was not fitted on (:mod:`sktdi.deep_model.stacking`)."""
-        shortest = X3.shape[-1] if lengths is None else int(np.min(lengths))
-        # MiniRocket's features where sktime is installed and the series are long enough
-        rocket = "minirocket" if shortest > ROCKET_MIN_LENGTH and _has_sktime() else None
-        # the fast path reads what the network reads: each series' shape where the network's
-        # scaling does, else the series as given
-        scaling = "series+scale" if self.input_scaling in ("series", "series+scale") else "channel"
-        # its bank from the same initialization and TDI options as the network's layers (its
-        # own copy of the options: set_params on this model after fit must not change it), so
-        # that arms that differ by ``init`` differ in both parts
-        fast = self._fast_path_class(
-            init=self.init, tdi=copy.copy(self.tdi), rocket=rocket, input_scaling=scaling,
-            random_state=seed,
-        )
-        with warnings.catch_warnings():
-            # its advice names its own class; the network's own check names this one's
-            warnings.filterwarnings("ignore", message="SpectralRidge", category=UserWarning)
-            self.fast_path_ = fast.fit(X3, y, lengths=lengths)
-        features = fast._features(X3, lengths)  # (n, F): the scaled features its head read
-        outputs = ridge_loo_outputs(
-            features, self._ridge_targets(fast, y), float(fast.ridge_.alpha_)
-        )  # (n,) or (n, T)
-        self.fast_path_scale_ = self._fit_fast_path_scale(outputs, target)
-        return self._offsets(outputs)
-
-    def _start_from_fast_path(self) -> None:
-        """Zero each network's last layer: the model's outputs are the fast path's until
-        training changes them."""
-        with torch.no_grad():
-            for network in self._networks():
-                network.head.weight.zero_()
-                network.head.bias.zero_()
-
-    def _fast_path_report(self, fraction: float, note: str | None) -> dict:
-        """What the fit did with the fast path, for ``fast_path_report_``."""
-        early = dict(self.net_.callbacks_).get("early_stopping")
-        start = getattr(early, "start_loss_", None)
-        best_epoch = int(getattr(early, "best_epoch_", self.n_epochs_))
-        history = self.net_.history
-        best = min((row["valid_loss"] for row in history if "valid_loss" in row), default=None)
-        network_adds = best_epoch > 0 if early is not None else self.n_epochs_ > 0
-        return {
-            "rocket": self.fast_path_.rocket,
-            "validation_fraction": fraction,
-            "fast_path_valid_loss": start,
-            "best_valid_loss": None if best is None else float(best),
-            "best_epoch": best_epoch,
-            "network_adds": bool(network_adds),
-            "reason": note or (
-                "the network's best epoch beat the fast path on the held-out series"
-                if network_adds else
-                "no epoch beat the fast path on the held-out series: the fast path alone"
-            ),
-        }
-
-    def _fast_path_outputs(self, X3, lengths) -> np.ndarray:  # pragma: no cover - abstract
-        raise NotImplementedError
-
-    def _offsets(self, outputs: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
-        raise NotImplementedError
-
     def _networks(self) -> list:
         """The trained S4DNetwork, or each member of an ensemble (``n_estimators > 1``)."""
         module = self.net_.module_
@@ -737,6 +593,7 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
         if over_time:
             self._check_without_fast_path("a prediction over time")
         X3, _, lengths = self._validate(X, reset=False, lengths=lengths)
+        self._check_fast_path_lengths(X3, lengths)
         module = self._inference_module()
         keep_freed_memory()  # the batches are prepared on the CPU
 
@@ -751,21 +608,10 @@ class _BaseSSM(HasOptionGroups, SaveMixin, BaseEstimator):
         with torch_threads(resolve_n_threads(self.n_threads)):
             outputs = predict_outputs(module, X3, lengths, prepare=prepare, over_time=over_time)
         if self.__dict__.get("fast_path_") is not None:
-            offsets = self._offsets(self._fast_path_outputs(X3, lengths))  # (n, n_outputs)
+            whole = whole_lengths(X3, lengths)
+            offsets = self._offsets(self._fast_path_outputs(X3, whole))  # (n, n_outputs)
             outputs = outputs + torch.as_tensor(offsets, dtype=outputs.dtype)
         return outputs
-
-    def _check_without_fast_path(self, what: str) -> None:
-        """A clear error where ``what`` (a stream, predictions over time) needs the network
-        alone, and the model adds the fast path's outputs, which need whole series."""
-        if self.__dict__.get("fast_path_") is None:
-            return
-        raise ValueError(
-            f"{what} needs predictions for prefixes of a series, and this model adds its fast "
-            f"path's outputs, which are computed from whole series (fast_path='auto'). Fit a "
-            f"model for prefixes: prefix_weight > 0 or input_scaling='running+scale' (which "
-            f"leave the fast path out), or fast_path=False"
-        )
 
     def _inference_module(self) -> torch.nn.Module:
         """The trained network in eval mode, in the precision ``inference_dtype`` (a cached

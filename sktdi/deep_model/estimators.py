@@ -31,12 +31,17 @@ from .stacking import fit_temperature, ridge_logits
 
 
 class SSMClassifier(ClassifierMixin, _BaseSSM):
-    """Sequence classifier: an S4D network with Task-Dependent Initialization, trained by skorch.
+    """Sequence classifier: an S4D network with Task-Dependent Initialization, trained by skorch
+    on top of the fast path.
 
-    ``fit`` validates X, encodes the labels, estimates the Fisher log-power statistic between
-    classes and aligns the initial SSM modes with it (``init="tdi"``), then trains with AdamW
-    on shuffled minibatches, a cosine learning-rate schedule and optional early stopping.
-    :doc:`/which_model` says when to use it; :doc:`/estimators` describes each step.
+    ``fit`` validates X and encodes the labels; fits the fast path
+    (:class:`~sktdi.SpectralRidgeClassifier`, with MiniRocket's features where sktime is
+    installed); estimates the Fisher log-power statistic between classes and aligns the
+    initial SSM modes with it (``init="tdi"``); then trains the network, whose outputs are
+    added to the fast path's and whose last layer starts at zero, with AdamW on shuffled
+    minibatches and a cosine learning-rate schedule, stopping early where it does not beat the
+    fast path on held-out series. :doc:`/which_model` says when to use it;
+    :doc:`/estimators` describes each step.
 
     Parameters
     ----------
@@ -89,12 +94,18 @@ default="channel"
         Share of the training loss spent on the prediction after every step. Set it (0.5)
         when you read predictions before a series ends (:doc:`/streaming`); it costs some
         full-length accuracy. Needs a causal network.
-    validation_fraction : float, default=0.0
+    fast_path : bool or "auto", default="auto"
+        Add the network to the fast path's outputs (``fast_path_``). "auto": yes, but for a
+        model of prefixes (``prefix_weight > 0``, a "running" scaling, ``partial_fit``),
+        which the fast path's whole-series features cannot serve. False: the network alone.
+    validation_fraction : float or "auto", default="auto"
         Share of the training data held out (stratified) to monitor the validation loss.
+        "auto": 0.2 on the fast path where that holds out 2 series per class, else 0.
         Not with ``partial_fit``.
-    n_iter_no_change : int or None, default=None
+    n_iter_no_change : int, None or "auto", default="auto"
         Stop after this many epochs without a better validation loss and restore the best
-        weights; needs ``validation_fraction > 0``.
+        weights (the fast path's counts as epoch 0); needs a validation split. "auto": 10
+        where "auto" holds series out on the fast path, else None.
     tdi : TDIOptions or None, default=None
         How TDI aligns the modes (:class:`~sktdi.tdi.TDIOptions`; None: its defaults), e.g.
         ``TDIOptions(spectrum=...)`` to align to a known statistic. ``GridSearchCV`` reaches
@@ -152,6 +163,15 @@ default="channel"
         number tested (Kruskal-Wallis across the classes; Spearman for a regressor).
     n_epochs_ : int
         Epochs trained so far.
+    fast_path_ : SpectralRidgeClassifier or None
+        The fitted fast path whose outputs the network's are added to (None without it).
+    fast_path_scale_ : float
+        The temperature that makes the fast path's ridge scores log-odds, fitted on their
+        leave-one-out values (1.0 without a fast path).
+    fast_path_report_ : dict or None
+        What the fit did with the fast path: ``validation_fraction``, the fast path's
+        ``fast_path_valid_loss``, ``best_valid_loss``, ``best_epoch`` (0: no epoch beat the
+        fast path, and the model is the fast path), ``network_adds`` and the ``reason``.
     n_features_in_, n_channels_, n_timepoints_ : int
         Input shape seen in ``fit`` (``n_features_in_`` is the length for 2-D X and the
         channel count for 3-D X).
@@ -164,6 +184,11 @@ default="channel"
     d_model=128, n_layers=6, pooling="mean", dropout=0.0, dt_max=0.1, lr=0.01; "s4d"
     d_model=64, n_layers=2, pooling="mean-max", dropout=0.1, dt_max=1.0, lr=0.01 (at
     conv-s4d's width and depth it scored at chance, :doc:`/long_series`).
+
+    With its fast path (``fast_path="auto"``), the model predicts whole series only: a stream
+    or predictions over time need a model fitted for prefixes (``prefix_weight > 0``, which
+    leaves the fast path out). Fitted on series of one length, its MiniRocket takes series of
+    that length only (:doc:`/which_model`).
 
     A fit whose network ends at chance on its own training series warns
     (:class:`~sklearn.exceptions.ConvergenceWarning`), naming what to try
@@ -333,8 +358,10 @@ default="channel"
         Step t holds ``predict_proba`` of the series cut after t + 1 steps, all from one
         forward pass: the network is causal, and its per-step features are pooled as they
         run. A padded series (``lengths``) holds its last step's probabilities from its end
-        on. A bidirectional network (``bidirectional=True``) has no prediction for a prefix
-        and raises. The output has one row per step: n × length × n_classes floats.
+        on. A bidirectional network (``bidirectional=True``), or a model with its fast path
+        (whose features need whole series: fit with ``prefix_weight > 0`` or
+        ``fast_path=False``), has no prediction for a prefix and raises. The output has one
+        row per step: n × length × n_classes floats.
 
         Examples
         --------
@@ -380,6 +407,10 @@ class SSMRegressor(RegressorMixin, _BaseSSM):
     tdi_reports_ : list of TDIReport
     y_mean_, y_scale_ : ndarray of shape (n_outputs,)
         The target standardization.
+    fast_path_ : SpectralRidgeRegressor or None
+    fast_path_scale_, fast_path_report_
+        As for :class:`SSMClassifier` (``fast_path_scale_`` is 1.0: the ridge's predictions
+        are in the targets' units).
     network_params_, history_, n_epochs_, n_features_in_, n_channels_, n_timepoints_
         As for :class:`SSMClassifier`.
 

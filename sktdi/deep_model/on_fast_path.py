@@ -1,0 +1,221 @@
+"""The deep model's network on top of the fast path (issue 70): the estimator layer of
+:mod:`sktdi.deep_model.stacking`'s math, as a mixin of :class:`~sktdi.deep_model.base._BaseSSM`.
+
+At a first fit, where the model does not predict prefixes (``fast_path="auto"``), the fast
+path (:class:`~sktdi.SpectralRidgeClassifier` or :class:`~sktdi.SpectralRidgeRegressor`,
+with MiniRocket's features where sktime is installed) is fitted first; its ridge's
+leave-one-out outputs are the offsets the network's outputs are added to in training, its
+full outputs at prediction. The network's last layer starts at zero, and early stopping
+counts the fast path's own validation loss as its epoch 0
+(:class:`~sktdi.deep_model.training.StartFromFastPath`). What differs between the classifier
+and the regressor (the ridge's targets and outputs, their scale) are hooks the estimators
+fill in.
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib.util
+import warnings
+
+import numpy as np
+import torch
+
+from ..fast_path.ridge import ROCKET_MIN_LENGTH
+from ..tdi import TDI_INITS
+from .stacking import ridge_loo_outputs
+
+# on top of the fast path, validation_fraction="auto" and n_iter_no_change="auto" hold out this
+# share of the series and stop after this many epochs that do not beat the best validation
+# loss, the fast path's own counted (issue 70, benchmarks/one_model)
+FAST_PATH_VALIDATION = 0.2
+FAST_PATH_PATIENCE = 10
+# the fewest held-out series that early stopping decides on (a regressor's; a classifier's is
+# 2 per class): fewer would decide by chance
+MIN_HELD_OUT = 10
+
+
+def whole_lengths(X3: np.ndarray, lengths) -> np.ndarray:
+    """The series' lengths for the fast path: ``lengths``, or the whole length of each series
+    of X (n, C, L). The fast path is always given lengths: its MiniRocket is then the
+    variable-length one, which gives the same features on series of one length and takes
+    series of any length, as the network does; and the padding the network has already
+    checked is not checked, and warned of, twice."""
+    return np.full(len(X3), X3.shape[-1]) if lengths is None else lengths
+
+
+def _has_sktime() -> bool:
+    """Whether sktime (for MiniRocket's features) is installed."""
+    return importlib.util.find_spec("sktime") is not None
+
+
+class OnFastPath:
+    """The fit's and the predictions' steps that concern the fast path (see the module
+    docstring); the estimator holds ``fast_path``, ``validation_fraction``,
+    ``n_iter_no_change`` and the fitted ``fast_path_``, ``fast_path_scale_`` and
+    ``fast_path_report_``."""
+
+    def _fast_path_obstacle(self, partial: bool) -> str | None:
+        """Why this fit cannot add the fast path, or None: it makes its predictions from
+        whole series, so a model that predicts prefixes or streams cannot have it."""
+        if partial:
+            return "partial_fit trains batch by batch, and the fast path fits a whole training set"
+        if self.prefix_weight > 0:
+            return (
+                f"prefix_weight={self.prefix_weight} trains predictions for prefixes, and the "
+                f"fast path predicts from whole series"
+            )
+        if self.input_scaling in ("running", "running+scale"):
+            return (
+                f"input_scaling={self.input_scaling!r} is for streams, and the fast path "
+                f"predicts from whole series"
+            )
+        return None
+
+    def _check_fast_path(self, partial: bool) -> None:
+        if self.fast_path == "auto" or not self.fast_path:
+            return
+        obstacle = self._fast_path_obstacle(partial)
+        if obstacle is not None:
+            raise ValueError(
+                f"fast_path=True, but {obstacle}: set fast_path='auto' (which leaves it out "
+                f"here) or fast_path=False"
+            )
+
+    def _uses_fast_path(self, partial: bool) -> bool:
+        return bool(self.fast_path) and self._fast_path_obstacle(partial) is None
+
+    def _stopping(self, from_fast_path: bool, target) -> tuple[float, int | None, str | None]:
+        """The held-out share and early stopping's patience, each "auto" resolved, and what
+        the fit does about them, for ``fast_path_report_``. On top of the fast path, "auto"
+        holds out :data:`FAST_PATH_VALIDATION` of the series and stops after
+        :data:`FAST_PATH_PATIENCE` epochs that do not beat the best validation loss, the
+        fast path's own counted: the network adds only what held-out series show it earns.
+        Where that share would hold out fewer than :meth:`_min_held_out` series (a few long
+        recordings per class: the network's own ground), a held-out set that small would
+        decide by chance and cost the network a fifth of its few series: it trains on all of
+        them, from the fast path's outputs, for ``max_epochs``. Without the fast path, "auto"
+        is as before it: no split, no stop."""
+        fraction, patience, note = self.validation_fraction, self.n_iter_no_change, None
+        if fraction == "auto":
+            fraction = FAST_PATH_VALIDATION if from_fast_path else 0.0
+            n_held_out = int(np.ceil(fraction * len(target)))  # as the splits round
+            if fraction and (
+                n_held_out < self._min_held_out(target)
+                or self._validation_split_problem(target, fraction) is not None
+            ):
+                fraction = 0.0
+                note = (
+                    f"{len(target)} series: too few to hold out {FAST_PATH_VALIDATION:g} of "
+                    f"them ({n_held_out}, fewer than {self._min_held_out(target)}), so the "
+                    f"network trained on all of them from the fast path's outputs"
+                )
+        if patience == "auto":
+            patience = FAST_PATH_PATIENCE if from_fast_path and fraction > 0 else None
+        return fraction, patience, note
+
+    def _min_held_out(self, target) -> int:
+        """Hook: the fewest held-out series early stopping may decide on (2 per class for a
+        classifier)."""
+        return MIN_HELD_OUT
+
+    def _fit_fast_path(self, X3, y, target, lengths, seed: int) -> np.ndarray:
+        """Fit ``fast_path_`` on the training series; return its leave-one-out outputs as
+        the network's offsets (n, n_outputs): the residual is trained against what the fast
+        path predicts for series it was not fitted on (:mod:`sktdi.deep_model.stacking`)."""
+        shortest = X3.shape[-1] if lengths is None else int(np.min(lengths))
+        # MiniRocket's features where sktime is installed and the series are long enough
+        rocket = "minirocket" if shortest > ROCKET_MIN_LENGTH and _has_sktime() else None
+        # the fast path reads what the network reads: each series' shape where the network's
+        # scaling does, else the series as given
+        scaling = "series+scale" if self.input_scaling in ("series", "series+scale") else "channel"
+        # its bank from the same initialization and TDI options as the network's layers (its
+        # own copy of the options: set_params on this model after fit must not change it), so
+        # that arms that differ by ``init`` differ in both parts
+        # (a spectrum given with a named init is ignored, which this model has said once)
+        tdi = copy.copy(self.tdi) if self.init in TDI_INITS else None
+        fast = self._fast_path_class(
+            init=self.init, tdi=tdi, rocket=rocket, input_scaling=scaling, random_state=seed,
+        )
+        lengths = whole_lengths(X3, lengths)
+        with warnings.catch_warnings():
+            # its advice names its own class; the network's own check names this one's
+            warnings.filterwarnings("ignore", message="SpectralRidge", category=UserWarning)
+            self.fast_path_ = fast.fit(X3, y, lengths=lengths)
+        features = fast._features(X3, lengths)  # (n, F): the scaled features its head read
+        outputs = ridge_loo_outputs(
+            features, self._ridge_targets(fast, y), float(fast.ridge_.alpha_)
+        )  # (n,) or (n, T)
+        self.fast_path_scale_ = self._fit_fast_path_scale(outputs, target)
+        return self._offsets(outputs)
+
+    def _start_from_fast_path(self) -> None:
+        """Zero each network's last layer: the model's outputs are the fast path's until
+        training changes them."""
+        with torch.no_grad():
+            for network in self._networks():
+                network.head.weight.zero_()
+                network.head.bias.zero_()
+
+    def _fast_path_report(self, fraction: float, note: str | None) -> dict:
+        """What the fit did with the fast path, for ``fast_path_report_``."""
+        early = dict(self.net_.callbacks_).get("early_stopping")
+        start = getattr(early, "start_loss_", None)
+        best_epoch = int(getattr(early, "best_epoch_", self.n_epochs_))
+        history = self.net_.history
+        best = min((row["valid_loss"] for row in history if "valid_loss" in row), default=None)
+        network_adds = best_epoch > 0 if early is not None else self.n_epochs_ > 0
+        return {
+            "rocket": self.fast_path_.rocket,
+            "validation_fraction": fraction,
+            "fast_path_valid_loss": start,
+            "best_valid_loss": None if best is None else float(best),
+            "best_epoch": best_epoch,
+            "network_adds": bool(network_adds),
+            "reason": note or (
+                "the network's best epoch beat the fast path on the held-out series"
+                if network_adds else
+                "no epoch beat the fast path on the held-out series: the fast path alone"
+            ),
+        }
+
+    def _fast_path_outputs(self, X3, lengths) -> np.ndarray:  # pragma: no cover - abstract
+        """Hook: the fitted fast path's outputs for X (n, C, L) and its whole_lengths."""
+        raise NotImplementedError
+
+    def _offsets(self, outputs: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _check_without_fast_path(self, what: str) -> None:
+        """A clear error where ``what`` (a stream, predictions over time) needs the network
+        alone, and the model adds the fast path's outputs, which need whole series."""
+        if self.__dict__.get("fast_path_") is None:
+            return
+        raise ValueError(
+            f"{what} needs predictions for prefixes of a series, and this model adds its fast "
+            f"path's outputs, which are computed from whole series (fast_path='auto'). Fit a "
+            f"model for prefixes: prefix_weight > 0 or input_scaling='running+scale' (which "
+            f"leave the fast path out), or fast_path=False"
+        )
+
+    def _check_fast_path_lengths(self, X3, lengths) -> None:
+        """A clear error where the fast path cannot take these series: a MiniRocket fitted on
+        series of one length (sktime's MiniRocket) takes series of that length only, where
+        the network takes any."""
+        fast = self.__dict__.get("fast_path_")
+        if fast is None or fast._fixed_length_reason() is None:
+            return
+        fitted = fast.n_timepoints_
+        if lengths is None and X3.shape[-1] == fitted:
+            return
+        got = (
+            f"series of {X3.shape[-1]} time steps" if lengths is None
+            else f"series of {int(np.min(lengths))} to {int(np.max(lengths))} time steps"
+        )
+        raise ValueError(
+            f"{type(self).__name__} was fitted on series of one length ({fitted}), and its "
+            f"fast path's MiniRocket (sktime's, fitted on series of one length) takes series of "
+            f"that length only; got {got}. Fit on series of unequal length (a list of series, "
+            f"or padded X with lengths=) for MiniRocket's variable-length transform, or set "
+            f"fast_path=False (the network alone takes series of any length)"
+        )
