@@ -7,7 +7,7 @@ import pandas as pd
 
 from ..shared.paired import MDD_SE, paired
 from ..shared.regions import _csv, region, results_dir
-from ..shared.tables import _f, _md_table, _pts
+from ..shared.tables import _f, _interval, _md_table, _pts
 from .deep_resampled import (
     ARMS,
     CHOICE,
@@ -58,10 +58,6 @@ def _set_means(table: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
         return table.pivot_table(index="dataset", columns="arm", values=values, aggfunc="mean")
 
     return mean_of("score"), mean_of("fit_seconds")
-
-
-def _interval(test: dict) -> str:
-    return f"{_pts(test['mean'])} [{_pts(test['low'])}, {_pts(test['high'])}]"
 
 
 @region("resampled-verdict")

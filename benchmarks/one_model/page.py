@@ -8,7 +8,7 @@ import pandas as pd
 
 from ..shared.paired import MDD_SE
 from ..shared.regions import _csv, region, results_dir
-from ..shared.tables import _f, _md_table, _pts
+from ..shared.tables import _f, _interval, _md_table, _pts
 from .one_model import (
     CHOICE,
     CHOICE_MARGIN,
@@ -43,10 +43,6 @@ def _results() -> pd.DataFrame:
 def _clean() -> pd.DataFrame:
     table = _results()
     return table[(table["task"] == "classification") & (table["perturbation"] == "clean")]
-
-
-def _interval(test: dict) -> str:
-    return f"{_pts(test['mean'])} [{_pts(test['low'])}, {_pts(test['high'])}]"
 
 
 @region("one-model-verdict")

@@ -29,6 +29,11 @@ def _pts(value: float) -> str:
     return f"{value:+.1f}".replace("-", "−")
 
 
+def _interval(test: dict) -> str:
+    """A paired test's mean with its 95% interval, in points: '+0.2 [−0.5, +0.9]'."""
+    return f"{_pts(test['mean'])} [{_pts(test['low'])}, {_pts(test['high'])}]"
+
+
 DATASET_SHORT = {"ItalyPowerDemand": "ItalyPower"}
 
 

@@ -193,9 +193,9 @@ class OnFastPath:
             return
         raise ValueError(
             f"{what} needs predictions for prefixes of a series, and this model adds its fast "
-            f"path's outputs, which are computed from whole series (fast_path='auto'). Fit a "
-            f"model for prefixes: prefix_weight > 0 or input_scaling='running+scale' (which "
-            f"leave the fast path out), or fast_path=False"
+            f"path's outputs (fast_path={self.fast_path!r}), which are computed from whole "
+            f"series. Fit a model for prefixes: prefix_weight > 0 or "
+            f"input_scaling='running+scale' (which leave the fast path out), or fast_path=False"
         )
 
     def _check_fast_path_lengths(self, X3, lengths) -> None:
