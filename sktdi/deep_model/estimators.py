@@ -290,9 +290,6 @@ default="channel"
         coded = fast.ridge_._label_binarizer.transform(y).astype(np.float64)  # (n, 1 or K)
         return coded[:, 0] if coded.shape[1] == 1 else coded
 
-    def _fast_path_outputs(self, X3, lengths) -> np.ndarray:
-        return self.fast_path_.decision_function(X3, lengths=lengths)  # (n,) or (n, K)
-
     def _fit_fast_path_scale(self, outputs: np.ndarray, codes: np.ndarray) -> float:
         # the ridge's scores are in the units of its ±1 codes: the temperature that makes
         # them log-odds, fitted on their leave-one-out values
@@ -460,9 +457,6 @@ class SSMRegressor(RegressorMixin, _BaseSSM):
     # ---- the fast path's outputs as the network's starting point (sktdi.deep_model.stacking)
     def _ridge_targets(self, fast, y) -> np.ndarray:
         return np.asarray(y, dtype=np.float64)  # (n,) or (n, n_outputs), the ridge's own
-
-    def _fast_path_outputs(self, X3, lengths) -> np.ndarray:
-        return self.fast_path_.predict(X3, lengths=lengths)  # (n,) or (n, n_outputs)
 
     def _fit_fast_path_scale(self, outputs: np.ndarray, target: np.ndarray) -> float:
         return 1.0  # the ridge's predictions are in the targets' own units

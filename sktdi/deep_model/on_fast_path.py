@@ -23,7 +23,7 @@ import torch
 
 from ..fast_path.ridge import ROCKET_MIN_LENGTH
 from ..tdi import TDI_INITS
-from .stacking import ridge_loo_outputs
+from .stacking import ridge_loo_outputs, ridge_outputs
 
 # on top of the fast path, validation_fraction="auto" and n_iter_no_change="auto" hold out this
 # share of the series and stop after this many epochs that do not beat the best validation
@@ -179,9 +179,11 @@ class OnFastPath:
             ),
         }
 
-    def _fast_path_outputs(self, X3, lengths) -> np.ndarray:  # pragma: no cover - abstract
-        """Hook: the fitted fast path's outputs for X (n, C, L) and its whole_lengths."""
-        raise NotImplementedError
+    def _fast_path_outputs(self, X3, lengths) -> np.ndarray:
+        """The fitted fast path's outputs for X (n, C, L) and its whole_lengths: its ridge
+        head's scores (a classifier) or predictions (a regressor), in float64."""
+        features = self.fast_path_._features(X3, lengths)  # (n, F)
+        return ridge_outputs(features, self.fast_path_.ridge_)  # (n,) or (n, rows)
 
     def _offsets(self, outputs: np.ndarray) -> np.ndarray:  # pragma: no cover - abstract
         raise NotImplementedError

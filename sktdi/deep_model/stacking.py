@@ -65,6 +65,19 @@ def ridge_loo_outputs(features: np.ndarray, targets: np.ndarray, alpha: float) -
     return loo.reshape(targets.shape)
 
 
+def ridge_outputs(features: np.ndarray, head) -> np.ndarray:
+    """A fitted scikit-learn ridge ``head``'s outputs for ``features`` (n, F), computed in
+    float64: (n,) for a head of one row (a classifier of two classes, one target), else
+    (n, n_rows). The fast path's classifier computes in float32, whose products round
+    differently in a batch than alone; in float64 a series' output does not depend on the
+    rest of its batch (to 1e-12), as the network's does not."""
+    coef = np.asarray(head.coef_, dtype=np.float64)  # (F,) or (rows, F)
+    outputs = np.asarray(features, dtype=np.float64) @ coef.T + np.asarray(
+        head.intercept_, dtype=np.float64
+    )  # (n,) or (n, rows)
+    return outputs[:, 0] if outputs.ndim == 2 and outputs.shape[1] == 1 else outputs
+
+
 def ridge_logits(scores: np.ndarray) -> np.ndarray:
     """A ridge classifier's scores as logits (n, n_classes): its columns for three classes or
     more; for two, its one score d as ``[-d, d]`` (the ridge codes the classes −1 and +1)."""
