@@ -532,11 +532,13 @@ class _BaseSSM(OnFastPath, HasOptionGroups, SaveMixin, BaseEstimator):
         fast = "SpectralRidgeClassifier" if self._task == "classification" else (
             "SpectralRidgeRegressor"
         )
+        # a model with its fast path holds that check already: it is at chance too
+        check = "" if self.__dict__.get("fast_path_") is not None else (
+            f"; or sktdi's {fast} (the fast path), to check that the data hold the task"
+        )
         warnings.warn(
             f"{type(self).__name__} learned nothing from its training series: after "
-            f"{self.n_epochs_} epochs, its {reason}. Try "
-            f"{'; '.join(tries)}; or sktdi's {fast} (the fast path), to check that the data "
-            f"hold the task",
+            f"{self.n_epochs_} epochs, its {reason}. Try {'; '.join(tries)}{check}",
             ConvergenceWarning,
             stacklevel=_caller_stacklevel(),
         )
