@@ -136,7 +136,10 @@ def ssm_row(model: str, dataset: str, X, y, X_test, y_test, seed: int) -> dict:
     epochs = {"max_epochs": EPOCHS[dataset]} if dataset in EPOCHS else {}
     start = time.perf_counter()
     if model == "ssm-whole":
-        network = SSMClassifier(random_state=seed, n_threads=1, **epochs).fit(X, y)
+        # the network alone: its predictions over time (the fast path needs whole series)
+        network = SSMClassifier(
+            random_state=seed, n_threads=1, fast_path=False, **epochs
+        ).fit(X, y)
         fit_seconds = time.perf_counter() - start
         early = SktimeSSMEarlyClassifier()
         proba = network.predict_proba_over_time(X_test)  # (n, L, K)

@@ -63,7 +63,7 @@ def main(argv=None) -> None:
         warnings.simplefilter("ignore")
         for scaling in SCALINGS:
             models[scaling] = SSMClassifier(
-                input_scaling=scaling, max_epochs=1, random_state=0, n_threads=1
+                input_scaling=scaling, max_epochs=1, fast_path=False, random_state=0, n_threads=1
             ).fit(X, y)
     best: dict = {s: {"one_stream": 0.0, "streams_1000": 0.0} for s in SCALINGS}
     for _ in range(args.repeats):
