@@ -92,8 +92,10 @@ def estimators(minirocket: bool = True) -> dict:
         SktimeSSMRegressor,
     )
 
+    # the network alone: the deep models' fast path holds MiniRocket where sktime is installed,
+    # whose transform compiles once per worker (~30 s); with it, in the long run below
     deep = dict(d_model=4, n_layers=1, d_state=4, max_epochs=1, batch_size=8, random_state=0,
-                device="cpu")
+                device="cpu", fast_path=False)
     bank = dict(n_filters=4, d_state=4, n_biases=2, random_state=0)
     models = {
         "SSMClassifier": (SSMClassifier(**deep), False),
@@ -113,6 +115,7 @@ def estimators(minirocket: bool = True) -> dict:
         models["SpectralRidgeClassifier+minirocket"] = (
             SpectralRidgeClassifier(**bank, rocket="minirocket"), False,
         )
+        models["SSMClassifier+fast_path"] = (SSMClassifier(**{**deep, "fast_path": "auto"}), False)
     return models
 
 
