@@ -460,7 +460,8 @@ class SktimeSSMEarlyClassifier(_SafeSktimeSave, BaseEarlyClassifier):
     estimator : SSMClassifier, optional
         The network to train (cloned at ``fit``). None: ``SSMClassifier(prefix_weight=0.5)``,
         trained on every prefix as well as on the whole series. Its input scaling must be
-        causal: ``input_scaling="series"`` is refused.
+        causal (``input_scaling="series"`` is refused), and it is the network alone
+        (``fast_path="auto"`` becomes False: the fast path needs whole series).
     probability_threshold : float, default=0.8
         The probability the predicted class must reach for a decision.
     consecutive_predictions : int, default=1
@@ -602,6 +603,16 @@ class SktimeSSMEarlyClassifier(_SafeSktimeSave, BaseEarlyClassifier):
                 "bidirectional network cannot do; pass SSMClassifier(bidirectional=False)"
             )
         check_causal_scaling(estimator.input_scaling, "the early classifier")
+        if estimator.fast_path == "auto":
+            # the network alone: the fast path's features need whole series, and this model
+            # is read after every step (fast_path=True is refused by the fit, naming why)
+            estimator.set_params(fast_path=False)
+        elif estimator.fast_path:
+            raise ValueError(
+                "the early classifier reads the network after every step, and fast_path=True "
+                "adds the fast path's outputs, which need whole series; pass "
+                "SSMClassifier(fast_path='auto') or fast_path=False"
+            )
         if self.random_state is not None:
             estimator.set_params(random_state=self.random_state)
         self.estimator_ = estimator.fit(X, y)

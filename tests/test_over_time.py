@@ -218,10 +218,11 @@ def test_a_sample_too_large_for_the_network_is_named_not_carried_silently(data, 
     before it reaches the state; one that overflows inside the network (its state NaN for
     good) is named, with the streams it cost, at every update; the other streams go on."""
     X, y = data
-    # one scale per channel: a sample's size reaches the network as it is
+    # one scale per channel: a sample's size reaches the network as it is (the network
+    # alone, which streams: a model of "channel" would otherwise hold the fast path)
     clf = SSMClassifier(
         **{**SMALL, "input_scaling": "channel"}, d_model=16, n_layers=3,
-        inference_dtype=inference_dtype,
+        inference_dtype=inference_dtype, fast_path=False,
     )
     clf.fit(X, y)
     live = clf.stream(n_streams=3).update(X[:3, :, :5])

@@ -114,6 +114,19 @@ class OnFastPath:
             patience = FAST_PATH_PATIENCE if from_fast_path and fraction > 0 else None
         return fraction, patience, note
 
+    def _fitted_stopping(self) -> dict:
+        """:func:`~sktdi.deep_model.training.build_net`'s held-out share, patience and start,
+        as the fit resolved them, from the fitted state (a saved network is rebuilt so)."""
+        report = self.__dict__.get("fast_path_report_")
+        from_fast_path = self.__dict__.get("fast_path_") is not None
+        fraction, patience = self.validation_fraction, self.n_iter_no_change
+        if fraction == "auto":
+            fraction = report["validation_fraction"] if report else 0.0
+        if patience == "auto":
+            patience = FAST_PATH_PATIENCE if from_fast_path and fraction > 0 else None
+        return {"validation_fraction": fraction, "n_iter_no_change": patience,
+                "from_fast_path": from_fast_path}
+
     def _min_held_out(self, target) -> int:
         """Hook: the fewest held-out series early stopping may decide on (2 per class for a
         classifier)."""
@@ -190,8 +203,10 @@ class OnFastPath:
 
     def _check_without_fast_path(self, what: str) -> None:
         """A clear error where ``what`` (a stream, predictions over time) needs the network
-        alone, and the model adds the fast path's outputs, which need whole series."""
-        if self.__dict__.get("fast_path_") is None:
+        alone, and the model adds the fast path's outputs, which need whole series (a
+        bidirectional network's own error, which no refit without the fast path mends, comes
+        first)."""
+        if self.__dict__.get("fast_path_") is None or self.bidirectional:
             return
         raise ValueError(
             f"{what} needs predictions for prefixes of a series, and this model adds its fast "

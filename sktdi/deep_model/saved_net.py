@@ -141,7 +141,7 @@ def load_net(reader, owner, record: dict):
     module, spec = owner._network_spec(n_channels, n_outputs)
     net = build_net(
         owner, resolve_options(owner.training, TrainingOptions), n_channels, n_outputs,
-        record["split_seed"],
+        record["split_seed"], **owner._fitted_stopping(),
     )
     if (
         type(net).__name__ != record["class"]
