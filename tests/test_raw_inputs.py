@@ -99,7 +99,9 @@ def test_running_scaling_makes_predictions_blind_to_gain_and_offset():
 
 def test_channel_scaling_keeps_amplitude():
     X, y = _gunpoint()
-    clf = SSMClassifier(**SMALL, max_epochs=2, input_scaling="channel", random_state=0)
+    clf = SSMClassifier(  # the network alone, which streams
+        **SMALL, max_epochs=2, input_scaling="channel", fast_path=False, random_state=0
+    )
     clf.fit(X, y)
     assert not np.allclose(clf.predict_proba(10 * X), clf.predict_proba(X), atol=1e-3)
     stream = clf.stream(n_streams=2).update(X[:2])
@@ -139,24 +141,31 @@ def _learned_nothing(model, X, y) -> list:
 
 def test_a_fit_at_chance_warns_and_names_what_to_try():
     X, y = _gunpoint()
+    # the network alone: what it learned is the question here (with its fast path, a model
+    # at chance is one whose fast path is at chance too)
+    alone = {**SMALL, "fast_path": False}
     # a learning rate far too high
-    messages = _learned_nothing(SSMClassifier(**SMALL, lr=30.0, max_epochs=8, random_state=0), X, y)
+    messages = _learned_nothing(SSMClassifier(**alone, lr=30.0, max_epochs=8, random_state=0), X, y)
     assert len(messages) == 1 and "learned nothing" in messages[0]
     assert "a lower lr (lr=3)" in messages[0]
     # a rate set far below the network's: no advice to lower it further
-    slow = SSMClassifier(**SMALL, lr=1e-6, max_epochs=2, random_state=0)
+    slow = SSMClassifier(**alone, lr=1e-6, max_epochs=2, random_state=0)
     messages = _learned_nothing(slow, X, y)
     assert len(messages) == 1 and "a lower lr" not in messages[0]
     assert "lr at 'auto'" in messages[0]  # leave d_model, n_layers, lr at 'auto'
     # amplitudes over four orders of magnitude, scaled by one scale per channel
     gains = 10 ** np.random.default_rng(0).uniform(-2, 2, size=(len(X), 1, 1))
-    raw = SSMClassifier(input_scaling="channel", max_epochs=10, random_state=0, n_threads=1)
+    raw = SSMClassifier(
+        fast_path=False, input_scaling="channel", max_epochs=10, random_state=0, n_threads=1
+    )
     messages = _learned_nothing(raw, X * gains, y)
     assert len(messages) == 1 and "input_scaling='series+scale'" in messages[0]
     assert "scales span a factor of" in messages[0]
     assert messages[0].index("input_scaling") < messages[0].index("more epochs")
     # z-normalized series too few epochs from a fit: more epochs first, and no scaling advice
-    brief = SSMClassifier(network="s4d", input_scaling="channel", max_epochs=1, random_state=0)
+    brief = SSMClassifier(
+        fast_path=False, network="s4d", input_scaling="channel", max_epochs=1, random_state=0
+    )
     messages = _learned_nothing(brief, X, y)
     assert len(messages) == 1 and "input_scaling" not in messages[0]
     assert messages[0].split("Try ")[1].startswith("more epochs")

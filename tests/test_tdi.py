@@ -797,7 +797,10 @@ def test_estimator_fit_runs_no_tdi_revalidation(monkeypatch):
 
     X, y = planted_classification([0.3], n_per_class=10, length=64)
     calls = _count_validation_calls(monkeypatch)
-    SSMClassifier(d_model=4, n_layers=1, d_state=4, max_epochs=0, random_state=0).fit(X, y)
+    # the network alone: its fast path, a model of its own, validates its input once more
+    SSMClassifier(
+        d_model=4, n_layers=1, d_state=4, max_epochs=0, fast_path=False, random_state=0
+    ).fit(X, y)
     assert calls == ["check_lengths"]  # the estimator's own lengths check; TDI adds none
 
 

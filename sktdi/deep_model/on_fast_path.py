@@ -23,6 +23,7 @@ import torch
 
 from ..fast_path.ridge import ROCKET_MIN_LENGTH
 from ..tdi import TDI_INITS
+from ..utils.inputs import CAUSAL_SCALINGS
 from .stacking import ridge_loo_outputs, ridge_outputs
 
 # on top of the fast path, validation_fraction="auto" and n_iter_no_change="auto" hold out this
@@ -204,10 +205,12 @@ class OnFastPath:
     def _check_without_fast_path(self, what: str) -> None:
         """A clear error where ``what`` (a stream, predictions over time) needs the network
         alone, and the model adds the fast path's outputs, which need whole series (a
-        bidirectional network's own error, which no refit without the fast path mends, comes
-        first)."""
+        bidirectional network's or a whole-series scaling's own error, which no refit without
+        the fast path mends, comes first)."""
         if self.__dict__.get("fast_path_") is None or self.bidirectional:
             return
+        if self._fitted_scaling() not in CAUSAL_SCALINGS:
+            return  # its scaling's own error comes first: a prefix lacks its statistics too
         raise ValueError(
             f"{what} needs predictions for prefixes of a series, and this model adds its fast "
             f"path's outputs (fast_path={self.fast_path!r}), which are computed from whole "
