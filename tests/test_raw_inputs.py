@@ -171,7 +171,7 @@ def test_a_fit_at_chance_warns_and_names_what_to_try():
     assert messages[0].split("Try ")[1].startswith("more epochs")
     # a regressor whose targets are noise, and one that fits
     rng = np.random.default_rng(0)
-    noise = SSMRegressor(**SMALL, lr=30.0, max_epochs=5, random_state=0)
+    noise = SSMRegressor(**alone, lr=30.0, max_epochs=5, random_state=0)
     assert len(_learned_nothing(noise, X, rng.normal(size=len(X)))) == 1
 
 
