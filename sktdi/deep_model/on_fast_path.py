@@ -38,11 +38,19 @@ MIN_HELD_OUT = 10
 
 def whole_lengths(X3: np.ndarray, lengths) -> np.ndarray:
     """The series' lengths for the fast path: ``lengths``, or the whole length of each series
-    of X (n, C, L). The fast path is always given lengths: its MiniRocket is then the
-    variable-length one, which gives the same features on series of one length and takes
-    series of any length, as the network does; and the padding the network has already
-    checked is not checked, and warned of, twice."""
+    of X (n, C, L). Given with lengths, the fast path does not check again, and warn again of,
+    the padding the network has already checked (whole lengths change none of its features:
+    its validation reads them as no lengths, and its MiniRocket fitted on series of one length
+    stays the fixed-length one, :meth:`OnFastPath._check_fast_path_lengths`)."""
     return np.full(len(X3), X3.shape[-1]) if lengths is None else lengths
+
+
+def _patience(patience, from_fast_path: bool, fraction: float) -> int | None:
+    """``n_iter_no_change`` resolved: "auto" is :data:`FAST_PATH_PATIENCE` where the network
+    starts from the fast path with series held out, else None (no stop)."""
+    if patience != "auto":
+        return patience
+    return FAST_PATH_PATIENCE if from_fast_path and fraction > 0 else None
 
 
 def _has_sktime() -> bool:
@@ -111,9 +119,7 @@ class OnFastPath:
                     f"them ({n_held_out}, fewer than {self._min_held_out(target)}), so the "
                     f"network trained on all of them from the fast path's outputs"
                 )
-        if patience == "auto":
-            patience = FAST_PATH_PATIENCE if from_fast_path and fraction > 0 else None
-        return fraction, patience, note
+        return fraction, _patience(patience, from_fast_path, fraction), note
 
     def _fitted_stopping(self) -> dict:
         """:func:`~sktdi.deep_model.training.build_net`'s held-out share, patience and start,
@@ -123,9 +129,8 @@ class OnFastPath:
         fraction, patience = self.validation_fraction, self.n_iter_no_change
         if fraction == "auto":
             fraction = report["validation_fraction"] if report else 0.0
-        if patience == "auto":
-            patience = FAST_PATH_PATIENCE if from_fast_path and fraction > 0 else None
-        return {"validation_fraction": fraction, "n_iter_no_change": patience,
+        return {"validation_fraction": fraction,
+                "n_iter_no_change": _patience(patience, from_fast_path, fraction),
                 "from_fast_path": from_fast_path}
 
     def _min_held_out(self, target) -> int:
