@@ -198,6 +198,26 @@ def test_a_fast_path_fitted_on_one_length_names_what_takes_other_lengths():
     with pytest.raises(ValueError, match=r"fitted on series of one length \(48\).* got series "
                        r"of 30 to 48 time steps.*fast_path=False"):
         model.predict(X, lengths=np.r_[np.full(12, 48), np.full(12, 30)])
+    # without lengths=, the length error says the same, not that any length would do
+    with pytest.raises(ValueError, match=r"fitted on length 48: SSMClassifier fitted on series "
+                       r"of one length adds its fast path's MiniRocket.*fast_path=False"):
+        model.predict(X[:, :, :30])
     ragged = [x[:, : 40 + i % 8] for i, x in enumerate(X)]
     unequal = SSMClassifier(d_model=8, max_epochs=0, random_state=0).fit(ragged, y)
     assert unequal.predict([x[:, :30] for x in X]).shape == (24,)
+
+
+def test_the_fast_paths_advice_on_raw_amplitudes_comes_from_the_model():
+    """A gain per recording that relates to nothing in the target: the fast path's warning,
+    which names input_scaling='series+scale' (this model's option too), is said by the model
+    the user fitted, at the user's line."""
+    import warnings
+
+    X, y = _task(n_per_class=20)
+    gains = 10 ** np.random.default_rng(1).uniform(-2, 2, size=(len(X), 1, 1))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        SSMClassifier(d_model=8, max_epochs=0, random_state=0).fit(X * gains, y)
+    ours = [w for w in caught if "input_scaling='series+scale'" in str(w.message)]
+    assert len(ours) == 1 and str(ours[0].message).startswith("SSMClassifier: ")
+    assert ours[0].filename == __file__

@@ -23,7 +23,7 @@ import torch
 
 from ..fast_path.ridge import ROCKET_MIN_LENGTH
 from ..tdi import TDI_INITS
-from ..utils.inputs import CAUSAL_SCALINGS
+from ..utils.inputs import CAUSAL_SCALINGS, _caller_stacklevel
 from .stacking import ridge_loo_outputs, ridge_outputs
 
 # on top of the fast path, validation_fraction="auto" and n_iter_no_change="auto" hold out this
@@ -157,10 +157,15 @@ class OnFastPath:
             init=self.init, tdi=tdi, rocket=rocket, input_scaling=scaling, random_state=seed,
         )
         lengths = whole_lengths(X3, lengths)
-        with warnings.catch_warnings():
-            # its advice names its own class; the network's own check names this one's
-            warnings.filterwarnings("ignore", message="SpectralRidge", category=UserWarning)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
             self.fast_path_ = fast.fit(X3, y, lengths=lengths)
+        # its warnings said again from this model (its advice, input_scaling="series+scale",
+        # is this model's too), pointing at the caller's line
+        fast_name = type(fast).__name__
+        for caught_warning in caught:
+            message = str(caught_warning.message).replace(fast_name, type(self).__name__, 1)
+            warnings.warn(message, caught_warning.category, stacklevel=_caller_stacklevel())
         features = fast._features(X3, lengths)  # (n, F): the scaled features its head read
         outputs = ridge_loo_outputs(
             features, self._ridge_targets(fast, y), float(fast.ridge_.alpha_)
@@ -221,6 +226,21 @@ class OnFastPath:
             f"path's outputs (fast_path={self.fast_path!r}), which are computed from whole "
             f"series. Fit a model for prefixes: prefix_weight > 0 or "
             f"input_scaling='running+scale' (which leave the fast path out), or fast_path=False"
+        )
+
+    def _fixed_length_reason(self) -> str | None:
+        """Why this model needs series of the fit's length (None: it takes any length with
+        their lengths), for the length error of :mod:`sktdi.utils.validation`: a fast path
+        whose MiniRocket was fitted on series of one length."""
+        fast = self.__dict__.get("fast_path_")
+        if fast is None or fast._fixed_length_reason() is None:
+            return None
+        return (
+            f"{type(self).__name__} fitted on series of one length adds its fast path's "
+            f"MiniRocket (sktime's, fitted on series of one length), which takes series of that "
+            f"length only. Fit on series of unequal length (a list of series, or padded X with "
+            f"lengths=) for MiniRocket's variable-length transform, or set fast_path=False (the "
+            f"network alone takes series of any length)"
         )
 
     def _check_fast_path_lengths(self, X3, lengths) -> None:
