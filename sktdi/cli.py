@@ -20,7 +20,9 @@ from urllib.parse import urlsplit
 from .utils.version import __version__
 from .benchmark.estimators import DEFAULT_ESTIMATORS, DEFAULT_RATIOS, ESTIMATORS
 
-DEFAULT_DATASETS = ("GunPoint", "ItalyPowerDemand", "ArrowHead")
+# the shipped datasets of the default run, and its positive control: a generated task whose
+# information lies in a known band (sktdi.benchmark.statistics.CONTROL_DATASETS)
+DEFAULT_DATASETS = ("GunPoint", "ItalyPowerDemand", "ArrowHead", "planted")
 DEFAULT_RESAMPLES = 3
 # how long to wait for a --scheduler to accept a connection before calling it unreachable
 SCHEDULER_TIMEOUT = 5.0
@@ -30,6 +32,8 @@ DASK_SCHEDULER_PORT = 8786
 # plot_paired_difference)
 ACCURACY_FIGURE = "accuracy_vs_ratio.png"
 PAIRED_FIGURE = "tdi_minus_s4d_lin.png"
+# aeon's critical-difference diagram of each ratio (and of all ratios): critical_difference_<scope>
+CD_FIGURE = "critical_difference_{}.png"
 # failed cells listed per distinct reason, and distinct reasons listed, after a run
 MAX_CELLS_LISTED = 5
 MAX_REASONS_LISTED = 10
@@ -58,7 +62,11 @@ def _benchmark_parser(sub) -> argparse.ArgumentParser:
     p.add_argument(
         "--datasets", nargs="+", default=list(DEFAULT_DATASETS), metavar="NAME",
         help="classification datasets: shipped with sktime, in --data-dir, or the built "
-        "'digits', 'pixel-digits' (length 1024) and 'planted'",
+        "'digits', 'pixel-digits' (length 1024) and 'planted' (the positive control); 'all' "
+        "for every dataset in --data-dir (or shipped with sktime), or @FILE for the names "
+        "listed in FILE, one a line. With 'all' or @FILE, a dataset the models cannot take "
+        "(missing values, regression targets, an unreadable file) is skipped and listed with "
+        "its reason; a name given here must be usable",
     )
     p.add_argument(
         "--data-dir", help="local UCR/UEA archive folder (default: sktime's shipped data)"
@@ -82,6 +90,12 @@ def _benchmark_parser(sub) -> argparse.ArgumentParser:
         "packages are installed",
     )
     p.add_argument("--min-per-class", type=int, default=1, help="training-ratio floor per class")
+    p.add_argument(
+        "--params", metavar="FILE",
+        help="a JSON file of each arm's parameters, {\"tdi\": {\"input_scaling\": "
+        "\"series+scale\"}, ...} (\"*\" for every arm that has the parameter); what a warning "
+        "suggests can be passed this way",
+    )
     p.add_argument(
         "--max-epochs", type=int,
         help="override the epochs of the SSM models and of the deep peers (InceptionTime, "
@@ -189,13 +203,74 @@ def _check_out(out: Path) -> str | None:
     return None
 
 
-def _check_datasets(names: list[str], data_dir: str | None, cv: int | None) -> str | None:
-    """Each name must exist, hold a classification task and, with ``cv``, enough per class."""
-    import difflib
+def _dataset_names(values: list[str], data_dir: str | None) -> tuple[list[str], bool] | str:
+    """``--datasets`` with 'all' and @FILE expanded: (names, lenient), or a problem.
 
+    Lenient (for 'all' and @FILE): a dataset the models cannot take is skipped with its
+    reason rather than ending the command; a name typed on the command line must be usable.
+    """
+    from .datasets import archive_datasets, shipped_datasets
+
+    names, lenient = [], False
+    for value in values:
+        if value == "all":
+            lenient = True
+            names += archive_datasets(data_dir) if data_dir is not None else shipped_datasets()
+        elif value.startswith("@"):
+            lenient = True
+            listed = Path(value[1:])
+            try:
+                lines = listed.read_text().splitlines()
+            except (OSError, UnicodeDecodeError) as exc:
+                return f"--datasets {value}: cannot read {listed} ({exc})"
+            # one name a line; blank lines and # comments are left out
+            names += [line.split("#", 1)[0].strip() for line in lines]
+            names = [n for n in names if n]
+        else:
+            names.append(value)
+    if not names:
+        where = data_dir if data_dir is not None else "sktime's shipped data"
+        return f"--datasets {' '.join(values)}: no dataset found (in {where})"
+    return _unique(names), lenient
+
+
+def _dataset_problem(name: str, data_dir: str | None, cv: int | None) -> str | None:
+    """Why the benchmark cannot take dataset ``name``, or None."""
     import numpy as np
 
-    from .datasets import EXTRA_DATASETS, archive_datasets, load_dataset_split, shipped_datasets
+    from .datasets import load_dataset_split
+
+    try:
+        X_train, y_train, X_test, y_test = load_dataset_split(name, data_dir)
+    except Exception as exc:  # a corrupt file: say which, not where in the parser
+        return f"cannot read {name}: {type(exc).__name__}: {exc}"
+    y = np.concatenate([y_train, y_test])
+    if y.dtype.kind == "f":
+        return (f"{name} is a regression dataset (numeric targets); the benchmark compares "
+                "classifiers")
+    missing = sum(bool(np.isnan(np.asarray(x, dtype=np.float64)).any())
+                  for X in (X_train, X_test) for x in X)
+    if missing:
+        return (f"{name} has missing values (NaN inside {missing} series); the models take "
+                "complete series (impute them first, or shorten the series)")
+    labels, counts = np.unique(y, return_counts=True)
+    if len(labels) < 2:
+        return f"{name} has one class only"
+    if cv is not None and counts.min() < cv:
+        return (f"--cv {cv}: stratified {cv}-fold needs at least {cv} series per class, but "
+                f"class {str(labels[counts.argmin()])!r} of {name} has {counts.min()} series")
+    return None
+
+
+def _check_datasets(
+    names: list[str], data_dir: str | None, cv: int | None, lenient: bool = False
+) -> tuple[str | None, list[tuple[str, str]]]:
+    """Each name must exist and hold a classification task the models can take (with ``cv``,
+    enough series per class). Returns (problem, skipped): ``lenient`` skips the datasets that
+    fail, with their reasons, instead of returning a problem."""
+    import difflib
+
+    from .datasets import EXTRA_DATASETS, archive_datasets, shipped_datasets
 
     known = list(EXTRA_DATASETS)
     if data_dir is None:
@@ -204,43 +279,77 @@ def _check_datasets(names: list[str], data_dir: str | None, cv: int | None) -> s
     else:
         known += archive_datasets(data_dir)
         where = f"in {data_dir}"
-    problems, folds = [], []
+    problems, skipped = [], []
     for name in names:
         if name not in known:
             close = difflib.get_close_matches(name, known, n=1)
             hint = f"did you mean {close[0]!r}? " if close else ""
-            problems.append(
+            problem = (
                 f"{name!r} is not {where} nor a synthetic dataset ({hint}known: "
                 f"{', '.join(known)})"
                 + ("; pass --data-dir for a local UCR/UEA archive" if data_dir is None else "")
             )
+        else:
+            problem = _dataset_problem(name, data_dir, cv)
+        if problem is None:
             continue
-        try:
-            _, y_train, _, y_test = load_dataset_split(name, data_dir)
-        except Exception as exc:  # a corrupt file: say which, not where in the parser
-            problems.append(f"cannot read {name}: {type(exc).__name__}: {exc}")
-            continue
-        y = np.concatenate([y_train, y_test])
-        if y.dtype.kind == "f":
-            problems.append(
-                f"{name} is a regression dataset (numeric targets); the benchmark compares "
-                "classifiers"
-            )
-            continue
-        if cv is not None:
-            labels, counts = np.unique(y, return_counts=True)
-            if counts.min() < cv:
-                folds.append(
-                    f"class {str(labels[counts.argmin()])!r} of {name} has {counts.min()} series"
-                )
+        if lenient:
+            skipped.append((name, problem.split(" (known: ")[0]))
+        else:
+            problems.append(problem)
     if problems:
-        return "--datasets: " + "; ".join(problems)
-    if folds:
-        return (
-            f"--cv {cv}: stratified {cv}-fold needs at least {cv} series per class, but "
-            + "; ".join(folds)
-        )
-    return None
+        folds = [p for p in problems if p.startswith("--cv")]
+        if folds and len(folds) == len(problems):
+            first = folds[0].split(", but ")[0]
+            return first + ", but " + "; ".join(p.split(", but ")[1] for p in folds), skipped
+        return "--datasets: " + "; ".join(problems), skipped
+    return None, skipped
+
+
+def _read_params(path: str, estimators: list[str]) -> tuple[dict, str | None]:
+    """``--params FILE``: {arm: parameters} for the arms of this run, or a problem.
+
+    "*" gives its parameters to every arm whose model has them. Each arm's model is built
+    with its parameters and checked, so a misspelt name or a bad value ends the command here,
+    not in every cell.
+    """
+    import json
+
+    from .benchmark.estimators import ESTIMATORS as BUILDERS
+
+    try:
+        given = json.loads(Path(path).read_text())
+    except (OSError, UnicodeDecodeError) as exc:
+        return {}, f"--params: cannot read {path} ({exc})"
+    except ValueError as exc:
+        return {}, f"--params: {path} is not JSON ({exc})"
+    if not isinstance(given, dict) or not all(isinstance(v, dict) for v in given.values()):
+        return {}, (f"--params: {path} must hold a JSON object of arm -> object of parameters, "
+                    'e.g. {"tdi": {"input_scaling": "series+scale"}}')
+    unknown = [k for k in given if k != "*" and k not in estimators]
+    if unknown:
+        return {}, (f"--params: {', '.join(map(repr, unknown))} is not an arm of this run "
+                    f"({', '.join(estimators)}; \"*\" for all)")
+    per_arm = {}
+    for name in estimators:
+        base = BUILDERS[name][0](0, {})
+        accepted = set(base.get_params()) if hasattr(base, "get_params") else set()
+        params = {k: v for k, v in given.get("*", {}).items() if k in accepted}
+        params.update(given.get(name, {}))
+        if not params:
+            continue
+        wrong = sorted(set(given.get(name, {})) - accepted)
+        if wrong:
+            return {}, (f"--params: {name} has no parameter {', '.join(map(repr, wrong))} "
+                        f"(its parameters: {', '.join(sorted(accepted))})")
+        model = BUILDERS[name][0](0, params)
+        try:
+            if hasattr(model, "_validate_params"):
+                model._validate_params()
+        except ValueError as exc:  # scikit-learn's InvalidParameterError
+            return {}, f"--params: {name}: {exc}"
+        per_arm[name] = params
+    return per_arm, None
 
 
 def _check_scheduler(address: str) -> str | None:
@@ -284,10 +393,14 @@ def _validate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> list
     """
     from .benchmark.estimators import available
 
-    args.datasets, args.ratios = _unique(args.datasets), _unique(args.ratios)
+    args.ratios = _unique(args.ratios)
     problem = _check_numbers(args) or _check_out(Path(args.out))
     if problem:
         parser.error(problem)
+    expanded = _dataset_names(args.datasets, args.data_dir)
+    if isinstance(expanded, str):
+        parser.error(expanded)
+    args.datasets, lenient = expanded
     estimators = _unique(args.estimators or [e for e in DEFAULT_ESTIMATORS if available(e)])
     missing = [e for e in estimators if not available(e)]
     if missing:
@@ -296,11 +409,23 @@ def _validate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> list
         if not estimators:
             parser.error(f"--estimators: none can run ({packages}, not installed)")
         print(f"skipping {packages}, which is not installed", file=sys.stderr)
-    problem = _check_datasets(args.datasets, args.data_dir, args.cv)
+    args.arm_params = {}
+    if args.params is not None:
+        args.arm_params, problem = _read_params(args.params, estimators)
+        if problem:
+            parser.error(problem)
+    problem, args.skipped = _check_datasets(args.datasets, args.data_dir, args.cv, lenient)
+    skipped = {name for name, _ in args.skipped}
+    args.datasets = [name for name in args.datasets if name not in skipped]
+    if problem is None and not args.datasets:
+        problem = "--datasets: every dataset was skipped: " + "; ".join(
+            f"{n}: {r}" for n, r in args.skipped)
     if problem is None and args.scheduler is not None:
         problem = _check_scheduler(args.scheduler)
     if problem:
         parser.error(problem)
+    for name, reason in args.skipped:
+        print(f"skipping dataset {name}: {reason}", file=sys.stderr)
     return estimators
 
 
@@ -334,7 +459,15 @@ def run_benchmark_command(args: argparse.Namespace, parser: argparse.ArgumentPar
     """Run ``sktdi benchmark``: 0 when at least one cell succeeded, 1 when all failed."""
     estimators = _validate(parser, args)
 
-    from .benchmark.runner import make_cells, resume_plan, run_benchmark, worker_threads
+    from dataclasses import replace
+
+    from .benchmark.runner import (
+        expected_seconds,
+        make_cells,
+        resume_plan,
+        run_benchmark,
+        worker_threads,
+    )
 
     params = {"max_epochs": args.max_epochs} if args.max_epochs is not None else {}
     cells = make_cells(
@@ -348,10 +481,16 @@ def run_benchmark_command(args: argparse.Namespace, parser: argparse.ArgumentPar
         params=params,
         threads=worker_threads(args.n_jobs),
     )
+    # each arm's own parameters (--params) beside the run's (--max-epochs)
+    cells = [
+        replace(c, params={**c.params, **args.arm_params.get(c.estimator, {})}) for c in cells
+    ]
     out = Path(args.out)
     path = out / "results.csv"
     # cells finished with other settings are recomputed (run_benchmark says so, once)
-    n_computed = len(resume_plan(cells, path)[0])
+    todo = resume_plan(cells, path)[0]
+    n_computed = len(todo)
+    expected = expected_seconds(todo, args.n_jobs)
     start = time.perf_counter()
     results = run_benchmark(
         cells,
@@ -360,6 +499,7 @@ def run_benchmark_command(args: argparse.Namespace, parser: argparse.ArgumentPar
         backend=args.backend,
         scheduler=args.scheduler,
         progress=not args.quiet,
+        tsml_out=out,
     )
     wall = time.perf_counter() - start
     # what this run compared and how long it took, beside its results (written once it ran,
@@ -368,11 +508,14 @@ def run_benchmark_command(args: argparse.Namespace, parser: argparse.ArgumentPar
 
     settings = run_record(
         args.datasets, args.ratios, args.resamples, estimators, params, cv=args.cv,
-        min_per_class=args.min_per_class,
+        min_per_class=args.min_per_class, arm_params=args.arm_params,
     )
+    settings["skipped"] = dict(args.skipped)
     run = {
         "command": "sktdi " + " ".join(sys.argv[1:]) if sys.argv[1:] else "sktdi benchmark",
         "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "wall_seconds": round(wall, 1),
+        # the progress bar's first time left, from the cost model (runner.expected_seconds)
+        "expected_seconds": round(expected, 1),
         "cells": len(cells), "cells_computed": n_computed, "n_jobs": args.n_jobs,
         "cpu_count": os.cpu_count(), "cpu": _cpu(), "versions": _versions(),
     }
@@ -400,6 +543,7 @@ def run_benchmark_command(args: argparse.Namespace, parser: argparse.ArgumentPar
     from .benchmark.summary import format_summary, mean_std_long, summarize
 
     summary = summarize(results)
+    summary["skipped"] = args.skipped
     text = format_summary(summary)
     print(text)
     if len(failed):
@@ -417,8 +561,14 @@ def run_benchmark_command(args: argparse.Namespace, parser: argparse.ArgumentPar
         results.to_parquet(out / "results.parquet", index=False)
     except ImportError:
         pass  # Parquet needs pyarrow; the CSV is the primary table
+    if args.skipped:
+        import pandas as pd
+
+        pd.DataFrame(args.skipped, columns=["dataset", "reason"]).to_csv(
+            out / "skipped.csv", index=False)
     drawn = set()
     if not args.no_plot:
+        drawn |= _draw_critical_differences(results, out)
         plot_accuracy_vs_ratio(results, out / ACCURACY_FIGURE)
         drawn.add(ACCURACY_FIGURE)
         ok = set(results.loc[results["status"] == "ok", "estimator"])
@@ -427,12 +577,32 @@ def run_benchmark_command(args: argparse.Namespace, parser: argparse.ArgumentPar
             drawn.add(PAIRED_FIGURE)
     # a figure of an earlier run into this folder would sit beside a summary of another grid
     # (the paired figure of a TDI/S4D-Lin run beside a summary without S4D-Lin)
-    for name in (ACCURACY_FIGURE, PAIRED_FIGURE):
-        stale = out / name
+    for stale in [out / ACCURACY_FIGURE, out / PAIRED_FIGURE, *out.glob(CD_FIGURE.format("*"))]:
+        name = stale.name
         if name not in drawn and stale.is_file():
             stale.unlink()
             print(f"removed {stale}, an earlier run's figure: this run does not draw it")
     return 0
+
+
+def _draw_critical_differences(results, out: Path) -> set[str]:
+    """aeon's critical-difference diagram of each ratio, and of all ratios where there are
+    several, over the real datasets (the controls apart); the names of the files drawn."""
+    from .benchmark.statistics import dataset_means, draw_critical_difference, real_datasets
+
+    means = dataset_means(real_datasets(results))
+    if means.empty:
+        return set()
+    ratios = sorted(means.index.get_level_values("ratio").unique())
+    scopes = [(f"ratio{r:g}", f"ratio {r:g}", means.xs(r, level="ratio")) for r in ratios]
+    if len(ratios) > 1:
+        scopes.append(("all", "all ratios, each (dataset, ratio) a unit", means))
+    drawn = set()
+    for name, title, table in scopes:
+        figure = CD_FIGURE.format(name)
+        if draw_critical_difference(table, out / figure, f"{title}: {len(table)} datasets"):
+            drawn.add(figure)
+    return drawn
 
 
 def _versions() -> dict:
@@ -440,7 +610,7 @@ def _versions() -> dict:
     from importlib.metadata import PackageNotFoundError, version
 
     found = {"sktdi": __version__}
-    for name in ("torch", "numpy", "scikit-learn", "skorch", "numba", "sktime"):
+    for name in ("torch", "numpy", "scikit-learn", "skorch", "numba", "sktime", "aeon"):
         try:
             found[name] = version(name)
         except PackageNotFoundError:

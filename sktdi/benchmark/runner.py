@@ -18,7 +18,7 @@ import pandas as pd
 
 from ..utils.threads import omp_num_threads
 from .estimators import DEFAULT_RATIOS, ESTIMATORS, gives_probabilities
-from .settings import cell_settings, describe_settings, normalize_config
+from .settings import cell_settings, describe_settings, normalize_config, parse_config
 
 KEY = ["dataset", "mode", "ratio", "resample", "estimator"]
 # the results file's columns, in order; "traceback" is empty for ok rows; "config" holds the
@@ -26,7 +26,11 @@ KEY = ["dataset", "mode", "ratio", "resample", "estimator"]
 COLUMNS = [
     *KEY, "n_train", "n_test", "n_classes", "accuracy", "balanced_accuracy", "nll",
     "fit_seconds", "predict_seconds", "status", "error", "traceback", "config", "finished_at",
+    "tdi_aligned", "tdi_action", "warnings",
 ]
+# the key of a row that holds the cell's test predictions on their way from the worker to the
+# tsml-eval results file (run_benchmark writes and drops it; the CSV never holds it)
+PREDICTIONS = "_predictions"
 
 
 @dataclass(frozen=True)
@@ -230,48 +234,101 @@ def _run_cell(cell: Cell) -> dict:
     from ..datasets import take, training_subsample
 
     row = {**dict(zip(KEY, cell.key())), "config": cell.config()}
-    try:
-        X_train, y_train, X_test, y_test = _split(cell)
-        idx = training_subsample(
-            y_train, cell.ratio, min_per_class=cell.min_per_class, random_state=cell.resample
-        )
-        X_train, y_train = take(X_train, idx), y_train[idx]
-        build, kind, _ = ESTIMATORS[cell.estimator]
-        model = build(cell.resample, cell.params)
-        length = max(_longest(X_train), _longest(X_test))
-        (train_args, train_kwargs), (test_args, test_kwargs) = (
-            _inputs(kind, X_train, length),
-            _inputs(kind, X_test, length),
-        )
-        _warm_up(cell.estimator, model, train_args, y_train, train_kwargs)
-        start = time.perf_counter()
-        model.fit(*train_args, y_train, **train_kwargs)
-        fit_seconds = time.perf_counter() - start
-        start = time.perf_counter()
-        y_pred = model.predict(*test_args, **test_kwargs)
-        predict_seconds = time.perf_counter() - start
-        nll = np.nan  # none for hard-label models: their log loss only restates the errors
-        if gives_probabilities(cell.estimator) and hasattr(model, "predict_proba"):
-            proba = model.predict_proba(*test_args, **test_kwargs)
-            nll = log_loss(y_test, np.clip(proba, 1e-15, 1), labels=model.classes_)
-        row.update(
-            n_train=len(y_train),
-            n_test=len(y_test),
-            n_classes=len(np.unique(np.concatenate([y_train, y_test]))),
-            accuracy=accuracy_score(y_test, y_pred),
-            balanced_accuracy=balanced_accuracy_score(y_test, y_pred),
-            nll=nll,
-            fit_seconds=fit_seconds,
-            predict_seconds=predict_seconds,
-            status="ok",
-            error="",
-            traceback="",
-        )
-    except Exception as exc:  # a failing cell must not stop the grid
-        row.update(status="error", error=f"{type(exc).__name__}: {exc}"[:2000])
-        row["traceback"] = traceback.format_exc()[-4000:]
+    # every warning of the cell is kept in its row, with the cell that raised it, and none is
+    # printed: from a worker it would land mid-bar, naming no dataset or arm
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            X_train, y_train, X_test, y_test = _split(cell)
+            idx = training_subsample(
+                y_train, cell.ratio, min_per_class=cell.min_per_class, random_state=cell.resample
+            )
+            X_train, y_train = take(X_train, idx), y_train[idx]
+            build, kind, _ = ESTIMATORS[cell.estimator]
+            model = build(cell.resample, cell.params)
+            length = max(_longest(X_train), _longest(X_test))
+            (train_args, train_kwargs), (test_args, test_kwargs) = (
+                _inputs(kind, X_train, length),
+                _inputs(kind, X_test, length),
+            )
+            _warm_up(cell.estimator, model, train_args, y_train, train_kwargs)
+            start = time.perf_counter()
+            model.fit(*train_args, y_train, **train_kwargs)
+            fit_seconds = time.perf_counter() - start
+            start = time.perf_counter()
+            y_pred = model.predict(*test_args, **test_kwargs)
+            predict_seconds = time.perf_counter() - start
+            nll, proba = np.nan, None  # no NLL for hard-label models: it restates the errors
+            if gives_probabilities(cell.estimator) and hasattr(model, "predict_proba"):
+                proba = model.predict_proba(*test_args, **test_kwargs)
+                nll = log_loss(y_test, np.clip(proba, 1e-15, 1), labels=model.classes_)
+            aligned, action = tdi_action(model)
+            row.update(
+                n_train=len(y_train),
+                n_test=len(y_test),
+                n_classes=len(np.unique(np.concatenate([y_train, y_test]))),
+                accuracy=accuracy_score(y_test, y_pred),
+                balanced_accuracy=balanced_accuracy_score(y_test, y_pred),
+                nll=nll,
+                fit_seconds=fit_seconds,
+                predict_seconds=predict_seconds,
+                status="ok",
+                error="",
+                traceback="",
+                tdi_aligned=aligned,
+                tdi_action=action,
+            )
+            row[PREDICTIONS] = {
+                "y_true": np.asarray(y_test).astype(str),
+                "y_pred": np.asarray(y_pred).astype(str),
+                "classes": np.unique(np.concatenate([y_train, y_test]).astype(str)),
+                "proba": proba,
+                "proba_classes": None if proba is None else np.asarray(model.classes_).astype(str),
+            }
+        except Exception as exc:  # a failing cell must not stop the grid
+            row.update(status="error", error=f"{type(exc).__name__}: {exc}"[:2000])
+            row["traceback"] = traceback.format_exc()[-4000:]
+    row["warnings"] = _warning_lines(caught)
     row["finished_at"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
     return row
+
+
+# the model's inits that TDI acts in: the cells whose row says what it did
+TDI_INITS = ("tdi", "tdi-control", "auto")
+
+
+def tdi_action(model) -> tuple[float, str]:
+    """What TDI did in a fitted model: the channels it aligned, and its reasons in words.
+
+    Reads ``init_report_`` of the model and of its fast path (``fast_path_``, where the model
+    holds one): ``(channels aligned in all, "network: <reason>; fast path: <reason>")``. A model
+    whose init is not TDI's (S4D-Lin, MiniRocket, 1-NN) gives ``(nan, "")``. Zero channels
+    aligned means TDI stood down everywhere: the model is its base's, the same fit as the
+    S4D-Lin arm's of the same cell.
+    """
+    parts = [("network", getattr(model, "init_report_", None))]
+    fast = getattr(model, "fast_path_", None)
+    if fast is not None:
+        parts.append(("fast path", getattr(fast, "init_report_", None)))
+    parts = [
+        (name, report) for name, report in parts
+        if isinstance(report, dict) and report.get("requested") in TDI_INITS
+    ]
+    if not parts:
+        return np.nan, ""
+    if len(parts) == 1 and fast is None:
+        parts = [("model", parts[0][1])]
+    aligned = sum(int(report.get("n_aligned_channels") or 0) for _, report in parts)
+    action = "; ".join(f"{name}: {report.get('reason', '')}" for name, report in parts)
+    return float(aligned), action
+
+
+def _warning_lines(caught) -> str:
+    """The distinct warnings of a cell, one "Category: message" per line, in order."""
+    lines = dict.fromkeys(
+        f"{w.category.__name__}: {' '.join(str(w.message).split())}" for w in caught
+    )
+    return "\n".join(lines)
 
 
 # (estimator, input signature) pairs this process has warmed up already (_warm_up)
@@ -307,11 +364,10 @@ def _warm_up(name: str, model, train_args, y_train, train_kwargs) -> None:
     warm = clone(model)
     if deep:  # one epoch (none for a model that trains none)
         warm.set_params(**{p: min(1, params[p]) for p in EPOCH_PARAMETERS if p in params})
-    with warnings.catch_warnings():
-        # a one-epoch fit learns little, and saying so would be about a fit nobody asked for
-        from sklearn.exceptions import ConvergenceWarning
-
-        warnings.simplefilter("ignore", ConvergenceWarning)
+    with warnings.catch_warnings(record=True):
+        # a one-epoch fit learns little, and what it warns of is about a fit nobody asked for
+        # (the cell's own fit says whatever applies to it)
+        warnings.simplefilter("ignore")
         warm.fit(*train_args, y_train, **train_kwargs)
     _WARMED.add(signature)
 
@@ -518,6 +574,7 @@ def run_benchmark(
     backend: str = "loky",
     scheduler: str | None = None,
     progress: bool = True,
+    tsml_out: str | Path | None = None,
 ) -> pd.DataFrame:
     """Run every unfinished cell and append its row to ``results_path`` (CSV) as it finishes.
 
@@ -530,6 +587,10 @@ def run_benchmark(
     when resumed.
     ``backend="loky"`` runs cells in joblib worker processes; ``backend="dask"`` on a
     dask.distributed cluster (``scheduler`` address, or a LocalCluster of ``n_jobs`` workers).
+    With ``tsml_out`` (a folder), each computed cell's test predictions are also written as
+    a tsml-eval results file under ``tsml_out/tsml/`` (:mod:`sktdi.benchmark.tsml_results`).
+    Each cell's warnings go into its row ("warnings"), never to the terminal, and a TDI
+    arm's row says what TDI did ("tdi_aligned", "tdi_action"; :func:`tdi_action`).
     Returns the whole results table.
 
     Examples
@@ -556,50 +617,185 @@ def run_benchmark(
             results = _joblib_results(todo, n_jobs) if n_jobs != 1 else map(run_cell, todo)
         else:
             raise ValueError(f"backend must be 'loky' or 'dask', got {backend!r}")
-        from tqdm.auto import tqdm
-
-        # the bar counts work, not cells, so that its time left weighs what is left: a cell
-        # of 0.5 of a long set costs many of 0.1 of a short one
-        work = cell_work(todo)
-        by_key = {cell.key(): w for cell, w in zip(todo, work)}
-        with tqdm(
-            total=sum(work), disable=not progress, desc=f"0/{len(todo)} cells",
-            bar_format="{desc}: {percentage:3.0f}%|{bar}| [{elapsed}<{remaining}]",
-            smoothing=0,  # the whole run's rate: a moving average swings with each cell's size
-        ) as bar:
-            for done, row in enumerate(results, 1):
+        with RunProgress(todo, n_jobs, enabled=progress) as bar:
+            for row in results:
+                predictions = row.pop(PREDICTIONS, None)
+                if tsml_out is not None and predictions is not None:
+                    _write_tsml(tsml_out, row, predictions)
                 _append(path, row)
-                bar.set_description_str(f"{done}/{len(todo)} cells", refresh=False)
-                bar.update(by_key.get(tuple(row[k] for k in KEY), 0.0))
+                bar.finished(tuple(row[k] for k in KEY))
     return pd.read_csv(path)
 
 
-def cell_work(cells: list[Cell]) -> list[float]:
-    """Each cell's expected share of a run's time, in arbitrary units, for the progress bar's
-    time left. A network's training grows with its training series, each costing as a series
-    of at least 64 steps (shorter ones are all overhead), plus about five series' worth of
-    fixed work; every other model takes a hundredth of that. Fitted to the default run's
-    deep cells (``benchmarks/default_benchmark/results/default_benchmark_results.csv``: within 20% on each dataset and
-    ratio). A set that cannot be read counts as a series of 64 steps."""
+# The cost model of the progress bar's first time left, in seconds of one cell on one thread of
+# this project's 2-core machine. A network's cell costs a second of set-up, its predictions
+# (proportional to the test series' steps), and its training, which grows with the square root
+# of the training work: more series stop earlier (early stopping holds out a fifth of them).
+# Every other model's cell takes a fraction of a second. Fitted by hand to the default run's
+# deep cells before the positive control joined it, and to planted's cells timed alone.
+DEEP_CELL_SECONDS = (2.0, 0.10)  # training: a + b * sqrt((n_train + 5) * max(length, 64))
+DEEP_CELL_FIXED_SECONDS = 1.0
+PREDICT_SECONDS_PER_STEP = 2.5e-5  # per test series and time step (at least 64 steps)
+LIGHT_CELL_SECONDS = 0.3
+# a run's fixed cost: worker start-up and imports, the warm-up fits (_warm_up) of the numba
+# kernels and of each deep model's first epoch, and the last cell finishing alone (the
+# default run before the positive control: 233 s of wall time for 190 s of cells per worker)
+RUN_START_SECONDS = 40.0
+
+
+def _dataset_sizes(cells: list[Cell]) -> dict:
+    """(n_train, mean length, n_classes, n_test) of each (dataset, data_dir) of ``cells``; a set that
+    cannot be read counts as one series of 64 steps (its cells fail at once)."""
     from ..datasets import load_dataset_split
-    from .estimators import trains_network
 
     sizes = {}
     for name, data_dir in {(c.dataset, c.data_dir) for c in cells}:
         try:
-            X_train, y_train, _, _ = load_dataset_split(name, data_dir)
+            X_train, y_train, X_test, _ = load_dataset_split(name, data_dir)
         except (OSError, ValueError):
-            sizes[name, data_dir] = (1, 64, 1)
+            sizes[name, data_dir] = (1, 64.0, 1, 1)
             continue
         length = float(np.mean([np.shape(x)[-1] for x in X_train]))
-        sizes[name, data_dir] = (len(X_train), length, len(np.unique(y_train)))
-    work = []
+        sizes[name, data_dir] = (len(X_train), length, len(np.unique(y_train)), len(X_test))
+    return sizes
+
+
+def cell_seconds(cells: list[Cell]) -> list[float]:
+    """Each cell's expected seconds on one thread (:data:`DEEP_CELL_SECONDS`): the progress
+    bar's first estimate of the time left, before any cell has finished. A deep cell with
+    ``max_epochs`` set scales with its share of the default epochs."""
+    from .estimators import trains_network
+
+    sizes = _dataset_sizes(cells)
+    default_epochs = None
+    seconds = []
     for cell in cells:
-        n, length, classes = sizes[cell.dataset, cell.data_dir]
+        if not trains_network(cell.estimator):
+            seconds.append(LIGHT_CELL_SECONDS)
+            continue
+        n, length, classes, n_test = sizes[cell.dataset, cell.data_dir]
         n_train = max(cell.ratio * n, cell.min_per_class * classes)
-        deep = (n_train + 5) * max(length, 64)
-        work.append(deep if trains_network(cell.estimator) else deep / 100)
-    return work
+        steps = max(length, 64)
+        a, b = DEEP_CELL_SECONDS
+        training = a + b * np.sqrt((n_train + 5) * steps)
+        if "max_epochs" in cell.params:
+            if default_epochs is None:
+                from ..deep_model.estimators import SSMClassifier
+
+                default_epochs = SSMClassifier().max_epochs
+            training *= min(1.0, (cell.params["max_epochs"] + 1) / (default_epochs + 1))
+        predicting = PREDICT_SECONDS_PER_STEP * n_test * steps
+        seconds.append(float(DEEP_CELL_FIXED_SECONDS + predicting + training))
+    return seconds
+
+
+def expected_seconds(cells: list[Cell], n_jobs: int) -> float:
+    """A run's expected wall time before it starts: its fixed cost plus its cells' seconds
+    shared out over the workers (the progress bar's first time left)."""
+    if not cells:
+        return 0.0
+    workers = max(1, min(len(cells), (os.cpu_count() or 1) if n_jobs == -1 else n_jobs))
+    return RUN_START_SECONDS + sum(cell_seconds(cells)) / workers
+
+
+class RunProgress:
+    """The progress bar of a run: cells done of cells to do (the count and its percentage in
+    one unit), and the time elapsed and left, ticking every second while a long cell runs.
+
+    The time left starts from the cost model (:func:`expected_seconds`) and follows the
+    measured pace as cells finish: the expected seconds of the cells finished so far are set
+    against the time they took, weighed with the prior as a quarter of the run.
+    """
+
+    TICK_SECONDS = 1.0
+
+    def __init__(self, cells: list[Cell], n_jobs: int, *, enabled: bool = True):
+        self.enabled = enabled and bool(cells)
+        if not self.enabled:
+            return
+        self.workers = max(1, min(len(cells), (os.cpu_count() or 1) if n_jobs == -1 else n_jobs))
+        self.seconds = dict(zip((c.key() for c in cells), cell_seconds(cells)))
+        self.fixed = RUN_START_SECONDS
+        self.expected = self.fixed + sum(self.seconds.values()) / self.workers
+        self.done_expected = 0.0
+        self.n_total, self.n_done = len(cells), 0
+
+    def time_left(self, elapsed: float) -> float:
+        """Seconds left: the expected total at the measured pace, less the time elapsed."""
+        if self.n_done == 0:
+            pace = 1.0
+        else:
+            prior = 0.25 * self.expected
+            pace = (elapsed + prior) / (self.fixed + self.done_expected + prior)
+        return max(0.0, self.expected * pace - elapsed)
+
+    def __enter__(self):
+        if not self.enabled:
+            return self
+        import threading
+
+        from tqdm.auto import tqdm
+
+        self.start = time.perf_counter()
+        self.bar = tqdm(
+            total=self.n_total, unit="cell", file=sys.stderr,
+            # the clock goes in the description: tqdm puts ", " before a postfix
+            bar_format="{n_fmt}/{total_fmt} cells {percentage:3.0f}%|{bar}| {desc}",
+        )
+        self._stop = threading.Event()
+        self._tick()
+        self._ticker = threading.Thread(target=self._run_ticker, daemon=True)
+        self._ticker.start()
+        return self
+
+    def _tick(self) -> None:
+        elapsed = time.perf_counter() - self.start
+        self.bar.set_description_str(
+            f"{_clock(elapsed)} elapsed, about {_clock(self.time_left(elapsed))} left"
+        )
+
+    def _run_ticker(self) -> None:
+        while not self._stop.wait(self.TICK_SECONDS):
+            self._tick()
+
+    def finished(self, key: tuple) -> None:
+        if not self.enabled:
+            return
+        self.n_done += 1
+        self.done_expected += self.seconds.get(key, 0.0) / self.workers
+        self.bar.update(1)
+        self._tick()
+
+    def __exit__(self, *exc):
+        if self.enabled:
+            self._stop.set()
+            self._ticker.join()
+            self._tick()
+            self.bar.close()
+        return False
+
+
+def _clock(seconds: float) -> str:
+    """"1:05" for 65 seconds, "1:02:03" past an hour."""
+    seconds = int(round(seconds))
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+def _write_tsml(out: Path, row: dict, predictions: dict) -> None:
+    """The cell's test predictions as a tsml-eval results file (:mod:`.tsml_results`)."""
+    from .tsml_results import results_path, results_root, write_classifier_results
+
+    config = parse_config(row.get("config"))
+    root = results_root(out, row["mode"], row["ratio"], config.get("n_folds", 0))
+    write_classifier_results(
+        results_path(root, row["estimator"], row["dataset"], row["resample"]),
+        dataset=row["dataset"], estimator=row["estimator"], resample=row["resample"],
+        fit_seconds=row["fit_seconds"], predict_seconds=row["predict_seconds"],
+        parameters=f"sktdi benchmark cell; settings: {describe_settings(config)}",
+        **predictions,
+    )
 
 
 def _keys(table: pd.DataFrame) -> list[tuple]:

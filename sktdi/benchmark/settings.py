@@ -133,7 +133,7 @@ def describe_settings(config) -> str:
 
 def run_record(
     datasets, ratios, resamples: int, estimators, params: dict, *, cv: bool = False,
-    min_per_class: int = 1,
+    min_per_class: int = 1, arm_params: dict | None = None,
 ) -> dict:
     """What a run compared and how: its grid and every estimator's full parameters as built
     (each ``get_params()`` value as JSON: numbers, strings, booleans and None as they are, an
@@ -158,7 +158,8 @@ def run_record(
     built = {}
     for name in estimators:
         try:
-            estimator = ESTIMATORS[name][0](0, used_params(name, params))
+            own = {**params, **(arm_params or {}).get(name, {})}
+            estimator = ESTIMATORS[name][0](0, used_params(name, own))
         except Exception as exc:  # its cells fail too, and report it with a traceback
             built[name] = {"error": f"{type(exc).__name__}: {exc}"}
             continue
@@ -173,7 +174,10 @@ def run_record(
         "datasets": list(datasets), "ratios": [float(r) for r in ratios],
         "resamples": int(resamples), "cv": bool(cv), "min_per_class": int(min_per_class),
     }
-    return {"grid": grid, "params": dict(params), "estimators": built}
+    record = {"grid": grid, "params": dict(params), "estimators": built}
+    if arm_params:
+        record["arm_params"] = {k: dict(v) for k, v in arm_params.items()}
+    return record
 
 
 def _json_value(value):

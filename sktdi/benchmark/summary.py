@@ -496,6 +496,8 @@ def summarize(
         "reference": reference,
         "baseline": baseline,
     }
+    summary.update(dataset_statistics(results, reference, baseline))
+    summary["warnings"] = warning_table(results)
     if not ok.empty and reference in set(ok["estimator"]):
         summary["wins_ties_losses"] = wins_ties_losses(results, reference)
         summary["wilcoxon"] = pd.DataFrame(
@@ -506,6 +508,85 @@ def summarize(
             index=["all ratios", "ratio <= 0.16"],
         )
     return summary
+
+
+# the placebo arm TDI is set against: modes moved as far as TDI moves them, to random places
+PLACEBO = "tdi-control"
+
+
+def dataset_statistics(
+    results: pd.DataFrame, reference: str = "tdi", baseline: str = "s4d-lin"
+) -> dict[str, object]:
+    """The over-datasets part of :func:`summarize` (:mod:`sktdi.benchmark.statistics`).
+
+    "ranks" ({ratio: average ranks over the real datasets}, "all" over every (dataset, ratio)),
+    "pairwise" (the same keys: aeon's tests behind the critical-difference cliques),
+    "tdi_help" (one row per comparison and ratio: ``reference`` − ``baseline`` and
+    ``reference`` − placebo, datasets as units), "controls" (the same on each control dataset,
+    its resamples as units), and "tie_split" ({other arm: :func:`~.statistics.tie_split`}).
+    """
+    from .statistics import (
+        CONTROL_DATASETS,
+        dataset_means,
+        difference_over_datasets,
+        pairwise_over_datasets,
+        ranks_over_datasets,
+        real_datasets,
+        tie_split,
+    )
+
+    ok = _ok(results)
+    out: dict[str, object] = {"ranks": {}, "pairwise": {}, "tdi_help": pd.DataFrame(),
+                              "controls": pd.DataFrame(), "tie_split": {}}
+    if ok.empty:
+        return out
+    means = dataset_means(real_datasets(ok))
+    scopes = []
+    if not means.empty:
+        ratios = sorted(means.index.get_level_values("ratio").unique())
+        scopes = [(r, means.xs(r, level="ratio")) for r in ratios]
+        if len(ratios) > 1:
+            scopes.append(("all", means))
+    rows = []
+    for scope, table in scopes:
+        out["ranks"][scope] = ranks_over_datasets(table)
+        out["pairwise"][scope] = pairwise_over_datasets(table)
+        for other in (baseline, PLACEBO):
+            if reference in table and other in table:
+                rows.append({"scope": scope, **difference_over_datasets(table, reference, other)})
+    out["tdi_help"] = pd.DataFrame(rows)
+    rows = []
+    controls = ok[ok["dataset"].isin(CONTROL_DATASETS)]
+    for (dataset, ratio), part in controls.groupby(["dataset", "ratio"]):
+        cells = part.pivot_table(index="resample", columns="estimator", values="accuracy")
+        for other in (baseline, PLACEBO):
+            if reference in cells and other in cells:
+                rows.append({"dataset": dataset, "scope": ratio,
+                             **difference_over_datasets(cells.dropna(), reference, other)})
+    out["controls"] = pd.DataFrame(rows)
+    for other in (baseline, PLACEBO):
+        split = tie_split(ok, reference, other)
+        if len(split):
+            out["tie_split"][other] = split
+    return out
+
+
+def warning_table(results: pd.DataFrame) -> pd.DataFrame:
+    """One row per distinct warning of the run's cells: the warning, how many cells raised it,
+    and those cells ("dataset ratio r resample i arm"), from the results' "warnings" column."""
+    if "warnings" not in results.columns:
+        return pd.DataFrame(columns=["warning", "cells", "where"])
+    found: dict[str, list[str]] = {}
+    for row in results.itertuples():
+        text = row.warnings
+        if not isinstance(text, str) or not text.strip():
+            continue
+        where = f"{row.dataset} ratio {_ratio(row.ratio)} resample {int(row.resample)} {row.estimator}"
+        for line in text.splitlines():
+            if line.strip():
+                found.setdefault(line.strip(), []).append(where)
+    rows = [{"warning": w, "cells": len(c), "where": c} for w, c in found.items()]
+    return pd.DataFrame(rows, columns=["warning", "cells", "where"])
 
 
 # -- text report -------------------------------------------------------------------------------
@@ -660,13 +741,8 @@ def format_summary(summary: dict[str, object]) -> str:
         parts.append(_section("non-default run settings", "\n".join(settings)))
     parts.append(_accuracy_section(summary))
 
-    ranks = summary.get("average_rank")
-    if ranks is not None and len(ranks):
-        n_cells = ranks.attrs.get("n_cells")
-        over = f" over {n_cells} distinct paired cells" if n_cells is not None else ""
-        lines = [f"{_label(name):<20} {rank:.2f}" for name, rank in ranks.items()]
-        parts.append(_section(f"average rank (1 = best{over}; ties share ranks)",
-                              "\n".join(lines)))
+    parts.extend(_tdi_help_sections(summary, reference, baseline))
+    parts.extend(_rank_sections(summary))
 
     fit, nll = summary.get("fit_seconds"), summary.get("nll")
     predict = summary.get("predict_seconds", pd.Series(dtype=float))
@@ -715,25 +791,7 @@ def format_summary(summary: dict[str, object]) -> str:
         parts.append(_section(f"{ref} wins / ties / losses (distinct paired cells)",
                               report.to_string()))
 
-    wilcoxon = summary.get("wilcoxon")
-    if wilcoxon is not None and len(wilcoxon):
-        lines = []
-        for scope, row in wilcoxon.iterrows():
-            name = f"{_label(row['a'])} − {_label(row['b'])}"
-            if not row["n_pairs"]:
-                lines.append(f"{scope:<14} no paired cells with both estimators")
-                continue
-            ties = f" ({int(row['n_ties'])} tied)" if row.get("n_ties", 0) else ""
-            lines.append(f"{scope:<14} {int(row['n_pairs'])} distinct pairs{ties}, mean {name} "
-                         f"{_points(row['mean_difference'])}, p = {format_p_value(row['p_value'])}")
-        tied = "n_ties" in wilcoxon and bool((wilcoxon["n_ties"] > 0).any())
-        if tied and str(wilcoxon["a"].iloc[0]).startswith("tdi"):
-            lines.append(
-                f"tied pairs include those where {_label(wilcoxon['a'].iloc[0])}'s statistic "
-                "was too unreliable to act on: it kept the base's modes, and the two models "
-                "were one (init_report_ says so per fit)"
-            )
-        parts.append(_section("paired Wilcoxon signed-rank test (two-sided)", "\n".join(lines)))
+    parts.extend(_warning_sections(summary))
 
     duplicates = summary.get("duplicates")
     if duplicates is not None and len(duplicates):
@@ -750,4 +808,171 @@ def format_summary(summary: dict[str, object]) -> str:
 
     of = f" of {cells}" if cells is not None else ""
     parts.append(_section("errors", f"{errors}{of} cells failed"))
+    skipped = summary.get("skipped")
+    if skipped:
+        lines = [f"{name}: {reason}" for name, reason in skipped]
+        parts.append(_section(f"datasets skipped: {len(skipped)}", "\n".join(lines)))
     return "\n\n".join(parts)
+
+
+def _interval(row) -> str:
+    if not np.isfinite(row["low"]):
+        return "n/a"
+    return f"[{100 * row['low']:+.1f}, {100 * row['high']:+.1f}]"
+
+
+def _test_note(row, unit: str) -> str:
+    """The Wilcoxon p, or why there is none worth reading."""
+    from .statistics import MIN_UNTIED
+
+    untied = int(row["untied"])
+    if untied == 0:
+        return f"every {unit} tied: no test"
+    p = f"p = {format_p_value(row['p'])}"
+    if row["too_few"]:
+        return (f"{p}, but {untied} untied {unit}{'s' if untied > 1 else ''} cannot reach "
+                f"p < 0.05 (needs {MIN_UNTIED})")
+    return p
+
+
+def _difference_table(frame: pd.DataFrame, reference: str, unit: str, index: list) -> str:
+    table = pd.DataFrame({
+        f"{unit}s": frame["n"].astype(int).to_numpy(),
+        "mean": [_points(v) for v in frame["mean"]],
+        "95% interval": [_interval(r) for _, r in frame.iterrows()],
+        "detectable": [
+            "n/a" if not np.isfinite(v) else f"±{100 * v:.1f}" for v in frame["detectable"]
+        ],
+        "ahead/behind": [f"{int(w)}/{int(l)}" for w, l in zip(frame["wins"], frame["losses"])],
+        "Wilcoxon": [_test_note(r, unit) for _, r in frame.iterrows()],
+    }, index=index)
+    return table.to_string()
+
+
+def _versus(reference: str, other: str) -> str:
+    name = "placebo" if other == PLACEBO else _label(other)
+    return f"{_label(reference)} − {name}"
+
+
+def _tdi_help_sections(summary: dict, reference: str, baseline: str) -> list[str]:
+    """The answer to "does TDI help?": differences over datasets, the controls, the ties."""
+    parts = []
+    help_ = summary.get("tdi_help")
+    if help_ is not None and len(help_):
+        index = [
+            f"{_versus(reference, r['b'])}, ratio "
+            + ("all" if r["scope"] == "all" else _ratio(r["scope"]))
+            for _, r in help_.iterrows()
+        ]
+        body = _difference_table(help_, reference, "dataset", index)
+        body += (
+            "\npoints of accuracy; each dataset counts once, as the mean over its resamples; "
+            "interval: 95% t-interval over datasets; detectable: the smallest true difference "
+            "this run would find (paired t, α = 0.05, 80% power); ahead/behind: datasets; "
+            "placebo: tdi-control, TDI's modes moved as far, to random places; 'all' pools "
+            "each (dataset, ratio) as one unit"
+        )
+        parts.append(_section(
+            f"does {_label(reference)} help? differences over datasets (controls apart)", body))
+    controls = summary.get("controls")
+    if controls is not None and len(controls):
+        from .statistics import CONTROL_DATASETS
+
+        index = [
+            f"{r['dataset']}: {_versus(reference, r['b'])}, ratio {_ratio(r['scope'])}"
+            for _, r in controls.iterrows()
+        ]
+        body = _difference_table(controls, reference, "resample", index)
+        described = "; ".join(
+            f"{name}: {text}" for name, text in CONTROL_DATASETS.items()
+            if name in set(controls["dataset"])
+        )
+        body += (
+            f"\n{described}. TDI ahead of S4D-Lin here shows the run can see an effect where "
+            "one exists; TDI ahead of the placebo shows it comes from the spectrum, not from "
+            "moving modes anywhere"
+        )
+        parts.append(_section("positive control: a generated task with a known band "
+                              "(resamples as units)", body))
+    splits = summary.get("tie_split") or {}
+    for other, split in splits.items():
+        report = split.copy()
+        report["channels"] = [
+            "—" if not np.isfinite(v) else f"{v:.0f}" for v in report["channels"]
+        ]
+        report.index = [f"{d} {_ratio(r)}" for d, r in report.index]
+        report.index.name = "dataset ratio"
+        report.columns = [
+            "cells", "TDI stood down", "same accuracy", f"{_label(reference)} ahead",
+            f"{_label(reference)} behind", "channels aligned",
+        ]
+        body = report.to_string() + (
+            f"\nTDI stood down: it aligned no channel (its statistic was too unreliable or "
+            f"had no significant band), so its model was the base's and tied by construction; "
+            f"same accuracy: TDI aligned channels and the test accuracy came out equal; "
+            f"channels aligned: mean over the cells where it acted (network and fast path "
+            f"together); each cell's reasons are in the results' tdi_action column"
+        )
+        parts.append(_section(
+            f"what {_label(reference)} did, per paired cell, against "
+            f"{'the placebo' if other == PLACEBO else _label(other)}", body))
+    return parts
+
+
+def _rank_sections(summary: dict) -> list[str]:
+    """Average ranks over datasets at each ratio, with the critical-difference cliques."""
+    ranks = summary.get("ranks") or {}
+    pairwise = summary.get("pairwise") or {}
+    lines = []
+    for scope, table in ranks.items():
+        if not len(table):
+            continue
+        n = table.attrs.get("n_datasets", "?")
+        where = ("all ratios, each (dataset, ratio) a unit" if scope == "all"
+                 else f"ratio {_ratio(scope)}")
+        lines.append(f"{where} ({n} datasets): " + ", ".join(
+            f"{_label(name)} {rank:.2f}" for name, rank in table.items()))
+        tests = pairwise.get(scope) or {}
+        if not tests:
+            lines.append("  no critical-difference test (needs aeon and 2 or more datasets)")
+            continue
+        from .statistics import CD_ALPHA
+
+        if tests["friedman_p"] >= CD_ALPHA:
+            lines.append(f"  Friedman p = {format_p_value(tests['friedman_p'])}: no difference "
+                         f"among the arms at α = {CD_ALPHA:g}; one clique")
+            continue
+        differ = [(a, b, p) for a, b, p in tests["pairs"] if p < tests["threshold"]]
+        if differ:
+            lines.append("  differ (Wilcoxon, Holm, α = %g): " % CD_ALPHA + "; ".join(
+                f"{_label(a)} > {_label(b)} (p = {format_p_value(p)})" for a, b, p in differ))
+        else:
+            lines.append(f"  Friedman p = {format_p_value(tests['friedman_p'])}, but no pair "
+                         f"differs (Wilcoxon, Holm, α = {CD_ALPHA:g})")
+    if not lines:
+        return []
+    lines.append("1 = best; each dataset's mean over its resamples; the critical-difference "
+                 "diagrams (aeon) are critical_difference_*.png beside this summary")
+    return [_section("average rank over datasets, and critical-difference cliques",
+                     "\n".join(lines))]
+
+
+# warnings listed per distinct message, and cells named per warning
+MAX_WARNING_CELLS = 5
+
+
+def _warning_sections(summary: dict) -> list[str]:
+    table = summary.get("warnings")
+    if table is None or not len(table):
+        return []
+    lines = []
+    for row in table.sort_values("cells", ascending=False).itertuples():
+        shown = "; ".join(row.where[:MAX_WARNING_CELLS])
+        more = (f"; and {row.cells - MAX_WARNING_CELLS} more"
+                if row.cells > MAX_WARNING_CELLS else "")
+        lines.append(f"{row.warning}\n  {row.cells} cell{'s' if row.cells > 1 else ''}: "
+                     f"{shown}{more}")
+    lines.append("each cell's warnings are in the results' warnings column; an option a warning "
+                 "names can be passed to an arm with --params FILE (a JSON object: arm -> "
+                 "parameters)")
+    return [_section(f"warnings: {len(table)} distinct", "\n".join(lines))]
