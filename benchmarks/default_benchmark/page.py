@@ -40,6 +40,12 @@ def default_benchmark_size() -> str:
 def default_benchmark_grid() -> str:
     settings, run = json.loads(SETTINGS.read_text()), json.loads(RUN.read_text())
     grid = settings["grid"]
+    expected = run.get("expected_seconds")
+    eta = (
+        f" Its first estimate of the time left, from the cost model before any cell ran, was "
+        f"{expected / 60:.1f} minutes ({100 * (expected / run['wall_seconds'] - 1):+.0f}%)."
+        if expected else ""
+    )
     return (
         f"`sktdi benchmark` with no arguments: {', '.join(grid['datasets'])}; training ratios "
         f"{', '.join(f'{r:g}' for r in grid['ratios'])} (floor: {grid['min_per_class']} series "
@@ -48,8 +54,99 @@ def default_benchmark_grid() -> str:
         f"(their full parameters: `benchmarks/default_benchmark/results/default_benchmark_settings.json`, the run's "
         f"`settings.json`). On the 2-core CPU machine with `n_jobs={run['n_jobs']}`, its "
         f"{run['cells_computed']} cells took {run['wall_seconds'] / 60:.1f} minutes from the "
-        f"first fit to the last (the run's `run.json`).\n"
+        f"first fit to the last (the run's `run.json`).{eta}\n"
     )
+
+
+def _points(value: float) -> str:
+    return f"{100 * value:+.1f}"
+
+
+def _with_interval(row) -> str:
+    return f"{_points(row['mean'])} pts [{_points(row['low'])}, {_points(row['high'])}]"
+
+
+def answer() -> str:
+    """What the committed default run answers to "does TDI help?", in sentences built from
+    its summary's numbers (the README and the study page show it)."""
+    import numpy as np
+
+    from sktdi.benchmark.statistics import CONTROL_DATASETS, MIN_UNTIED
+    from sktdi.benchmark.summary import dataset_statistics
+
+    results = _csv(RESULTS / "default_benchmark_results.csv")
+    stats = dataset_statistics(results)
+    help_, controls = stats["tdi_help"], stats["controls"]
+    real = sorted(set(results["dataset"]) - set(CONTROL_DATASETS))
+    by_ratio = help_[(help_["scope"] != "all") & (help_["b"] == "s4d-lin")]
+    placebo = help_[(help_["scope"] != "all") & (help_["b"] == "tdi-control")]
+    ratios = " and ".join(f"{_with_interval(r)} at ratio {r['scope']:g}"
+                          for _, r in by_ratio.iterrows())
+    placebos = " and ".join(f"{_with_interval(r)} at ratio {r['scope']:g}"
+                            for _, r in placebo.iterrows())
+    untied = int(help_[help_["scope"] == "all"]["untied"].max())
+    split = stats["tie_split"]["s4d-lin"]
+    real_split = split[~split.index.get_level_values("dataset").isin(CONTROL_DATASETS)]
+    text = (
+        f"On the default run's {len(real)} real datasets ({', '.join(real)}), TDI − S4D-Lin "
+        f"over datasets is {ratios}; TDI − placebo is {placebos} (95% intervals over "
+        f"{len(real)} datasets). At most {untied} dataset{'s' if untied != 1 else ''} untied "
+        f"in any comparison, where a Wilcoxon test needs {MIN_UNTIED} to reach p < 0.05"
+        + (": the default run cannot decide whether TDI helps on real data. In "
+           if untied < MIN_UNTIED else ". In ")
+        + f"{int(real_split['stood_down'].sum())} of its {int(real_split['cells'].sum())} "
+        f"paired cells on real data TDI stood down (it aligned no channel), so those tie by "
+        f"construction.\n"
+    )
+    if len(controls):
+        vs_lin = controls[controls["b"] == "s4d-lin"]
+        vs_placebo = controls[controls["b"] == "tdi-control"]
+        always = bool((vs_lin["losses"] == 0).all() and (vs_lin["wins"] > 0).all())
+        text += (
+            f"\nOn the positive control ({', '.join(sorted(set(controls['dataset'])))}, all of "
+            f"its information in a known band) TDI − S4D-Lin is "
+            + " and ".join(f"{_with_interval(r)} at ratio {r['scope']:g}"
+                           for _, r in vs_lin.iterrows())
+            + ", TDI − placebo "
+            + " and ".join(f"{_with_interval(r)} at ratio {r['scope']:g}"
+                           for _, r in vs_placebo.iterrows())
+            + f" ({int(vs_lin['n'].max())} resamples"
+            + ("; TDI ahead of S4D-Lin in every resample" if always else "")
+            + ("): the harness sees an effect where one exists"
+               if bool((vs_lin["low"] > 0).any()) else
+               "): no interval excludes zero, so this run could not show the effect the "
+               "control holds")
+            + (", and more of it than moving the same modes to random places gives"
+               if bool((vs_placebo["mean"] > 0).all()) else "")
+            + ".\n"
+        )
+    ranks = stats["ranks"].get("all")
+    if ranks is not None and {"tdi+ridge+minirocket", "minirocket-ridge"} <= set(ranks.index):
+        tests = stats["pairwise"].get("all") or {}
+        friedman = tests.get("friedman_p", np.nan)
+        best = ranks.index[0] == "tdi+ridge+minirocket"
+        text += (
+            f"\nAcross the real datasets and both ratios, the fast path with MiniRocket's "
+            f"features has {'the best' if best else 'an'} average rank "
+            f"({ranks['tdi+ridge+minirocket']:.2f}; "
+            f"MiniRocket {ranks['minirocket-ridge']:.2f}, the one model with TDI "
+            f"{ranks['tdi']:.2f}); over {ranks.attrs['n_datasets']} (dataset, ratio) units "
+            + (f"the Friedman test finds no difference among the arms (p = {friedman:.2f}); "
+               f"these short sets do not separate them.\n" if friedman >= 0.1 else
+               f"the Friedman test finds a difference (p = {friedman:.2f}; the critical-"
+               f"difference cliques are in the summary).\n")
+        )
+    return text
+
+
+@region("default-benchmark-answer")
+def default_benchmark_answer() -> str:
+    return answer()
+
+
+@region("main-job-answer")
+def main_job_answer() -> str:
+    return answer()
 
 
 @figure
@@ -62,4 +159,12 @@ def draw_default_benchmark_figures() -> None:
     images = DOCS / "images"
     plot_accuracy_vs_ratio(results, images / "default_benchmark.png")
     plot_paired_difference(results, images / "default_benchmark_paired.png")
-    print("drew docs/images/default_benchmark.png and default_benchmark_paired.png")
+    from sktdi.benchmark.statistics import dataset_means, draw_critical_difference, real_datasets
+
+    means = dataset_means(real_datasets(results))
+    draw_critical_difference(
+        means, images / "default_benchmark_cd.png",
+        f"all ratios, each (dataset, ratio) a unit: {len(means)} datasets",
+    )
+    print("drew docs/images/default_benchmark.png, default_benchmark_paired.png and "
+          "default_benchmark_cd.png")

@@ -115,7 +115,12 @@ def pairwise_over_datasets(means: pd.DataFrame, alpha: float = CD_ALPHA) -> dict
     scores = means.to_numpy()  # (n_datasets, k)
     labels = list(means.columns)
     ranks = stats.rankdata(-scores, axis=1)
-    with np.errstate(all="ignore"):
+    import warnings
+
+    # aeon warns of a pair equal on every dataset (TDI where it stood down everywhere); the
+    # summary says that itself, per cell, so the warning would only repeat it after the run
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
         friedman = float(check_friedman(ranks))
         p = np.asarray(aeon_wilcoxon(scores, labels))  # (k, k), upper triangle filled
     pairs = [
@@ -142,7 +147,10 @@ def draw_critical_difference(means: pd.DataFrame, path, title: str = "") -> bool
 
     from ..plotting import estimator_label
 
-    with np.errstate(all="ignore"):
+    import warnings
+
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # see pairwise_over_datasets
         fig, ax = plot_critical_difference(
             means.to_numpy(), [estimator_label(c) for c in means.columns], alpha=CD_ALPHA,
             test="wilcoxon", correction="holm",
