@@ -22,10 +22,28 @@ from pathlib import Path
 import pandas as pd
 
 
-def check(out: Path) -> pd.DataFrame:
-    from tsml_eval.evaluation import evaluate_classifiers_by_problem
+def without_figures():
+    """tsml-eval's evaluation with its figure step left out.
 
-    results = pd.read_csv(out / "results.csv")
+    tsml-eval 0.6 draws its figures through aeon's ``create_multi_comparison_matrix`` with an
+    argument that aeon 1.6 no longer takes (a TypeError after the tables are written). Its
+    tables (means, ranks, p-values per statistic) are computed before, by tsml-eval's own
+    code, and are what is checked here; the run's own critical-difference diagrams are
+    aeon's (``sktdi benchmark``).
+    """
+    import tsml_eval.evaluation.multiple_estimator_evaluation as evaluation
+
+    evaluation._figures_for_statistic = lambda *args, **kwargs: None
+    return evaluation.evaluate_classifiers_by_problem
+
+
+def check(out: Path) -> pd.DataFrame:
+    from sktdi.benchmark.statistics import dataset_means
+
+    evaluate_classifiers_by_problem = without_figures()
+
+    # round_trip: pandas' default parser may misread a float's last digit
+    results = pd.read_csv(out / "results.csv", float_precision="round_trip")
     results = results[results["status"] == "ok"]
     rows = []
     for ratio, part in results.groupby("ratio"):
@@ -39,8 +57,10 @@ def check(out: Path) -> pd.DataFrame:
             evaluate_classifiers_by_problem(
                 f"{root}/", arms, datasets, str(saved), resamples=resamples, eval_name="run",
             )
-        theirs = pd.read_csv(saved / "run" / "Accuracy" / "accuracy_mean.csv", index_col=0)
-        ours = part.groupby(["dataset", "estimator"])["accuracy"].mean()
+        theirs = pd.read_csv(saved / "run" / "Accuracy" / "accuracy_mean.csv", index_col=0,
+                             float_precision="round_trip")
+        # the run's per-dataset accuracies, as its summary takes them
+        ours = dataset_means(part).xs(ratio, level="ratio").stack()
         for (dataset, arm), value in ours.items():
             rows.append({
                 "ratio": ratio, "dataset": dataset, "estimator": arm,

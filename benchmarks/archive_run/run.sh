@@ -20,7 +20,6 @@ sktdi benchmark "${grid[@]}" --backend dask --quiet --out "$work/dask" > /dev/nu
 python benchmarks/archive_run/check_tsml.py "$work/loky" "$here/archive_tsml_check.csv"
 cp "$work/loky/results.csv" "$here/archive_results.csv"
 cp "$work/loky/skipped.csv" "$here/archive_skipped.csv"
-cp "$work/loky/summary.txt" "$here/archive_summary.txt"
 python - "$work" "$here/archive_throughput.csv" <<'EOF'
 import json, sys
 from pathlib import Path

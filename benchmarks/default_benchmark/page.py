@@ -78,14 +78,14 @@ def answer() -> str:
     stats = dataset_statistics(results)
     help_, controls = stats["tdi_help"], stats["controls"]
     real = sorted(set(results["dataset"]) - set(CONTROL_DATASETS))
-    by_ratio = help_[(help_["scope"] != "all") & (help_["b"] == "s4d-lin")]
-    placebo = help_[(help_["scope"] != "all") & (help_["b"] == "tdi-control")]
+    deep = help_[(help_["a"] == "tdi") & (help_["scope"] != "all")]
+    by_ratio, placebo = deep[deep["b"] == "s4d-lin"], deep[deep["b"] == "tdi-control"]
     ratios = " and ".join(f"{_with_interval(r)} at ratio {r['scope']:g}"
                           for _, r in by_ratio.iterrows())
     placebos = " and ".join(f"{_with_interval(r)} at ratio {r['scope']:g}"
                             for _, r in placebo.iterrows())
-    untied = int(help_[help_["scope"] == "all"]["untied"].max())
-    split = stats["tie_split"]["s4d-lin"]
+    untied = int(help_[(help_["a"] == "tdi") & (help_["scope"] == "all")]["untied"].max())
+    split = stats["tie_split"]["tdi", "s4d-lin"]
     real_split = split[~split.index.get_level_values("dataset").isin(CONTROL_DATASETS)]
     text = (
         f"On the default run's {len(real)} real datasets ({', '.join(real)}), TDI − S4D-Lin "
@@ -99,8 +99,8 @@ def answer() -> str:
         f"construction.\n"
     )
     if len(controls):
-        vs_lin = controls[controls["b"] == "s4d-lin"]
-        vs_placebo = controls[controls["b"] == "tdi-control"]
+        vs_lin = controls[(controls["a"] == "tdi") & (controls["b"] == "s4d-lin")]
+        vs_placebo = controls[(controls["a"] == "tdi") & (controls["b"] == "tdi-control")]
         always = bool((vs_lin["losses"] == 0).all() and (vs_lin["wins"] > 0).all())
         text += (
             f"\nOn the positive control ({', '.join(sorted(set(controls['dataset'])))}, all of "

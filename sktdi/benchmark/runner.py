@@ -624,7 +624,9 @@ def run_benchmark(
                     _write_tsml(tsml_out, row, predictions)
                 _append(path, row)
                 bar.finished(tuple(row[k] for k in KEY))
-    return pd.read_csv(path)
+    # pandas' default parser may misread a float's last digit: round_trip gives back the very
+    # accuracies written, so that tsml-eval's evaluation of the results files matches them
+    return pd.read_csv(path, float_precision="round_trip")
 
 
 # The cost model of the progress bar's first time left, in seconds of one cell on one thread of

@@ -72,7 +72,9 @@ def dataset_means(results: pd.DataFrame, metric: str = "accuracy") -> pd.DataFra
     cells = ok.pivot_table(
         index=["dataset", "ratio", "resample"], columns="estimator", values=metric
     ).dropna()
-    return cells.groupby(level=["dataset", "ratio"]).mean()
+    # numpy's mean of the resamples in order, as tsml-eval takes it: its evaluation of the
+    # run's results files then gives these very numbers, not ones a rounding apart
+    return cells.groupby(level=["dataset", "ratio"]).agg(lambda v: float(np.mean(v.to_numpy())))
 
 
 def ranks_over_datasets(means: pd.DataFrame) -> pd.Series:

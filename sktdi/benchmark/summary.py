@@ -512,6 +512,11 @@ def summarize(
 
 # the placebo arm TDI is set against: modes moved as far as TDI moves them, to random places
 PLACEBO = "tdi-control"
+# TDI against S4D-Lin in the fast path, where a run has those arms (the same features on an
+# aligned bank and on S4D-Lin's: what the alignment adds there)
+FAST_PATH_PAIRS = (
+    ("tdi+ridge", "s4d-lin+ridge"), ("tdi+ridge+minirocket", "s4d-lin+ridge+minirocket"),
+)
 
 
 def dataset_statistics(
@@ -521,9 +526,11 @@ def dataset_statistics(
 
     "ranks" ({ratio: average ranks over the real datasets}, "all" over every (dataset, ratio)),
     "pairwise" (the same keys: aeon's tests behind the critical-difference cliques),
-    "tdi_help" (one row per comparison and ratio: ``reference`` − ``baseline`` and
-    ``reference`` − placebo, datasets as units), "controls" (the same on each control dataset,
-    its resamples as units), and "tie_split" ({other arm: :func:`~.statistics.tie_split`}).
+    "tdi_help" (one row per comparison and ratio: ``reference`` − ``baseline``,
+    ``reference`` − placebo and, where the run has them, the fast path's TDI − S4D-Lin
+    (:data:`FAST_PATH_PAIRS`), datasets as units), "controls" (the same on each control
+    dataset, its resamples as units), and "tie_split" ({(TDI arm, other arm):
+    :func:`~.statistics.tie_split`}).
     """
     from .statistics import (
         CONTROL_DATASETS,
@@ -547,27 +554,28 @@ def dataset_statistics(
         scopes = [(r, means.xs(r, level="ratio")) for r in ratios]
         if len(ratios) > 1:
             scopes.append(("all", means))
+    pairs = [(reference, baseline), (reference, PLACEBO), *FAST_PATH_PAIRS]
     rows = []
     for scope, table in scopes:
         out["ranks"][scope] = ranks_over_datasets(table)
         out["pairwise"][scope] = pairwise_over_datasets(table)
-        for other in (baseline, PLACEBO):
-            if reference in table and other in table:
-                rows.append({"scope": scope, **difference_over_datasets(table, reference, other)})
+        for a, b in pairs:
+            if a in table and b in table:
+                rows.append({"scope": scope, **difference_over_datasets(table, a, b)})
     out["tdi_help"] = pd.DataFrame(rows)
     rows = []
     controls = ok[ok["dataset"].isin(CONTROL_DATASETS)]
     for (dataset, ratio), part in controls.groupby(["dataset", "ratio"]):
         cells = part.pivot_table(index="resample", columns="estimator", values="accuracy")
-        for other in (baseline, PLACEBO):
-            if reference in cells and other in cells:
+        for a, b in pairs:
+            if a in cells and b in cells:
                 rows.append({"dataset": dataset, "scope": ratio,
-                             **difference_over_datasets(cells.dropna(), reference, other)})
+                             **difference_over_datasets(cells[[a, b]].dropna(), a, b)})
     out["controls"] = pd.DataFrame(rows)
-    for other in (baseline, PLACEBO):
-        split = tie_split(ok, reference, other)
+    for a, b in pairs:
+        split = tie_split(ok, a, b)
         if len(split):
-            out["tie_split"][other] = split
+            out["tie_split"][a, b] = split
     return out
 
 
@@ -860,7 +868,7 @@ def _tdi_help_sections(summary: dict, reference: str, baseline: str) -> list[str
     help_ = summary.get("tdi_help")
     if help_ is not None and len(help_):
         index = [
-            f"{_versus(reference, r['b'])}, ratio "
+            f"{_versus(r['a'], r['b'])}, ratio "
             + ("all" if r["scope"] == "all" else _ratio(r["scope"]))
             for _, r in help_.iterrows()
         ]
@@ -873,13 +881,13 @@ def _tdi_help_sections(summary: dict, reference: str, baseline: str) -> list[str
             "each (dataset, ratio) as one unit"
         )
         parts.append(_section(
-            f"does {_label(reference)} help? differences over datasets (controls apart)", body))
+            "does TDI help? differences over datasets (controls apart)", body))
     controls = summary.get("controls")
     if controls is not None and len(controls):
         from .statistics import CONTROL_DATASETS
 
         index = [
-            f"{r['dataset']}: {_versus(reference, r['b'])}, ratio {_ratio(r['scope'])}"
+            f"{r['dataset']}: {_versus(r['a'], r['b'])}, ratio {_ratio(r['scope'])}"
             for _, r in controls.iterrows()
         ]
         body = _difference_table(controls, reference, "resample", index)
@@ -895,7 +903,7 @@ def _tdi_help_sections(summary: dict, reference: str, baseline: str) -> list[str
         parts.append(_section("positive control: a generated task with a known band "
                               "(resamples as units)", body))
     splits = summary.get("tie_split") or {}
-    for other, split in splits.items():
+    for (arm, other), split in splits.items():
         report = split.copy()
         report["channels"] = [
             "—" if not np.isfinite(v) else f"{v:.0f}" for v in report["channels"]
@@ -903,8 +911,8 @@ def _tdi_help_sections(summary: dict, reference: str, baseline: str) -> list[str
         report.index = [f"{d} {_ratio(r)}" for d, r in report.index]
         report.index.name = "dataset ratio"
         report.columns = [
-            "cells", "TDI stood down", "same accuracy", f"{_label(reference)} ahead",
-            f"{_label(reference)} behind", "channels aligned",
+            "cells", "TDI stood down", "same accuracy", f"{_label(arm)} ahead",
+            f"{_label(arm)} behind", "channels aligned",
         ]
         body = report.to_string() + (
             f"\nTDI stood down: it aligned no channel (its statistic was too unreliable or "
@@ -914,7 +922,7 @@ def _tdi_help_sections(summary: dict, reference: str, baseline: str) -> list[str
             f"together); each cell's reasons are in the results' tdi_action column"
         )
         parts.append(_section(
-            f"what {_label(reference)} did, per paired cell, against "
+            f"what {_label(arm)} did, per paired cell, against "
             f"{'the placebo' if other == PLACEBO else _label(other)}", body))
     return parts
 
