@@ -49,10 +49,14 @@ def _benchmark_parser(sub) -> argparse.ArgumentParser:
         help="compare estimators on UCR datasets across training ratios",
         description=(
             "Run datasets x training ratios x resamples x estimators, write one tidy results "
-            "table (resumable), print and save a summary (mean ± std, wins/ties/losses, "
-            "average rank, paired Wilcoxon TDI vs S4D-Lin), an accuracy-vs-ratio plot and "
-            "the paired difference TDI − S4D-Lin with its interval. "
-            f"With no arguments: the shipped univariate datasets {', '.join(DEFAULT_DATASETS)}"
+            "table (resumable) and tsml-eval's results files, print and save a summary that "
+            "answers 'does TDI help?' with datasets as units (TDI − S4D-Lin and TDI − placebo "
+            "with 95% intervals, the positive control apart, what TDI did per cell, ranks "
+            "over datasets with critical-difference cliques, warnings per cell), an "
+            "accuracy-vs-ratio plot, the paired difference TDI − S4D-Lin and aeon's "
+            "critical-difference diagrams. "
+            f"With no arguments: the datasets {', '.join(DEFAULT_DATASETS)} (the last the "
+            "positive control, a generated task with a known band)"
             f" x {len(DEFAULT_RATIOS)} ratios x {DEFAULT_RESAMPLES} resamples x the "
             f"estimators {', '.join(DEFAULT_ESTIMATORS)} whose packages are installed (up to "
             f"{n_default_cells} cells; the SSM arms train for SSMClassifier's default "
@@ -510,7 +514,8 @@ def run_benchmark_command(args: argparse.Namespace, parser: argparse.ArgumentPar
         args.datasets, args.ratios, args.resamples, estimators, params, cv=args.cv,
         min_per_class=args.min_per_class, arm_params=args.arm_params,
     )
-    settings["skipped"] = dict(args.skipped)
+    if args.skipped:
+        settings["skipped"] = dict(args.skipped)
     run = {
         "command": "sktdi " + " ".join(sys.argv[1:]) if sys.argv[1:] else "sktdi benchmark",
         "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "wall_seconds": round(wall, 1),

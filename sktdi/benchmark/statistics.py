@@ -123,7 +123,8 @@ def pairwise_over_datasets(means: pd.DataFrame, alpha: float = CD_ALPHA) -> dict
     # summary says that itself, per cell, so the warning would only repeat it after the run
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
-        friedman = float(check_friedman(ranks))
+        # Friedman's test needs 3 arms; with 2 the pairwise test is the whole comparison
+        friedman = float(check_friedman(ranks)) if len(labels) > 2 else float("nan")
         p = np.asarray(aeon_wilcoxon(scores, labels))  # (k, k), upper triangle filled
     pairs = [
         (labels[i], labels[j], float(p[i, j]))
@@ -135,8 +136,8 @@ def pairwise_over_datasets(means: pd.DataFrame, alpha: float = CD_ALPHA) -> dict
 def draw_critical_difference(means: pd.DataFrame, path, title: str = "") -> bool:
     """Draw aeon's critical-difference diagram (Wilcoxon–Holm cliques, α = :data:`CD_ALPHA`)
     of ``means`` to ``path``; False (nothing drawn) without aeon or with fewer than 2 datasets
-    or estimators."""
-    if means.shape[0] < 2 or means.shape[1] < 2:
+    or 3 estimators (its Friedman test needs 3)."""
+    if means.shape[0] < 2 or means.shape[1] < 3:
         return False
     try:
         from aeon.visualisation import plot_critical_difference
@@ -145,11 +146,11 @@ def draw_critical_difference(means: pd.DataFrame, path, title: str = "") -> bool
     import matplotlib
 
     matplotlib.use("Agg")
+    import warnings
+
     import matplotlib.pyplot as plt
 
     from ..plotting import estimator_label
-
-    import warnings
 
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)  # see pairwise_over_datasets

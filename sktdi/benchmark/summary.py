@@ -915,11 +915,11 @@ def _tdi_help_sections(summary: dict, reference: str, baseline: str) -> list[str
             f"{_label(arm)} behind", "channels aligned",
         ]
         body = report.to_string() + (
-            f"\nTDI stood down: it aligned no channel (its statistic was too unreliable or "
-            f"had no significant band), so its model was the base's and tied by construction; "
-            f"same accuracy: TDI aligned channels and the test accuracy came out equal; "
-            f"channels aligned: mean over the cells where it acted (network and fast path "
-            f"together); each cell's reasons are in the results' tdi_action column"
+            "\nTDI stood down: it aligned no channel (its statistic was too unreliable or "
+            "had no significant band), so its model was the base's and tied by construction; "
+            "same accuracy: TDI aligned channels and the test accuracy came out equal; "
+            "channels aligned: mean over the cells where it acted (network and fast path "
+            "together); each cell's reasons are in the results' tdi_action column"
         )
         parts.append(_section(
             f"what {_label(arm)} did, per paired cell, against "
@@ -938,7 +938,7 @@ def _rank_sections(summary: dict) -> list[str]:
         n = table.attrs.get("n_datasets", "?")
         where = ("all ratios, each (dataset, ratio) a unit" if scope == "all"
                  else f"ratio {_ratio(scope)}")
-        lines.append(f"{where} ({n} datasets): " + ", ".join(
+        lines.append(f"{where} ({n} dataset{'' if n == 1 else 's'}): " + ", ".join(
             f"{_label(name)} {rank:.2f}" for name, rank in table.items()))
         tests = pairwise.get(scope) or {}
         if not tests:
@@ -946,13 +946,18 @@ def _rank_sections(summary: dict) -> list[str]:
             continue
         from .statistics import CD_ALPHA
 
+        if not np.isfinite(tests["friedman_p"]):  # two arms: their one test
+            a, b, p = tests["pairs"][0]
+            lines.append(f"  two arms: Wilcoxon p = {format_p_value(p)} ({_label(a)} better "
+                         f"than {_label(b)}, one-sided as aeon tests it)")
+            continue
         if tests["friedman_p"] >= CD_ALPHA:
             lines.append(f"  Friedman p = {format_p_value(tests['friedman_p'])}: no difference "
                          f"among the arms at α = {CD_ALPHA:g}; one clique")
             continue
         differ = [(a, b, p) for a, b, p in tests["pairs"] if p < tests["threshold"]]
         if differ:
-            lines.append("  differ (Wilcoxon, Holm, α = %g): " % CD_ALPHA + "; ".join(
+            lines.append(f"  differ (Wilcoxon, Holm, α = {CD_ALPHA:g}): " + "; ".join(
                 f"{_label(a)} > {_label(b)} (p = {format_p_value(p)})" for a, b, p in differ))
         else:
             lines.append(f"  Friedman p = {format_p_value(tests['friedman_p'])}, but no pair "

@@ -49,7 +49,7 @@ def results_path(root: str | Path, estimator: str, dataset: str, resample: int) 
 
 
 def _milliseconds(seconds: float) -> int:
-    return -1 if seconds is None or not math.isfinite(seconds) else int(round(seconds * 1000))
+    return -1 if seconds is None or not math.isfinite(seconds) else round(seconds * 1000)
 
 
 def write_classifier_results(
