@@ -107,7 +107,7 @@ def _benchmark_parser(sub) -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--out", default="sktdi-benchmark",
-        help="output folder (results are resumed: a cell is reused only when it was computed "
+        help="output folder (default: sktdi-benchmark; results are resumed: a cell is reused only when it was computed "
         "with the same settings; cells of other settings are recomputed and their old rows "
         "moved to results_replaced.csv)",
     )
@@ -228,8 +228,11 @@ def _dataset_names(values: list[str], data_dir: str | None) -> tuple[list[str], 
             except (OSError, UnicodeDecodeError) as exc:
                 return f"--datasets {value}: cannot read {listed} ({exc})"
             # one name a line; blank lines and # comments are left out
-            names += [line.split("#", 1)[0].strip() for line in lines]
-            names = [n for n in names if n]
+            listed_names = [line.split("#", 1)[0].strip() for line in lines]
+            listed_names = [n for n in listed_names if n]
+            if not listed_names:
+                return f"--datasets {value}: {listed} lists no dataset name"
+            names += listed_names
         else:
             names.append(value)
     if not names:
@@ -285,6 +288,11 @@ def _check_datasets(
         where = f"in {data_dir}"
     problems, skipped = [], []
     for name in names:
+        if name not in known and lenient:
+            close = difflib.get_close_matches(name, known, n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            skipped.append((name, f"not found {where}{hint}"))
+            continue
         if name not in known:
             close = difflib.get_close_matches(name, known, n=1)
             hint = f"did you mean {close[0]!r}? " if close else ""
@@ -298,7 +306,7 @@ def _check_datasets(
         if problem is None:
             continue
         if lenient:
-            skipped.append((name, problem.split(" (known: ")[0]))
+            skipped.append((name, problem))
         else:
             problems.append(problem)
     if problems:
@@ -310,16 +318,17 @@ def _check_datasets(
     return None, skipped
 
 
-def _read_params(path: str, estimators: list[str]) -> tuple[dict, str | None]:
+def _read_params(path: str, estimators: list[str], params: dict) -> tuple[dict, str | None]:
     """``--params FILE``: {arm: parameters} for the arms of this run, or a problem.
 
     "*" gives its parameters to every arm whose model has them. Each arm's model is built
-    with its parameters and checked, so a misspelt name or a bad value ends the command here,
-    not in every cell.
+    with its parameters and checked, so a misspelt name, a bad value, a parameter its arm does
+    not read or one the command line already sets ends the command here, not in every cell.
     """
     import json
 
     from .benchmark.estimators import ESTIMATORS as BUILDERS
+    from .benchmark.settings import used_params
 
     try:
         given = json.loads(Path(path).read_text())
@@ -334,25 +343,43 @@ def _read_params(path: str, estimators: list[str]) -> tuple[dict, str | None]:
     if unknown:
         return {}, (f"--params: {', '.join(map(repr, unknown))} is not an arm of this run "
                     f"({', '.join(estimators)}; \"*\" for all)")
-    per_arm = {}
+    for name, values in given.items():
+        if "random_state" in values:
+            return {}, (f"--params: {name}: random_state is not a setting here: each cell's "
+                        "seed is its resample")
+        clash = sorted(set(values) & set(params))
+        if clash:
+            return {}, (f"--params: {name}: {', '.join(clash)} is set on the command line "
+                        "too (--max-epochs); give it in one place")
+    per_arm, used_by_star = {}, set()
     for name in estimators:
         base = BUILDERS[name][0](0, {})
-        accepted = set(base.get_params()) if hasattr(base, "get_params") else set()
-        params = {k: v for k, v in given.get("*", {}).items() if k in accepted}
-        params.update(given.get(name, {}))
-        if not params:
-            continue
-        wrong = sorted(set(given.get(name, {})) - accepted)
+        # the parameters the arm's builder passes on to its model (settings.used_params):
+        # 1-NN and MiniRocket pass none, so a parameter for them would be silently dropped
+        known = set(base.get_params()) if hasattr(base, "get_params") else set()
+        accepted = set(used_params(name, dict.fromkeys(known))) - {"random_state"}
+        star = {k: v for k, v in given.get("*", {}).items() if k in accepted}
+        used_by_star |= set(star)
+        own = given.get(name, {})
+        wrong = sorted(set(own) - accepted)
         if wrong:
-            return {}, (f"--params: {name} has no parameter {', '.join(map(repr, wrong))} "
-                        f"(its parameters: {', '.join(sorted(accepted))})")
-        model = BUILDERS[name][0](0, params)
+            takes = (f"its parameters: {', '.join(sorted(accepted))}" if accepted
+                     else "this arm takes no parameters")
+            return {}, f"--params: {name} has no parameter {', '.join(map(repr, wrong))} ({takes})"
+        arm = {**star, **own}
+        if not arm:
+            continue
         try:
-            if hasattr(model, "_validate_params"):
+            model = BUILDERS[name][0](0, arm)
+            if hasattr(model, "_parameter_constraints"):
                 model._validate_params()
-        except ValueError as exc:  # scikit-learn's InvalidParameterError
+        except (TypeError, ValueError) as exc:  # scikit-learn's InvalidParameterError included
             return {}, f"--params: {name}: {exc}"
-        per_arm[name] = params
+        per_arm[name] = arm
+    unused = sorted(set(given.get("*", {})) - used_by_star)
+    if unused:
+        return {}, (f"--params: \"*\" gives {', '.join(map(repr, unused))}, which no arm of "
+                    "this run has")
     return per_arm, None
 
 
@@ -415,7 +442,8 @@ def _validate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> list
         print(f"skipping {packages}, which is not installed", file=sys.stderr)
     args.arm_params = {}
     if args.params is not None:
-        args.arm_params, problem = _read_params(args.params, estimators)
+        given = {"max_epochs": args.max_epochs} if args.max_epochs is not None else {}
+        args.arm_params, problem = _read_params(args.params, estimators, given)
         if problem:
             parser.error(problem)
     problem, args.skipped = _check_datasets(args.datasets, args.data_dir, args.cv, lenient)
@@ -465,13 +493,8 @@ def run_benchmark_command(args: argparse.Namespace, parser: argparse.ArgumentPar
 
     from dataclasses import replace
 
-    from .benchmark.runner import (
-        expected_seconds,
-        make_cells,
-        resume_plan,
-        run_benchmark,
-        worker_threads,
-    )
+    from .benchmark.progress import expected_seconds
+    from .benchmark.runner import make_cells, resume_plan, run_benchmark, worker_threads
 
     params = {"max_epochs": args.max_epochs} if args.max_epochs is not None else {}
     cells = make_cells(
@@ -519,13 +542,15 @@ def run_benchmark_command(args: argparse.Namespace, parser: argparse.ArgumentPar
     run = {
         "command": "sktdi " + " ".join(sys.argv[1:]) if sys.argv[1:] else "sktdi benchmark",
         "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "wall_seconds": round(wall, 1),
-        # the progress bar's first time left, from the cost model (runner.expected_seconds)
+        # the progress bar's first time left, from the cost model (progress.expected_seconds)
         "expected_seconds": round(expected, 1),
         "cells": len(cells), "cells_computed": n_computed, "n_jobs": args.n_jobs,
         "cpu_count": os.cpu_count(), "cpu": _cpu(), "versions": _versions(),
     }
     (out / "settings.json").write_text(json.dumps(settings, indent=1) + "\n")
-    (out / "run.json").write_text(json.dumps(run, indent=1) + "\n")
+    if n_computed or not (out / "run.json").exists():
+        # a rerun that computed nothing keeps the record of the run that did
+        (out / "run.json").write_text(json.dumps(run, indent=1) + "\n")
     from .benchmark.runner import _keys
 
     wanted = {c.key() for c in cells}

@@ -12,8 +12,9 @@ import pytest
 from scipy import stats
 
 from sktdi.benchmark import Cell, make_cells, run_benchmark, run_cell
+from sktdi.benchmark.answer import warning_table
 from sktdi.benchmark.estimators import ESTIMATORS
-from sktdi.benchmark.runner import RunProgress, _clock, expected_seconds
+from sktdi.benchmark.progress import RunProgress, _clock, expected_seconds
 from sktdi.benchmark.statistics import (
     MIN_UNTIED,
     dataset_means,
@@ -22,7 +23,7 @@ from sktdi.benchmark.statistics import (
     ranks_over_datasets,
     tie_split,
 )
-from sktdi.benchmark.summary import format_summary, summarize, warning_table
+from sktdi.benchmark.summary import format_summary, summarize
 from sktdi.benchmark.tsml_results import results_path, results_root, write_classifier_results
 from sktdi.cli import main
 
@@ -280,6 +281,10 @@ def test_all_datasets_of_a_folder_skip_what_the_models_cannot_take(tmp_path, cap
         ({"tdi+ridge": {"no_such": 1}}, "tdi+ridge has no parameter 'no_such'"),
         ({"tdi+ridge": {"input_scaling": "nonsense"}}, "tdi+ridge: The 'input_scaling'"),
         ([1, 2], "must hold a JSON object"),
+        # 1-NN's builder passes nothing on: the parameter would be dropped without a word
+        ({"1nn-euclidean": {"n_neighbors": 3}}, "this arm takes no parameters"),
+        ({"tdi+ridge": {"random_state": 3}}, "each cell's seed is its resample"),
+        ({"*": {"no_such": 1}}, "which no arm of this run has"),
     ],
 )
 def test_params_file_errors(tmp_path, capsys, given, needle):

@@ -9,7 +9,7 @@ RESULTS = results_dir("archive_run")  # this study's committed results
 
 @region("archive-run")
 def archive_run() -> str:
-    from sktdi.benchmark.summary import dataset_statistics
+    from sktdi.benchmark.answer import dataset_statistics
 
     results = _csv(RESULTS / "archive_results.csv")
     skipped = _csv(RESULTS / "archive_skipped.csv")

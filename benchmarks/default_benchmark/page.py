@@ -72,7 +72,7 @@ def answer() -> str:
     import numpy as np
 
     from sktdi.benchmark.statistics import CONTROL_DATASETS, MIN_UNTIED
-    from sktdi.benchmark.summary import dataset_statistics
+    from sktdi.benchmark.answer import dataset_statistics
 
     results = _csv(RESULTS / "default_benchmark_results.csv")
     stats = dataset_statistics(results)

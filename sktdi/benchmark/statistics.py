@@ -27,8 +27,8 @@ from scipy import stats
 # generated tasks whose answer is known, reported apart from the real datasets: on them TDI
 # must beat S4D-Lin and its placebo, or the harness could not see an effect where one exists
 CONTROL_DATASETS = {
-    "planted": "white noise, and a sinusoid at 0.30, 0.37 or 0.45 cycles/sample per class: "
-    "all the information lies in that band",
+    "planted": "4 classes of white noise, classes 1-3 each with a sinusoid of its own at 0.30, "
+    "0.37 or 0.45 cycles/sample: all the information lies in that band",
 }
 # the significance level of the critical-difference cliques (tsml-eval's and aeon's default)
 CD_ALPHA = 0.1
@@ -217,9 +217,12 @@ def tie_split(results: pd.DataFrame, a: str = "tdi", b: str = "s4d-lin") -> pd.D
     Columns: cells, stood_down ("TDI stood down": ``a`` aligned no channel, so it was ``b``'s
     model, and the two tie by construction when ``b`` is its base), same (equal accuracy
     though TDI acted), ahead, behind, channels (mean channels aligned where it acted).
-    Needs the results' ``tdi_aligned`` column (older files: every tie counts as "same").
+    Needs the results' ``tdi_aligned`` column: a file written before it was recorded cannot
+    tell the two kinds of tie apart, and gets an empty table.
     """
     ok = _ok(results)
+    if "tdi_aligned" not in ok.columns:
+        return pd.DataFrame()
     cells = ok[ok["estimator"].isin([a, b])]
     if cells.empty or a not in set(cells["estimator"]) or b not in set(cells["estimator"]):
         return pd.DataFrame()
@@ -227,7 +230,7 @@ def tie_split(results: pd.DataFrame, a: str = "tdi", b: str = "s4d-lin") -> pd.D
     left = cells[cells["estimator"] == a].set_index(key)
     right = cells[cells["estimator"] == b].set_index(key)
     both = left.join(right[["accuracy"]], rsuffix="_b", how="inner")
-    aligned = both["tdi_aligned"] if "tdi_aligned" in both else pd.Series(np.nan, both.index)
+    aligned = both["tdi_aligned"]
     diff = both["accuracy"] - both["accuracy_b"]
     stood_down = aligned.fillna(-1).eq(0)
     frame = pd.DataFrame({

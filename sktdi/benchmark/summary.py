@@ -453,12 +453,17 @@ def summarize(
     "accuracy" (mean ± std strings, the printed table), "accuracy_stats"
     (:func:`resample_mean_std`, the numbers; :func:`mean_std_long` is the same in long format,
     as the CLI writes it to ``summary_accuracy.csv``), "training_size", "duplicates"
-    (:func:`duplicate_training_sets`), "average_rank", "fit_seconds" and "predict_seconds"
+    (:func:`duplicate_training_sets`), "average_rank" (over cells), "fit_seconds" and
+    "predict_seconds"
     (means per estimator),
     "nll" (:func:`mean_nll`: mean test NLL per estimator, NaN for hard-label models),
     "settings" (:func:`run_settings`), "errors" (number of failed cells), "cells" (number of
-    rows), "reference", "baseline", and, when ``reference`` has results, "wins_ties_losses" and
-    "wilcoxon". An empty or all-error table gives empty tables, never an exception.
+    rows), "reference", "baseline"; the statistics over datasets of
+    :func:`sktdi.benchmark.answer.dataset_statistics` ("ranks", "pairwise", "tdi_help",
+    "controls", "tie_split") and "warnings" (:func:`~sktdi.benchmark.answer.warning_table`);
+    and, when ``reference`` has results, "wins_ties_losses" (over the real datasets' cells) and
+    "wilcoxon" (over cells, kept for scripts: the report uses the tests over datasets). An
+    empty or all-error table gives empty tables, never an exception.
 
     Examples
     --------
@@ -469,9 +474,10 @@ def summarize(
     ...     "status": "ok", "fit_seconds": 1.0})
     >>> from sktdi.benchmark import summarize
     >>> sorted(summarize(results))  # doctest: +NORMALIZE_WHITESPACE
-    ['accuracy', 'accuracy_stats', 'average_rank', 'baseline', 'cells', 'duplicates', 'errors',
-     'fit_seconds', 'nll', 'predict_seconds', 'reference', 'settings', 'training_size',
-     'wilcoxon', 'wins_ties_losses']
+    ['accuracy', 'accuracy_stats', 'average_rank', 'baseline', 'cells', 'controls', 'duplicates',
+     'errors', 'fit_seconds', 'nll', 'pairwise', 'predict_seconds', 'ranks', 'reference',
+     'settings', 'tdi_help', 'tie_split', 'training_size', 'warnings', 'wilcoxon',
+     'wins_ties_losses']
     >>> summarize(pd.DataFrame())["errors"]
     0
     """
@@ -496,10 +502,15 @@ def summarize(
         "reference": reference,
         "baseline": baseline,
     }
+    from .answer import dataset_statistics, warning_table  # it imports this module's helpers
+
     summary.update(dataset_statistics(results, reference, baseline))
     summary["warnings"] = warning_table(results)
     if not ok.empty and reference in set(ok["estimator"]):
-        summary["wins_ties_losses"] = wins_ties_losses(results, reference)
+        from .statistics import real_datasets
+
+        # the real datasets, as the differences over datasets: the control would swell them
+        summary["wins_ties_losses"] = wins_ties_losses(real_datasets(results), reference)
         summary["wilcoxon"] = pd.DataFrame(
             [
                 wilcoxon_test(results, reference, baseline),
@@ -508,93 +519,6 @@ def summarize(
             index=["all ratios", "ratio <= 0.16"],
         )
     return summary
-
-
-# the placebo arm TDI is set against: modes moved as far as TDI moves them, to random places
-PLACEBO = "tdi-control"
-# TDI against S4D-Lin in the fast path, where a run has those arms (the same features on an
-# aligned bank and on S4D-Lin's: what the alignment adds there)
-FAST_PATH_PAIRS = (
-    ("tdi+ridge", "s4d-lin+ridge"), ("tdi+ridge+minirocket", "s4d-lin+ridge+minirocket"),
-)
-
-
-def dataset_statistics(
-    results: pd.DataFrame, reference: str = "tdi", baseline: str = "s4d-lin"
-) -> dict[str, object]:
-    """The over-datasets part of :func:`summarize` (:mod:`sktdi.benchmark.statistics`).
-
-    "ranks" ({ratio: average ranks over the real datasets}, "all" over every (dataset, ratio)),
-    "pairwise" (the same keys: aeon's tests behind the critical-difference cliques),
-    "tdi_help" (one row per comparison and ratio: ``reference`` − ``baseline``,
-    ``reference`` − placebo and, where the run has them, the fast path's TDI − S4D-Lin
-    (:data:`FAST_PATH_PAIRS`), datasets as units), "controls" (the same on each control
-    dataset, its resamples as units), and "tie_split" ({(TDI arm, other arm):
-    :func:`~.statistics.tie_split`}).
-    """
-    from .statistics import (
-        CONTROL_DATASETS,
-        dataset_means,
-        difference_over_datasets,
-        pairwise_over_datasets,
-        ranks_over_datasets,
-        real_datasets,
-        tie_split,
-    )
-
-    ok = _ok(results)
-    out: dict[str, object] = {"ranks": {}, "pairwise": {}, "tdi_help": pd.DataFrame(),
-                              "controls": pd.DataFrame(), "tie_split": {}}
-    if ok.empty:
-        return out
-    means = dataset_means(real_datasets(ok))
-    scopes = []
-    if not means.empty:
-        ratios = sorted(means.index.get_level_values("ratio").unique())
-        scopes = [(r, means.xs(r, level="ratio")) for r in ratios]
-        if len(ratios) > 1:
-            scopes.append(("all", means))
-    pairs = [(reference, baseline), (reference, PLACEBO), *FAST_PATH_PAIRS]
-    rows = []
-    for scope, table in scopes:
-        out["ranks"][scope] = ranks_over_datasets(table)
-        out["pairwise"][scope] = pairwise_over_datasets(table)
-        for a, b in pairs:
-            if a in table and b in table:
-                rows.append({"scope": scope, **difference_over_datasets(table, a, b)})
-    out["tdi_help"] = pd.DataFrame(rows)
-    rows = []
-    controls = ok[ok["dataset"].isin(CONTROL_DATASETS)]
-    for (dataset, ratio), part in controls.groupby(["dataset", "ratio"]):
-        cells = part.pivot_table(index="resample", columns="estimator", values="accuracy")
-        for a, b in pairs:
-            if a in cells and b in cells:
-                rows.append({"dataset": dataset, "scope": ratio,
-                             **difference_over_datasets(cells[[a, b]].dropna(), a, b)})
-    out["controls"] = pd.DataFrame(rows)
-    for a, b in pairs:
-        split = tie_split(ok, a, b)
-        if len(split):
-            out["tie_split"][a, b] = split
-    return out
-
-
-def warning_table(results: pd.DataFrame) -> pd.DataFrame:
-    """One row per distinct warning of the run's cells: the warning, how many cells raised it,
-    and those cells ("dataset ratio r resample i arm"), from the results' "warnings" column."""
-    if "warnings" not in results.columns:
-        return pd.DataFrame(columns=["warning", "cells", "where"])
-    found: dict[str, list[str]] = {}
-    for row in results.itertuples():
-        text = row.warnings
-        if not isinstance(text, str) or not text.strip():
-            continue
-        where = f"{row.dataset} ratio {_ratio(row.ratio)} resample {int(row.resample)} {row.estimator}"
-        for line in text.splitlines():
-            if line.strip():
-                found.setdefault(line.strip(), []).append(where)
-    rows = [{"warning": w, "cells": len(c), "where": c} for w, c in found.items()]
-    return pd.DataFrame(rows, columns=["warning", "cells", "where"])
 
 
 # -- text report -------------------------------------------------------------------------------
@@ -749,8 +673,10 @@ def format_summary(summary: dict[str, object]) -> str:
         parts.append(_section("non-default run settings", "\n".join(settings)))
     parts.append(_accuracy_section(summary))
 
-    parts.extend(_tdi_help_sections(summary, reference, baseline))
-    parts.extend(_rank_sections(summary))
+    from .answer import rank_sections, tdi_help_sections, warning_sections
+
+    parts.extend(tdi_help_sections(summary))
+    parts.extend(rank_sections(summary))
 
     fit, nll = summary.get("fit_seconds"), summary.get("nll")
     predict = summary.get("predict_seconds", pd.Series(dtype=float))
@@ -796,10 +722,11 @@ def format_summary(summary: dict[str, object]) -> str:
         report = report.loc[order]
         report.index = [_label(name) for name in report.index]
         report.index.name = "versus"
-        parts.append(_section(f"{ref} wins / ties / losses (distinct paired cells)",
+        parts.append(_section(f"{ref} wins / ties / losses (distinct paired cells of the real "
+                              "datasets, controls apart)",
                               report.to_string()))
 
-    parts.extend(_warning_sections(summary))
+    parts.extend(warning_sections(summary))
 
     duplicates = summary.get("duplicates")
     if duplicates is not None and len(duplicates):
@@ -821,171 +748,3 @@ def format_summary(summary: dict[str, object]) -> str:
         lines = [f"{name}: {reason}" for name, reason in skipped]
         parts.append(_section(f"datasets skipped: {len(skipped)}", "\n".join(lines)))
     return "\n\n".join(parts)
-
-
-def _interval(row) -> str:
-    if not np.isfinite(row["low"]):
-        return "n/a"
-    return f"[{100 * row['low']:+.1f}, {100 * row['high']:+.1f}]"
-
-
-def _test_note(row, unit: str) -> str:
-    """The Wilcoxon p, or why there is none worth reading."""
-    from .statistics import MIN_UNTIED
-
-    untied = int(row["untied"])
-    if untied == 0:
-        return f"every {unit} tied: no test"
-    p = f"p = {format_p_value(row['p'])}"
-    if row["too_few"]:
-        return (f"{p}, but {untied} untied {unit}{'s' if untied > 1 else ''} cannot reach "
-                f"p < 0.05 (needs {MIN_UNTIED})")
-    return p
-
-
-def _difference_table(frame: pd.DataFrame, reference: str, unit: str, index: list) -> str:
-    table = pd.DataFrame({
-        f"{unit}s": frame["n"].astype(int).to_numpy(),
-        "mean": [_points(v) for v in frame["mean"]],
-        "95% interval": [_interval(r) for _, r in frame.iterrows()],
-        "detectable": [
-            "n/a" if not np.isfinite(v) else f"±{100 * v:.1f}" for v in frame["detectable"]
-        ],
-        "ahead/behind": [f"{int(w)}/{int(l)}" for w, l in zip(frame["wins"], frame["losses"])],
-        "Wilcoxon": [_test_note(r, unit) for _, r in frame.iterrows()],
-    }, index=index)
-    return table.to_string()
-
-
-def _versus(reference: str, other: str) -> str:
-    name = "placebo" if other == PLACEBO else _label(other)
-    return f"{_label(reference)} − {name}"
-
-
-def _tdi_help_sections(summary: dict, reference: str, baseline: str) -> list[str]:
-    """The answer to "does TDI help?": differences over datasets, the controls, the ties."""
-    parts = []
-    help_ = summary.get("tdi_help")
-    if help_ is not None and len(help_):
-        index = [
-            f"{_versus(r['a'], r['b'])}, ratio "
-            + ("all" if r["scope"] == "all" else _ratio(r["scope"]))
-            for _, r in help_.iterrows()
-        ]
-        body = _difference_table(help_, reference, "dataset", index)
-        body += (
-            "\npoints of accuracy; each dataset counts once, as the mean over its resamples; "
-            "interval: 95% t-interval over datasets; detectable: the smallest true difference "
-            "this run would find (paired t, α = 0.05, 80% power); ahead/behind: datasets; "
-            "placebo: tdi-control, TDI's modes moved as far, to random places; 'all' pools "
-            "each (dataset, ratio) as one unit"
-        )
-        parts.append(_section(
-            "does TDI help? differences over datasets (controls apart)", body))
-    controls = summary.get("controls")
-    if controls is not None and len(controls):
-        from .statistics import CONTROL_DATASETS
-
-        index = [
-            f"{r['dataset']}: {_versus(r['a'], r['b'])}, ratio {_ratio(r['scope'])}"
-            for _, r in controls.iterrows()
-        ]
-        body = _difference_table(controls, reference, "resample", index)
-        described = "; ".join(
-            f"{name}: {text}" for name, text in CONTROL_DATASETS.items()
-            if name in set(controls["dataset"])
-        )
-        body += (
-            f"\n{described}. TDI ahead of S4D-Lin here shows the run can see an effect where "
-            "one exists; TDI ahead of the placebo shows it comes from the spectrum, not from "
-            "moving modes anywhere"
-        )
-        parts.append(_section("positive control: a generated task with a known band "
-                              "(resamples as units)", body))
-    splits = summary.get("tie_split") or {}
-    for (arm, other), split in splits.items():
-        report = split.copy()
-        report["channels"] = [
-            "—" if not np.isfinite(v) else f"{v:.0f}" for v in report["channels"]
-        ]
-        report.index = [f"{d} {_ratio(r)}" for d, r in report.index]
-        report.index.name = "dataset ratio"
-        report.columns = [
-            "cells", "TDI stood down", "same accuracy", f"{_label(arm)} ahead",
-            f"{_label(arm)} behind", "channels aligned",
-        ]
-        body = report.to_string() + (
-            "\nTDI stood down: it aligned no channel (its statistic was too unreliable or "
-            "had no significant band), so its model was the base's and tied by construction; "
-            "same accuracy: TDI aligned channels and the test accuracy came out equal; "
-            "channels aligned: mean over the cells where it acted (network and fast path "
-            "together); each cell's reasons are in the results' tdi_action column"
-        )
-        parts.append(_section(
-            f"what {_label(arm)} did, per paired cell, against "
-            f"{'the placebo' if other == PLACEBO else _label(other)}", body))
-    return parts
-
-
-def _rank_sections(summary: dict) -> list[str]:
-    """Average ranks over datasets at each ratio, with the critical-difference cliques."""
-    ranks = summary.get("ranks") or {}
-    pairwise = summary.get("pairwise") or {}
-    lines = []
-    for scope, table in ranks.items():
-        if not len(table):
-            continue
-        n = table.attrs.get("n_datasets", "?")
-        where = ("all ratios, each (dataset, ratio) a unit" if scope == "all"
-                 else f"ratio {_ratio(scope)}")
-        lines.append(f"{where} ({n} dataset{'' if n == 1 else 's'}): " + ", ".join(
-            f"{_label(name)} {rank:.2f}" for name, rank in table.items()))
-        tests = pairwise.get(scope) or {}
-        if not tests:
-            lines.append("  no critical-difference test (needs aeon and 2 or more datasets)")
-            continue
-        from .statistics import CD_ALPHA
-
-        if not np.isfinite(tests["friedman_p"]):  # two arms: their one test
-            a, b, p = tests["pairs"][0]
-            lines.append(f"  two arms: Wilcoxon p = {format_p_value(p)} ({_label(a)} better "
-                         f"than {_label(b)}, one-sided as aeon tests it)")
-            continue
-        if tests["friedman_p"] >= CD_ALPHA:
-            lines.append(f"  Friedman p = {format_p_value(tests['friedman_p'])}: no difference "
-                         f"among the arms at α = {CD_ALPHA:g}; one clique")
-            continue
-        differ = [(a, b, p) for a, b, p in tests["pairs"] if p < tests["threshold"]]
-        if differ:
-            lines.append(f"  differ (Wilcoxon, Holm, α = {CD_ALPHA:g}): " + "; ".join(
-                f"{_label(a)} > {_label(b)} (p = {format_p_value(p)})" for a, b, p in differ))
-        else:
-            lines.append(f"  Friedman p = {format_p_value(tests['friedman_p'])}, but no pair "
-                         f"differs (Wilcoxon, Holm, α = {CD_ALPHA:g})")
-    if not lines:
-        return []
-    lines.append("1 = best; each dataset's mean over its resamples; the critical-difference "
-                 "diagrams (aeon) are critical_difference_*.png beside this summary")
-    return [_section("average rank over datasets, and critical-difference cliques",
-                     "\n".join(lines))]
-
-
-# warnings listed per distinct message, and cells named per warning
-MAX_WARNING_CELLS = 5
-
-
-def _warning_sections(summary: dict) -> list[str]:
-    table = summary.get("warnings")
-    if table is None or not len(table):
-        return []
-    lines = []
-    for row in table.sort_values("cells", ascending=False).itertuples():
-        shown = "; ".join(row.where[:MAX_WARNING_CELLS])
-        more = (f"; and {row.cells - MAX_WARNING_CELLS} more"
-                if row.cells > MAX_WARNING_CELLS else "")
-        lines.append(f"{row.warning}\n  {row.cells} cell{'s' if row.cells > 1 else ''}: "
-                     f"{shown}{more}")
-    lines.append("each cell's warnings are in the results' warnings column; an option a warning "
-                 "names can be passed to an arm with --params FILE (a JSON object: arm -> "
-                 "parameters)")
-    return [_section(f"warnings: {len(table)} distinct", "\n".join(lines))]

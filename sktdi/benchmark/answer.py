@@ -1,0 +1,305 @@
+"""The summary's answer to "does TDI help?": statistics over datasets, the controls, what TDI
+did per cell, ranks with critical-difference cliques, and the warnings of the run's cells.
+
+The numbers come from :mod:`sktdi.benchmark.statistics`; this module gathers them for
+:func:`~sktdi.benchmark.summarize` (:func:`dataset_statistics`, :func:`warning_table`) and
+writes their sections of :func:`~sktdi.benchmark.format_summary`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .summary import _label, _ok, _points, _ratio, _section, format_p_value
+
+# the placebo arm TDI is set against: modes moved as far as TDI moves them, to random places
+PLACEBO = "tdi-control"
+# TDI against S4D-Lin in the fast path, where a run has those arms (the same features on an
+# aligned bank and on S4D-Lin's: what the alignment adds there)
+FAST_PATH_PAIRS = (
+    ("tdi+ridge", "s4d-lin+ridge"), ("tdi+ridge+minirocket", "s4d-lin+ridge+minirocket"),
+)
+
+
+def dataset_statistics(
+    results: pd.DataFrame, reference: str = "tdi", baseline: str = "s4d-lin"
+) -> dict[str, object]:
+    """The over-datasets part of :func:`summarize` (:mod:`sktdi.benchmark.statistics`).
+
+    "ranks" ({ratio: average ranks over the real datasets}, "all" over every (dataset, ratio)),
+    "pairwise" (the same keys: aeon's tests behind the critical-difference cliques),
+    "tdi_help" (one row per comparison and ratio: ``reference`` − ``baseline``,
+    ``reference`` − placebo and, where the run has them, the fast path's TDI − S4D-Lin
+    (:data:`FAST_PATH_PAIRS`), datasets as units), "controls" (the same on each control
+    dataset, its resamples as units), and "tie_split" ({(TDI arm, other arm):
+    :func:`~.statistics.tie_split`}).
+    """
+    from .statistics import (
+        CONTROL_DATASETS,
+        dataset_means,
+        difference_over_datasets,
+        pairwise_over_datasets,
+        ranks_over_datasets,
+        real_datasets,
+        tie_split,
+    )
+
+    ok = _ok(results)
+    out: dict[str, object] = {"ranks": {}, "pairwise": {}, "tdi_help": pd.DataFrame(),
+                              "controls": pd.DataFrame(), "tie_split": {}}
+    if ok.empty:
+        return out
+    means = dataset_means(real_datasets(ok))
+    scopes = []
+    if not means.empty:
+        ratios = sorted(means.index.get_level_values("ratio").unique())
+        scopes = [(r, means.xs(r, level="ratio")) for r in ratios]
+        if len(ratios) > 1:
+            scopes.append(("all", means))
+    pairs = [(reference, baseline), (reference, PLACEBO), *FAST_PATH_PAIRS]
+    rows = []
+    for scope, table in scopes:
+        out["ranks"][scope] = ranks_over_datasets(table)
+        out["pairwise"][scope] = pairwise_over_datasets(table)
+        for a, b in pairs:
+            if a in table and b in table:
+                rows.append({"scope": scope, **difference_over_datasets(table, a, b)})
+    out["tdi_help"] = pd.DataFrame(rows)
+    rows = []
+    controls = ok[ok["dataset"].isin(CONTROL_DATASETS)]
+    for (dataset, ratio), part in controls.groupby(["dataset", "ratio"]):
+        cells = part.pivot_table(index="resample", columns="estimator", values="accuracy")
+        for a, b in pairs:
+            if a in cells and b in cells:
+                rows.append({"dataset": dataset, "scope": ratio,
+                             **difference_over_datasets(cells[[a, b]].dropna(), a, b)})
+    out["controls"] = pd.DataFrame(rows)
+    for a, b in pairs:
+        split = tie_split(ok, a, b)
+        if len(split):
+            out["tie_split"][a, b] = split
+    return out
+
+
+def warning_table(results: pd.DataFrame) -> pd.DataFrame:
+    """One row per distinct warning of the run's cells: the warning, how many cells raised it,
+    and those cells ("dataset ratio r resample i arm"), from the results' "warnings" column."""
+    if "warnings" not in results.columns:
+        return pd.DataFrame(columns=["warning", "cells", "where"])
+    found: dict[str, list[str]] = {}
+    for row in results.itertuples():
+        text = row.warnings
+        if not isinstance(text, str) or not text.strip():
+            continue
+        where = f"{row.dataset} ratio {_ratio(row.ratio)} resample {int(row.resample)} {row.estimator}"
+        for line in text.splitlines():
+            if line.strip():
+                found.setdefault(line.strip(), []).append(where)
+    rows = [{"warning": w, "cells": len(c), "where": c} for w, c in found.items()]
+    return pd.DataFrame(rows, columns=["warning", "cells", "where"])
+
+
+def _interval(row) -> str:
+    if int(row["untied"]) == 0:
+        return "all tied"  # no spread to take an interval of: not a precise zero
+    if not np.isfinite(row["low"]):
+        return "n/a"
+    return f"[{100 * row['low']:+.1f}, {100 * row['high']:+.1f}]"
+
+
+def _test_note(row, unit: str) -> str:
+    """The Wilcoxon p, or why there is none worth reading."""
+    from .statistics import MIN_UNTIED
+
+    untied = int(row["untied"])
+    if untied == 0:
+        return f"every {unit} tied: no test"
+    p = f"p = {format_p_value(row['p'])}"
+    if row["too_few"]:
+        return (f"{p}, but {untied} untied {unit}{'s' if untied > 1 else ''} cannot reach "
+                f"p < 0.05 (needs {MIN_UNTIED})")
+    return p
+
+
+def _difference_table(frame: pd.DataFrame, unit: str, index: list) -> str:
+    table = pd.DataFrame({
+        f"{unit}s": frame["n"].astype(int).to_numpy(),
+        "mean": [_points(v) for v in frame["mean"]],
+        "95% interval": [_interval(r) for _, r in frame.iterrows()],
+        "detectable": [
+            "—" if int(u) == 0 else "n/a" if not np.isfinite(v) else f"±{100 * v:.1f}"
+            for v, u in zip(frame["detectable"], frame["untied"])
+        ],
+        "ahead/behind": [f"{int(w)}/{int(l)}" for w, l in zip(frame["wins"], frame["losses"])],
+        "Wilcoxon": [_test_note(r, unit) for _, r in frame.iterrows()],
+    }, index=index)
+    return table.to_string()
+
+
+def _versus(reference: str, other: str) -> str:
+    name = "placebo" if other == PLACEBO else _label(other)
+    return f"{_label(reference)} − {name}"
+
+
+def tdi_help_sections(summary: dict) -> list[str]:
+    """The answer to "does TDI help?": differences over datasets, the controls, the ties."""
+    parts = []
+    help_ = summary.get("tdi_help")
+    if help_ is not None and len(help_):
+        index = [
+            f"{_versus(r['a'], r['b'])}, ratio "
+            + ("all" if r["scope"] == "all" else _ratio(r["scope"]))
+            for _, r in help_.iterrows()
+        ]
+        body = _difference_table(help_, "dataset", index)
+        body += (
+            "\npoints of accuracy; each dataset counts once, as the mean over its resamples; "
+            "interval: 95% t-interval over datasets; detectable: the smallest true difference "
+            "this run would find (paired t, α = 0.05, 80% power); ahead/behind: datasets"
+            + ("; placebo: the arm tdi-control ('TDI control' in the tables), TDI's modes "
+               "moved as far, to random places" if (help_["b"] == PLACEBO).any() else "")
+            + ("; 'all' pools each (dataset, ratio) as one unit (not independent: the same "
+               "datasets at several ratios)" if (help_["scope"] == "all").any() else "")
+        )
+        parts.append(_section(
+            "does TDI help? differences over datasets (controls apart)", body))
+    controls = summary.get("controls")
+    if controls is not None and len(controls):
+        from .statistics import CONTROL_DATASETS
+
+        index = [
+            f"{r['dataset']}: {_versus(r['a'], r['b'])}, ratio {_ratio(r['scope'])}"
+            for _, r in controls.iterrows()
+        ]
+        body = _difference_table(controls, "resample", index)
+        described = "; ".join(
+            f"{name}: {text}" for name, text in CONTROL_DATASETS.items()
+            if name in set(controls["dataset"])
+        )
+        body += (
+            f"\n{described}. TDI ahead of S4D-Lin here shows the run can see an effect where "
+            "one exists; TDI ahead of the placebo shows it comes from the spectrum, not from "
+            "moving modes anywhere"
+        )
+        body += "\n" + _control_verdict(controls)
+        parts.append(_section("positive control: a generated task with a known band "
+                              "(resamples as units)", body))
+    splits = summary.get("tie_split") or {}
+    for (arm, other), split in splits.items():
+        report = split.copy()
+        report["channels"] = [
+            "—" if not np.isfinite(v) else f"{v:.0f}" for v in report["channels"]
+        ]
+        report.index = [f"{d} {_ratio(r)}" for d, r in report.index]
+        report.index.name = "dataset ratio"
+        report.columns = [
+            "cells", "TDI stood down", "same accuracy", f"{_label(arm)} ahead",
+            f"{_label(arm)} behind", "channels aligned",
+        ]
+        body = report.to_string() + (
+            "\nTDI stood down: it aligned no channel (its statistic was too unreliable or "
+            "had no significant band), so its model was the base's and tied by construction; "
+            "same accuracy: TDI aligned channels and the test accuracy came out equal; "
+            "channels aligned: the model's own channels (its filters, not the data's), mean "
+            "over the cells where it acted, network and fast path together; each cell's "
+            "reasons are in the results' tdi_action column"
+        )
+        parts.append(_section(
+            f"what {_label(arm)} did, per paired cell, against "
+            f"{'the placebo' if other == PLACEBO else _label(other)}", body))
+    return parts
+
+
+def _control_verdict(controls: pd.DataFrame) -> str:
+    """One line: did the positive control show TDI's effect, and the spectrum's part in it?"""
+    deep = controls[controls["a"] == "tdi"]
+    lin, placebo = deep[deep["b"] == "s4d-lin"], deep[deep["b"] == PLACEBO]
+    if lin.empty:
+        return "verdict: no TDI and S4D-Lin cells on the control"
+    seen = lin[lin["low"] > 0]
+    if len(seen):
+        where = ", ".join(_ratio(r) for r in seen["scope"])
+        verdict = (f"verdict: passed: TDI − S4D-Lin is above zero with 95% confidence at ratio "
+                   f"{where}, so this run can see an effect of this size")
+    else:
+        verdict = ("verdict: not shown: no interval of TDI − S4D-Lin lies above zero; with so "
+                   "few resamples this run could miss an effect of this size (more resamples "
+                   "narrow it)")
+    if len(placebo):
+        spectral = placebo[placebo["low"] > 0]
+        verdict += (
+            f"; TDI − placebo above zero at ratio {', '.join(_ratio(r) for r in spectral['scope'])}"
+            if len(spectral) else "; TDI − placebo not above zero at any ratio: the spectrum's "
+            "part is not separated from moving modes anywhere"
+        )
+    return verdict
+
+
+def rank_sections(summary: dict) -> list[str]:
+    """Average ranks over datasets at each ratio, with the critical-difference cliques."""
+    from .statistics import CD_ALPHA
+
+    ranks = summary.get("ranks") or {}
+    pairwise = summary.get("pairwise") or {}
+    lines = []
+    for scope, table in ranks.items():
+        if not len(table):
+            continue
+        n = table.attrs.get("n_datasets", "?")
+        where, units = (
+            ("all ratios", f"{n} (dataset, ratio) units") if scope == "all"
+            else (f"ratio {_ratio(scope)}", f"{n} dataset{'' if n == 1 else 's'}")
+        )
+        lines.append(f"{where} ({units}): " + ", ".join(
+            f"{_label(name)} {rank:.2f}" for name, rank in table.items()))
+        tests = pairwise.get(scope) or {}
+        if not tests:
+            lines.append("  no critical-difference test (needs aeon and 2 or more datasets)")
+            continue
+        if not np.isfinite(tests["friedman_p"]):  # two arms: their one test
+            a, b, p = tests["pairs"][0]
+            lines.append(f"  two arms: Wilcoxon p = {format_p_value(p)} (one-sided, as aeon "
+                         f"tests it: that {_label(a)} is ahead of {_label(b)})")
+            continue
+        if tests["friedman_p"] >= CD_ALPHA:
+            lines.append(f"  Friedman p = {format_p_value(tests['friedman_p'])}: no difference "
+                         f"among the arms at α = {CD_ALPHA:g}; one clique")
+            continue
+        differ = [(a, b, p) for a, b, p in tests["pairs"] if p < tests["threshold"]]
+        if differ:
+            lines.append(f"  differ (Wilcoxon, Holm, α = {CD_ALPHA:g}): " + "; ".join(
+                f"{_label(a)} > {_label(b)} (p = {format_p_value(p)})" for a, b, p in differ))
+        else:
+            lines.append(f"  Friedman p = {format_p_value(tests['friedman_p'])}, but no pair "
+                         f"differs (Wilcoxon, Holm, α = {CD_ALPHA:g})")
+    if not lines:
+        return []
+    lines.append("1 = best; each dataset's mean over its resamples, the controls apart; "
+                 f"cliques at α = {CD_ALPHA:g}, tsml-eval's and aeon's default for these "
+                 "diagrams (the differences above use 95% intervals); sktdi benchmark draws "
+                 "aeon's critical-difference diagrams as critical_difference_*.png beside this "
+                 "summary, where there are 2 datasets and 3 arms or more")
+    return [_section("average rank over datasets, and critical-difference cliques",
+                     "\n".join(lines))]
+
+
+# warnings listed per distinct message, and cells named per warning
+MAX_WARNING_CELLS = 5
+
+
+def warning_sections(summary: dict) -> list[str]:
+    table = summary.get("warnings")
+    if table is None or not len(table):
+        return []
+    lines = []
+    for row in table.sort_values("cells", ascending=False).itertuples():
+        shown = "; ".join(row.where[:MAX_WARNING_CELLS])
+        more = (f"; and {row.cells - MAX_WARNING_CELLS} more"
+                if row.cells > MAX_WARNING_CELLS else "")
+        lines.append(f"{row.warning}\n  {row.cells} cell{'s' if row.cells > 1 else ''}: "
+                     f"{shown}{more}")
+    lines.append("each cell's warnings are in the results' warnings column; an option a warning "
+                 "names can be passed to an arm with --params FILE (a JSON object: arm -> "
+                 "parameters)")
+    return [_section(f"warnings: {len(table)} distinct", "\n".join(lines))]

@@ -1,0 +1,177 @@
+"""A run's progress: the cost model of its cells and the bar that counts them.
+
+The bar counts cells (its percentage is of the same cells) and shows the time elapsed and
+left, ticking every second so that it moves during a long cell. The time left starts from a
+cost model of the grid (:func:`expected_seconds`), before any cell has finished, and follows
+the measured pace as cells finish.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:  # the runner imports this module; a cell only needs its key and fields
+    from .runner import Cell
+
+
+# The cost model of the progress bar's first time left, in seconds of one cell on one thread of
+# this project's 2-core machine. A network's cell costs a second of set-up, its predictions
+# (proportional to the test series' steps), and its training, which grows with the square root
+# of the training work: more series stop earlier (early stopping holds out a fifth of them).
+# Every other model's cell takes a fraction of a second. Fitted by hand to the default run's
+# deep cells before the positive control joined it, and to planted's cells timed alone.
+DEEP_CELL_SECONDS = (2.0, 0.10)  # training: a + b * sqrt((n_train + 5) * max(length, 64))
+DEEP_CELL_FIXED_SECONDS = 1.0
+PREDICT_SECONDS_PER_STEP = 2.5e-5  # per test series and time step (at least 64 steps)
+LIGHT_CELL_SECONDS = 0.3
+# a run's fixed cost: worker start-up and imports, the warm-up fits (_warm_up) of the numba
+# kernels and of each deep model's first epoch, and the last cell finishing alone (the
+# default run before the positive control: 233 s of wall time for 190 s of cells per worker)
+RUN_START_SECONDS = 40.0
+
+
+def _dataset_sizes(cells: list[Cell]) -> dict:
+    """(n_train, mean length, n_classes, n_test) of each (dataset, data_dir) of ``cells``; a set that
+    cannot be read counts as one series of 64 steps (its cells fail at once)."""
+    from ..datasets import load_dataset_split
+
+    sizes = {}
+    for name, data_dir in {(c.dataset, c.data_dir) for c in cells}:
+        try:
+            X_train, y_train, X_test, _ = load_dataset_split(name, data_dir)
+        except (OSError, ValueError):
+            sizes[name, data_dir] = (1, 64.0, 1, 1)
+            continue
+        length = float(np.mean([np.shape(x)[-1] for x in X_train]))
+        sizes[name, data_dir] = (len(X_train), length, len(np.unique(y_train)), len(X_test))
+    return sizes
+
+
+def cell_seconds(cells: list[Cell]) -> list[float]:
+    """Each cell's expected seconds on one thread (:data:`DEEP_CELL_SECONDS`): the progress
+    bar's first estimate of the time left, before any cell has finished. A deep cell with
+    ``max_epochs`` set scales with its share of the default epochs."""
+    from .estimators import trains_network
+
+    sizes = _dataset_sizes(cells)
+    default_epochs = None
+    seconds = []
+    for cell in cells:
+        if not trains_network(cell.estimator):
+            seconds.append(LIGHT_CELL_SECONDS)
+            continue
+        n, length, classes, n_test = sizes[cell.dataset, cell.data_dir]
+        n_train = max(cell.ratio * n, cell.min_per_class * classes)
+        steps = max(length, 64)
+        a, b = DEEP_CELL_SECONDS
+        training = a + b * np.sqrt((n_train + 5) * steps)
+        if "max_epochs" in cell.params:
+            if default_epochs is None:
+                from ..deep_model.estimators import SSMClassifier
+
+                default_epochs = SSMClassifier().max_epochs
+            training *= min(1.0, (cell.params["max_epochs"] + 1) / (default_epochs + 1))
+        predicting = PREDICT_SECONDS_PER_STEP * n_test * steps
+        seconds.append(float(DEEP_CELL_FIXED_SECONDS + predicting + training))
+    return seconds
+
+
+def expected_seconds(cells: list[Cell], n_jobs: int) -> float:
+    """A run's expected wall time before it starts: its fixed cost plus its cells' seconds
+    shared out over the workers (the progress bar's first time left)."""
+    if not cells:
+        return 0.0
+    workers = max(1, min(len(cells), (os.cpu_count() or 1) if n_jobs == -1 else n_jobs))
+    return RUN_START_SECONDS + sum(cell_seconds(cells)) / workers
+
+
+class RunProgress:
+    """The progress bar of a run: cells done of cells to do (the count and its percentage in
+    one unit), and the time elapsed and left, ticking every second while a long cell runs.
+
+    The time left starts from the cost model (:func:`expected_seconds`) and follows the
+    measured pace as cells finish: the expected seconds of the cells finished so far are set
+    against the time they took, weighed with the prior as a quarter of the run.
+    """
+
+    TICK_SECONDS = 1.0
+
+    def __init__(self, cells: list[Cell], n_jobs: int, *, enabled: bool = True):
+        self.enabled = enabled and bool(cells)
+        if not self.enabled:
+            return
+        self.workers = max(1, min(len(cells), (os.cpu_count() or 1) if n_jobs == -1 else n_jobs))
+        self.seconds = dict(zip((c.key() for c in cells), cell_seconds(cells)))
+        self.fixed = RUN_START_SECONDS
+        self.expected = self.fixed + sum(self.seconds.values()) / self.workers
+        self.done_expected = 0.0
+        self.n_total, self.n_done = len(cells), 0
+
+    def time_left(self, elapsed: float) -> float:
+        """Seconds left: the expected total at the measured pace, less the time elapsed."""
+        if self.n_done >= self.n_total:
+            return 0.0
+        if self.n_done == 0:
+            pace = 1.0
+        else:
+            prior = 0.25 * self.expected
+            pace = (elapsed + prior) / (self.fixed + self.done_expected + prior)
+        return max(0.0, self.expected * pace - elapsed)
+
+    def __enter__(self):
+        if not self.enabled:
+            return self
+        import threading
+
+        from tqdm.auto import tqdm
+
+        self.start = time.perf_counter()
+        self.bar = tqdm(
+            total=self.n_total, unit="cell", file=sys.stderr,
+            # the clock goes in the description: tqdm puts ", " before a postfix
+            bar_format="{n_fmt}/{total_fmt} cells {percentage:3.0f}%|{bar}| {desc}",
+        )
+        self._stop = threading.Event()
+        self._tick()
+        self._ticker = threading.Thread(target=self._run_ticker, daemon=True)
+        self._ticker.start()
+        return self
+
+    def _tick(self) -> None:
+        elapsed = time.perf_counter() - self.start
+        self.bar.set_description_str(
+            f"{_clock(elapsed)} elapsed, about {_clock(self.time_left(elapsed))} left"
+        )
+
+    def _run_ticker(self) -> None:
+        while not self._stop.wait(self.TICK_SECONDS):
+            self._tick()
+
+    def finished(self, key: tuple) -> None:
+        if not self.enabled:
+            return
+        self.n_done += 1
+        self.done_expected += self.seconds.get(key, 0.0) / self.workers
+        self.bar.update(1)
+        self._tick()
+
+    def __exit__(self, *exc):
+        if self.enabled:
+            self._stop.set()
+            self._ticker.join()
+            self._tick()
+            self.bar.close()
+        return False
+
+
+def _clock(seconds: float) -> str:
+    """"1:05" for 65 seconds, "1:02:03" past an hour."""
+    seconds = round(seconds)
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
