@@ -308,3 +308,28 @@ def test_params_file_reaches_its_arm(tmp_path):
     assert json.loads(results.loc["1nn-euclidean", "config"]) == {}
     settings = json.loads((out / "settings.json").read_text())
     assert settings["estimators"]["tdi+ridge"]["input_scaling"] == "series+scale"
+
+
+def test_an_older_results_file_cannot_split_its_ties():
+    rows = [("D", 0.1, 0, "tdi", 0.8, 0.0), ("D", 0.1, 0, "s4d-lin", 0.8, np.nan)]
+    assert tie_split(_frame(rows).drop(columns="tdi_aligned")).empty
+
+
+def test_the_control_gets_a_verdict():
+    from sktdi.benchmark.answer import _control_verdict
+
+    def controls(low):
+        return pd.DataFrame([{"a": "tdi", "b": "s4d-lin", "scope": 0.1, "low": low},
+                             {"a": "tdi", "b": "tdi-control", "scope": 0.1, "low": -0.01}])
+
+    assert _control_verdict(controls(0.004)).startswith("verdict: passed")
+    assert "not separated from moving modes anywhere" in _control_verdict(controls(0.004))
+    assert _control_verdict(controls(-0.01)).startswith("verdict: not shown")
+
+
+def test_a_names_file_without_names_says_so(tmp_path, capsys):
+    listing = tmp_path / "names.txt"
+    listing.write_text("# nothing yet\n\n")
+    with pytest.raises(SystemExit):
+        main(["benchmark", "--datasets", f"@{listing}", "--out", str(tmp_path / "out")])
+    assert f"{listing} lists no dataset name" in capsys.readouterr().err
