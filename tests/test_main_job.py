@@ -322,7 +322,7 @@ def test_the_control_gets_a_verdict():
         return pd.DataFrame([{"a": "tdi", "b": "s4d-lin", "scope": 0.1, "low": low},
                              {"a": "tdi", "b": "tdi-control", "scope": 0.1, "low": -0.01}])
 
-    assert _control_verdict(controls(0.004)).startswith("verdict: passed")
+    assert _control_verdict(controls(0.004)).startswith("verdict: the run saw the control's effect")
     assert "not separated from moving modes anywhere" in _control_verdict(controls(0.004))
     assert _control_verdict(controls(-0.01)).startswith("verdict: not shown")
 

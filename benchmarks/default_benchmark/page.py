@@ -63,6 +63,8 @@ def _points(value: float) -> str:
 
 
 def _with_interval(row) -> str:
+    if int(row["untied"]) == 0:
+        return f"{_points(row['mean'])} pts (every unit tied)"
     return f"{_points(row['mean'])} pts [{_points(row['low'])}, {_points(row['high'])}]"
 
 
@@ -112,12 +114,17 @@ def answer() -> str:
                            for _, r in vs_placebo.iterrows())
             + f" ({int(vs_lin['n'].max())} resamples"
             + ("; TDI ahead of S4D-Lin in every resample" if always else "")
-            + ("): the harness sees an effect where one exists"
+            + (f"): the harness sees the effect, its interval above zero at ratio "
+               + ", ".join(f"{r:g}" for r in vs_lin.loc[vs_lin["low"] > 0, "scope"])
+               + " (not at the other)" * bool((vs_lin["low"] <= 0).any())
                if bool((vs_lin["low"] > 0).any()) else
                "): no interval excludes zero, so this run could not show the effect the "
                "control holds")
-            + (", and more of it than moving the same modes to random places gives"
-               if bool((vs_placebo["mean"] > 0).all()) else "")
+            + ("; against the placebo, TDI is ahead on the mean at every ratio, its interval "
+               "above zero at ratio "
+               + ", ".join(f"{r:g}" for r in vs_placebo.loc[vs_placebo["low"] > 0, "scope"])
+               if bool((vs_placebo["mean"] > 0).all() and (vs_placebo["low"] > 0).any())
+               else "")
             + ".\n"
         )
     ranks = stats["ranks"].get("all")
@@ -127,10 +134,11 @@ def answer() -> str:
         best = ranks.index[0] == "tdi+ridge+minirocket"
         text += (
             f"\nAcross the real datasets and both ratios, the fast path with MiniRocket's "
-            f"features has {'the best' if best else 'an'} average rank "
-            f"({ranks['tdi+ridge+minirocket']:.2f}; "
-            f"MiniRocket {ranks['minirocket-ridge']:.2f}, the one model with TDI "
-            f"{ranks['tdi']:.2f}); over {ranks.attrs['n_datasets']} (dataset, ratio) units "
+            f"features has {'the best' if best else 'an'} average rank, "
+            f"{ranks['tdi+ridge+minirocket']:.2f} (MiniRocket {ranks['minirocket-ridge']:.2f}, "
+            f"the one model with TDI {ranks['tdi']:.2f}; the run has no S4D-Lin arm with "
+            f"MiniRocket's features, so this rank does not credit TDI). Over "
+            f"{ranks.attrs['n_datasets']} (dataset, ratio) units "
             + (f"the Friedman test finds no difference among the arms (p = {friedman:.2f}); "
                f"these short sets do not separate them.\n" if friedman >= 0.1 else
                f"the Friedman test finds a difference (p = {friedman:.2f}; the critical-"

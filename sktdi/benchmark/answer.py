@@ -212,26 +212,33 @@ def tdi_help_sections(summary: dict) -> list[str]:
 
 
 def _control_verdict(controls: pd.DataFrame) -> str:
-    """One line: did the positive control show TDI's effect, and the spectrum's part in it?"""
+    """One line: at which ratios the positive control showed TDI's effect, and the spectrum's
+    part in it (the placebo), each ratio named, favourable or not."""
     deep = controls[controls["a"] == "tdi"]
     lin, placebo = deep[deep["b"] == "s4d-lin"], deep[deep["b"] == PLACEBO]
     if lin.empty:
         return "verdict: no TDI and S4D-Lin cells on the control"
-    seen = lin[lin["low"] > 0]
-    if len(seen):
-        where = ", ".join(_ratio(r) for r in seen["scope"])
-        verdict = (f"verdict: passed: TDI − S4D-Lin is above zero with 95% confidence at ratio "
-                   f"{where}, so this run can see an effect of this size")
+
+    def where(frame: pd.DataFrame, above: bool) -> str:
+        chosen = frame[(frame["low"] > 0) == above]
+        return ", ".join(_ratio(r) for r in chosen["scope"])
+
+    seen, missed = where(lin, True), where(lin, False)
+    if seen:
+        verdict = (f"verdict: the run saw the control's effect: TDI − S4D-Lin above zero with "
+                   f"95% confidence at ratio {seen}"
+                   + (f", not at ratio {missed} (its interval includes zero)" if missed else ""))
     else:
         verdict = ("verdict: not shown: no interval of TDI − S4D-Lin lies above zero; with so "
                    "few resamples this run could miss an effect of this size (more resamples "
                    "narrow it)")
     if len(placebo):
-        spectral = placebo[placebo["low"] > 0]
+        above, not_above = where(placebo, True), where(placebo, False)
         verdict += (
-            f"; TDI − placebo above zero at ratio {', '.join(_ratio(r) for r in spectral['scope'])}"
-            if len(spectral) else "; TDI − placebo not above zero at any ratio: the spectrum's "
-            "part is not separated from moving modes anywhere"
+            f"; TDI − placebo above zero at ratio {above}"
+            + (f", not at ratio {not_above}" if not_above else "")
+            if above else "; TDI − placebo not above zero at any ratio: the spectrum's part is "
+            "not separated from moving modes anywhere"
         )
     return verdict
 
