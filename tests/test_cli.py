@@ -395,9 +395,9 @@ def test_help_says_what_the_default_run_runs_not_how_long(capsys):
     assert "minutes" not in text and "cores." not in text
     assert "GunPoint, ItalyPowerDemand, ArrowHead, planted (the last the positive control" in text
     assert "x 2 ratios x 3 resamples" in text
-    assert ("tdi, s4d-lin, tdi-control, tdi+ridge, tdi+ridge+minirocket, minirocket-ridge, "
-            "1nn-euclidean" in text)
-    assert "up to 168 cells" in text
+    assert ("tdi, s4d-lin, tdi-control, tdi+ridge, s4d-lin+ridge, tdi+ridge+minirocket, "
+            "s4d-lin+ridge+minirocket, minirocket-ridge, 1nn-euclidean" in text)
+    assert "up to 216 cells" in text
 
 
 def test_a_missing_benchmark_extra_is_named_before_any_cell_runs(monkeypatch, capsys):

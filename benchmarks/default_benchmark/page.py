@@ -125,8 +125,18 @@ def answer() -> str:
                + ", ".join(f"{r:g}" for r in vs_placebo.loc[vs_placebo["low"] > 0, "scope"])
                if bool((vs_placebo["mean"] > 0).all() and (vs_placebo["low"] > 0).any())
                else "")
-            + ".\n"
+            + "."
         )
+        fast = controls[(controls["a"] == "tdi+ridge") & (controls["b"] == "s4d-lin+ridge")]
+        if len(fast):
+            text += (
+                " In the fast path (the same features on TDI's filters and on S4D-Lin's) the "
+                "control gives "
+                + " and ".join(f"{_with_interval(r)} at ratio {r['scope']:g}"
+                               for _, r in fast.iterrows())
+                + "."
+            )
+        text += "\n"
     ranks = stats["ranks"].get("all")
     if ranks is not None and {"tdi+ridge+minirocket", "minirocket-ridge"} <= set(ranks.index):
         tests = stats["pairwise"].get("all") or {}
@@ -136,9 +146,12 @@ def answer() -> str:
             f"\nAcross the real datasets and both ratios, the fast path with MiniRocket's "
             f"features has {'the best' if best else 'an'} average rank, "
             f"{ranks['tdi+ridge+minirocket']:.2f} (MiniRocket {ranks['minirocket-ridge']:.2f}, "
-            f"the one model with TDI {ranks['tdi']:.2f}; the run has no S4D-Lin arm with "
-            f"MiniRocket's features, so this rank does not credit TDI). Over "
-            f"{ranks.attrs['n_datasets']} (dataset, ratio) units "
+            f"the one model with TDI {ranks['tdi']:.2f}"
+            + (f"; the same on S4D-Lin's filters {ranks['s4d-lin+ridge+minirocket']:.2f}"
+               if "s4d-lin+ridge+minirocket" in ranks.index else
+               "; the run has no S4D-Lin arm with MiniRocket's features, so this rank does "
+               "not credit TDI")
+            + f"). Over {ranks.attrs['n_datasets']} (dataset, ratio) units "
             + (f"the Friedman test finds no difference among the arms (p = {friedman:.2f}); "
                f"these short sets do not separate them.\n" if friedman >= 0.1 else
                f"the Friedman test finds a difference (p = {friedman:.2f}; the critical-"

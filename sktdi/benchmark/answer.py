@@ -75,7 +75,12 @@ def dataset_statistics(
                 rows.append({"dataset": dataset, "scope": ratio,
                              **difference_over_datasets(cells[[a, b]].dropna(), a, b)})
     out["controls"] = pd.DataFrame(rows)
+    # the deep model's pairs where the run has them (the fast path's ties read the same way,
+    # and four tables of them would bury the answer), else the fast path's
+    has_reference = reference in set(ok["estimator"])
     for a, b in pairs:
+        if has_reference and a != reference:
+            continue
         split = tie_split(ok, a, b)
         if len(split):
             out["tie_split"][a, b] = split

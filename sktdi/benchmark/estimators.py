@@ -146,14 +146,15 @@ ESTIMATORS: dict[str, tuple[Callable, str, str | None]] = {
 }
 # ``sktdi benchmark``'s default comparison: the package's recommended models (the deep model
 # with TDI, with S4D-Lin and with TDI's placebo, tdi-control: the negative control; the fast
-# path with and without MiniRocket's features) beside
+# path with and without MiniRocket's features, each on a TDI bank and on S4D-Lin's, so that
+# what TDI adds there is measured too) beside
 # MiniRocket and 1-NN, on a grid that finishes in minutes on 2 cores (docs/default_benchmark.md).
 # MiniRocket is its transform and ridge head, timed as itself: sktime's RocketClassifier
 # ("minirocket") computes the same, behind input conversions that cost it 50 times the fast
 # path's time on these sets
 DEFAULT_ESTIMATORS = (
-    "tdi", "s4d-lin", "tdi-control", "tdi+ridge", "tdi+ridge+minirocket", "minirocket-ridge",
-    "1nn-euclidean",
+    "tdi", "s4d-lin", "tdi-control", "tdi+ridge", "s4d-lin+ridge", "tdi+ridge+minirocket",
+    "s4d-lin+ridge+minirocket", "minirocket-ridge", "1nn-euclidean",
 )
 # estimators whose predict_proba is a 0/1 vote, not a probability: 1-NN (one neighbour) and
 # sktime's RocketClassifier (a ridge head; its predict_proba is one-hot). Their log loss would
