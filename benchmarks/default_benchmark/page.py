@@ -73,8 +73,8 @@ def answer() -> str:
     its summary's numbers (the README and the study page show it)."""
     import numpy as np
 
-    from sktdi.benchmark.statistics import CONTROL_DATASETS, MIN_UNTIED
     from sktdi.benchmark.answer import dataset_statistics
+    from sktdi.benchmark.statistics import CONTROL_DATASETS, MIN_UNTIED
 
     results = _csv(RESULTS / "default_benchmark_results.csv")
     stats = dataset_statistics(results)
@@ -114,7 +114,7 @@ def answer() -> str:
                            for _, r in vs_placebo.iterrows())
             + f" ({int(vs_lin['n'].max())} resamples"
             + ("; TDI ahead of S4D-Lin in every resample" if always else "")
-            + (f"): the harness sees the effect, its interval above zero at ratio "
+            + ("): the harness sees the effect, its interval above zero at ratio "
                + ", ".join(f"{r:g}" for r in vs_lin.loc[vs_lin["low"] > 0, "scope"])
                + " (not at the other)" * bool((vs_lin["low"] <= 0).any())
                if bool((vs_lin["low"] > 0).any()) else
