@@ -333,3 +333,17 @@ def test_a_names_file_without_names_says_so(tmp_path, capsys):
     with pytest.raises(SystemExit):
         main(["benchmark", "--datasets", f"@{listing}", "--out", str(tmp_path / "out")])
     assert f"{listing} lists no dataset name" in capsys.readouterr().err
+
+
+def test_progress_into_a_log_stays_short(tmp_path, monkeypatch):
+    import io
+
+    log = io.StringIO()  # not a terminal
+    monkeypatch.setattr("sys.stderr", log)
+    cells = make_cells(["ItalyPowerDemand"], [1.0], 20, ["1nn-euclidean"])
+    with RunProgress(cells, 1) as progress:
+        assert progress._ticker is None  # no clock ticking into the log
+        for cell in cells:
+            progress.finished(cell.key())
+    # on a terminal: one update per cell and per second; here the start and the end
+    assert log.getvalue().count("\r") <= 4 and "20/20 cells 100%" in log.getvalue()

@@ -1,7 +1,8 @@
 """A run's progress: the cost model of its cells and the bar that counts them.
 
 The bar counts cells (its percentage is of the same cells) and shows the time elapsed and
-left, ticking every second so that it moves during a long cell. The time left starts from a
+left, ticking every second on a terminal so that it moves during a long cell (written to a
+log, it updates at most every half minute). The time left starts from a
 cost model of the grid (:func:`expected_seconds`), before any cell has finished, and follows
 the measured pace as cells finish.
 """
@@ -100,6 +101,9 @@ class RunProgress:
     """
 
     TICK_SECONDS = 1.0
+    # written to a file or a pipe (a log), the bar's updates are carriage returns on one line
+    # that grows without end: there it updates at most this often
+    LOG_SECONDS = 30.0
 
     def __init__(self, cells: list[Cell], n_jobs: int, *, enabled: bool = True):
         self.enabled = enabled and bool(cells)
@@ -131,21 +135,26 @@ class RunProgress:
         from tqdm.auto import tqdm
 
         self.start = time.perf_counter()
+        terminal = self._terminal = hasattr(sys.stderr, "isatty") and sys.stderr.isatty()
         self.bar = tqdm(
             total=self.n_total, unit="cell", file=sys.stderr,
             # the clock goes in the description: tqdm puts ", " before a postfix
             bar_format="{n_fmt}/{total_fmt} cells {percentage:3.0f}%|{bar}| {desc}",
+            mininterval=0.1 if terminal else self.LOG_SECONDS,
         )
         self._stop = threading.Event()
         self._tick()
-        self._ticker = threading.Thread(target=self._run_ticker, daemon=True)
-        self._ticker.start()
+        self._ticker = None
+        if terminal:  # the clock ticks on a terminal only
+            self._ticker = threading.Thread(target=self._run_ticker, daemon=True)
+            self._ticker.start()
         return self
 
     def _tick(self) -> None:
         elapsed = time.perf_counter() - self.start
         self.bar.set_description_str(
-            f"{_clock(elapsed)} elapsed, about {_clock(self.time_left(elapsed))} left"
+            f"{_clock(elapsed)} elapsed, about {_clock(self.time_left(elapsed))} left",
+            refresh=self._terminal,  # in a log, the bar's own updates say it, rarely
         )
 
     def _run_ticker(self) -> None:
@@ -163,7 +172,8 @@ class RunProgress:
     def __exit__(self, *exc):
         if self.enabled:
             self._stop.set()
-            self._ticker.join()
+            if self._ticker is not None:
+                self._ticker.join()
             self._tick()
             self.bar.close()
         return False
