@@ -241,8 +241,11 @@ def _dataset_names(values: list[str], data_dir: str | None) -> tuple[list[str], 
     return _unique(names), lenient
 
 
-def _dataset_problem(name: str, data_dir: str | None, cv: int | None) -> str | None:
-    """Why the benchmark cannot take dataset ``name``, or None."""
+def _dataset_problem(
+    name: str, data_dir: str | None, cv: int | None
+) -> tuple[str | None, str | None]:
+    """Why the benchmark cannot take dataset ``name`` (or None), and, with ``cv``, the class
+    too small for its folds ("class 'x' of NAME has N series", or None)."""
     import numpy as np
 
     from .datasets import load_dataset_split
@@ -250,23 +253,22 @@ def _dataset_problem(name: str, data_dir: str | None, cv: int | None) -> str | N
     try:
         X_train, y_train, X_test, y_test = load_dataset_split(name, data_dir)
     except Exception as exc:  # a corrupt file: say which, not where in the parser
-        return f"cannot read {name}: {type(exc).__name__}: {exc}"
+        return f"cannot read {name}: {type(exc).__name__}: {exc}", None
     y = np.concatenate([y_train, y_test])
     if y.dtype.kind == "f":
         return (f"{name} is a regression dataset (numeric targets); the benchmark compares "
-                "classifiers")
+                "classifiers"), None
     missing = sum(bool(np.isnan(np.asarray(x, dtype=np.float64)).any())
                   for X in (X_train, X_test) for x in X)
     if missing:
         return (f"{name} has missing values (NaN inside {missing} series); the models take "
-                "complete series (impute them first, or shorten the series)")
+                "complete series (impute them first, or shorten the series)"), None
     labels, counts = np.unique(y, return_counts=True)
     if len(labels) < 2:
-        return f"{name} has one class only"
+        return f"{name} has one class only", None
     if cv is not None and counts.min() < cv:
-        return (f"--cv {cv}: stratified {cv}-fold needs at least {cv} series per class, but "
-                f"class {str(labels[counts.argmin()])!r} of {name} has {counts.min()} series")
-    return None
+        return None, f"class {str(labels[counts.argmin()])!r} of {name} has {counts.min()} series"
+    return None, None
 
 
 def _check_datasets(
@@ -286,36 +288,39 @@ def _check_datasets(
     else:
         known += archive_datasets(data_dir)
         where = f"in {data_dir}"
-    problems, skipped = [], []
+    problems, folds, skipped = [], [], []
     for name in names:
-        if name not in known and lenient:
-            close = difflib.get_close_matches(name, known, n=1)
-            hint = f" (did you mean {close[0]!r}?)" if close else ""
-            skipped.append((name, f"not found {where}{hint}"))
-            continue
         if name not in known:
             close = difflib.get_close_matches(name, known, n=1)
+            if lenient:
+                hint = f" (did you mean {close[0]!r}?)" if close else ""
+                skipped.append((name, f"not found {where}{hint}"))
+                continue
             hint = f"did you mean {close[0]!r}? " if close else ""
-            problem = (
+            problems.append(
                 f"{name!r} is not {where} nor a synthetic dataset ({hint}known: "
                 f"{', '.join(known)})"
                 + ("; pass --data-dir for a local UCR/UEA archive" if data_dir is None else "")
             )
-        else:
-            problem = _dataset_problem(name, data_dir, cv)
-        if problem is None:
             continue
-        if lenient:
-            skipped.append((name, problem))
-        else:
+        problem, fold = _dataset_problem(name, data_dir, cv)
+        if lenient and (problem or fold):
+            skipped.append((name, problem or _folds_message(cv, [fold])))
+        elif problem:
             problems.append(problem)
+        elif fold:
+            folds.append(fold)
     if problems:
-        folds = [p for p in problems if p.startswith("--cv")]
-        if folds and len(folds) == len(problems):
-            first = folds[0].split(", but ")[0]
-            return first + ", but " + "; ".join(p.split(", but ")[1] for p in folds), skipped
         return "--datasets: " + "; ".join(problems), skipped
+    if folds:
+        return _folds_message(cv, folds), skipped
     return None, skipped
+
+
+def _folds_message(cv: int, shortages: list[str]) -> str:
+    """``--cv K`` needs K series per class: the classes (of which datasets) that have fewer."""
+    return (f"--cv {cv}: stratified {cv}-fold needs at least {cv} series per class, but "
+            + "; ".join(shortages))
 
 
 def _read_params(path: str, estimators: list[str], params: dict) -> tuple[dict, str | None]:
@@ -618,17 +623,14 @@ def run_benchmark_command(args: argparse.Namespace, parser: argparse.ArgumentPar
 def _draw_critical_differences(results, out: Path) -> set[str]:
     """aeon's critical-difference diagram of each ratio, and of all ratios where there are
     several, over the real datasets (the controls apart); the names of the files drawn."""
-    from .benchmark.statistics import dataset_means, draw_critical_difference, real_datasets
+    from .benchmark.statistics import draw_critical_difference, scopes_over_datasets
 
-    means = dataset_means(real_datasets(results))
-    if means.empty:
-        return set()
-    ratios = sorted(means.index.get_level_values("ratio").unique())
-    scopes = [(f"ratio{r:g}", f"ratio {r:g}", means.xs(r, level="ratio")) for r in ratios]
-    if len(ratios) > 1:
-        scopes.append(("all", "all ratios, each (dataset, ratio) a unit", means))
     drawn = set()
-    for name, title, table in scopes:
+    for scope, table in scopes_over_datasets(results):
+        name, title = (
+            ("all", "all ratios, each (dataset, ratio) a unit") if scope == "all"
+            else (f"ratio{scope:g}", f"ratio {scope:g}")
+        )
         figure = CD_FIGURE.format(name)
         if draw_critical_difference(table, out / figure, f"{title}: {len(table)} datasets"):
             drawn.add(figure)

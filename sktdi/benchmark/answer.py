@@ -37,11 +37,10 @@ def dataset_statistics(
     """
     from .statistics import (
         CONTROL_DATASETS,
-        dataset_means,
         difference_over_datasets,
         pairwise_over_datasets,
         ranks_over_datasets,
-        real_datasets,
+        scopes_over_datasets,
         tie_split,
     )
 
@@ -50,13 +49,7 @@ def dataset_statistics(
                               "controls": pd.DataFrame(), "tie_split": {}}
     if ok.empty:
         return out
-    means = dataset_means(real_datasets(ok))
-    scopes = []
-    if not means.empty:
-        ratios = sorted(means.index.get_level_values("ratio").unique())
-        scopes = [(r, means.xs(r, level="ratio")) for r in ratios]
-        if len(ratios) > 1:
-            scopes.append(("all", means))
+    scopes = scopes_over_datasets(ok)
     pairs = [(reference, baseline), (reference, PLACEBO), *FAST_PATH_PAIRS]
     rows = []
     for scope, table in scopes:

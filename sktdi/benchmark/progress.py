@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import sys
 import time
+from functools import cache
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -36,21 +37,25 @@ LIGHT_CELL_SECONDS = 0.3
 RUN_START_SECONDS = 40.0
 
 
-def _dataset_sizes(cells: list[Cell]) -> dict:
-    """(n_train, mean length, n_classes, n_test) of each (dataset, data_dir) of ``cells``; a set that
-    cannot be read counts as one series of 64 steps (its cells fail at once)."""
+@cache
+def _dataset_size(name: str, data_dir: str | None) -> tuple[int, float, int, int]:
+    """(n_train, mean length, n_classes, n_test) of a dataset; one that cannot be read counts
+    as one series of 64 steps (its cells fail at once). Kept for the process: the command's
+    estimate and its progress bar read the same sets, and reading an archive's sets twice
+    would double the wait before the first cell."""
     from ..datasets import load_dataset_split
 
-    sizes = {}
-    for name, data_dir in {(c.dataset, c.data_dir) for c in cells}:
-        try:
-            X_train, y_train, X_test, _ = load_dataset_split(name, data_dir)
-        except (OSError, ValueError):
-            sizes[name, data_dir] = (1, 64.0, 1, 1)
-            continue
-        length = float(np.mean([np.shape(x)[-1] for x in X_train]))
-        sizes[name, data_dir] = (len(X_train), length, len(np.unique(y_train)), len(X_test))
-    return sizes
+    try:
+        X_train, y_train, X_test, _ = load_dataset_split(name, data_dir)
+    except (OSError, ValueError):
+        return 1, 64.0, 1, 1
+    length = float(np.mean([np.shape(x)[-1] for x in X_train]))
+    return len(X_train), length, len(np.unique(y_train)), len(X_test)
+
+
+def _workers(n_cells: int, n_jobs: int) -> int:
+    """Cells that run at once: ``n_jobs`` (-1: one per core), never more than the cells."""
+    return max(1, min(n_cells, (os.cpu_count() or 1) if n_jobs == -1 else n_jobs))
 
 
 def cell_seconds(cells: list[Cell]) -> list[float]:
@@ -59,14 +64,13 @@ def cell_seconds(cells: list[Cell]) -> list[float]:
     ``max_epochs`` set scales with its share of the default epochs."""
     from .estimators import trains_network
 
-    sizes = _dataset_sizes(cells)
     default_epochs = None
     seconds = []
     for cell in cells:
         if not trains_network(cell.estimator):
             seconds.append(LIGHT_CELL_SECONDS)
             continue
-        n, length, classes, n_test = sizes[cell.dataset, cell.data_dir]
+        n, length, classes, n_test = _dataset_size(cell.dataset, cell.data_dir)
         n_train = max(cell.ratio * n, cell.min_per_class * classes)
         steps = max(length, 64)
         a, b = DEEP_CELL_SECONDS
@@ -82,13 +86,14 @@ def cell_seconds(cells: list[Cell]) -> list[float]:
     return seconds
 
 
-def expected_seconds(cells: list[Cell], n_jobs: int) -> float:
+def expected_seconds(cells: list[Cell], n_jobs: int, seconds: list[float] | None = None) -> float:
     """A run's expected wall time before it starts: its fixed cost plus its cells' seconds
-    shared out over the workers (the progress bar's first time left)."""
+    (``seconds``, default :func:`cell_seconds`) shared out over the workers (the progress
+    bar's first time left)."""
     if not cells:
         return 0.0
-    workers = max(1, min(len(cells), (os.cpu_count() or 1) if n_jobs == -1 else n_jobs))
-    return RUN_START_SECONDS + sum(cell_seconds(cells)) / workers
+    seconds = cell_seconds(cells) if seconds is None else seconds
+    return RUN_START_SECONDS + sum(seconds) / _workers(len(cells), n_jobs)
 
 
 class RunProgress:
@@ -109,10 +114,11 @@ class RunProgress:
         self.enabled = enabled and bool(cells)
         if not self.enabled:
             return
-        self.workers = max(1, min(len(cells), (os.cpu_count() or 1) if n_jobs == -1 else n_jobs))
-        self.seconds = dict(zip((c.key() for c in cells), cell_seconds(cells)))
+        self.workers = _workers(len(cells), n_jobs)
+        seconds = cell_seconds(cells)
+        self.seconds = dict(zip((c.key() for c in cells), seconds))
         self.fixed = RUN_START_SECONDS
-        self.expected = self.fixed + sum(self.seconds.values()) / self.workers
+        self.expected = expected_seconds(cells, n_jobs, seconds)
         self.done_expected = 0.0
         self.n_total, self.n_done = len(cells), 0
 

@@ -24,6 +24,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .summary import _TIE, _ok  # the results' ok rows and the tie tolerance, as the summary's
+
 # generated tasks whose answer is known, reported apart from the real datasets: on them TDI
 # must beat S4D-Lin and its placebo, or the harness could not see an effect where one exists
 CONTROL_DATASETS = {
@@ -35,13 +37,6 @@ CD_ALPHA = 0.1
 # the fewest untied pairs for which a two-sided Wilcoxon signed-rank test can reach p < 0.05
 # (its smallest exact p with m pairs is 2 / 2**m: 0.0625 for 5, 0.031 for 6)
 MIN_UNTIED = 6
-_TIE = 1e-12
-
-
-def _ok(results: pd.DataFrame) -> pd.DataFrame:
-    if "status" not in results.columns:
-        return results.iloc[0:0]
-    return results[results["status"] == "ok"]
 
 
 def real_datasets(results: pd.DataFrame) -> pd.DataFrame:
@@ -75,6 +70,20 @@ def dataset_means(results: pd.DataFrame, metric: str = "accuracy") -> pd.DataFra
     # numpy's mean of the resamples in order, as tsml-eval takes it: its evaluation of the
     # run's results files then gives these very numbers, not ones a rounding apart
     return cells.groupby(level=["dataset", "ratio"]).agg(lambda v: float(np.mean(v.to_numpy())))
+
+
+def scopes_over_datasets(results: pd.DataFrame) -> list[tuple[object, pd.DataFrame]]:
+    """(scope, :func:`dataset_means` of the real datasets) for each training ratio, and
+    ("all", every (dataset, ratio) as a unit) where there are several ratios: the units of the
+    ranks, the critical-difference diagrams and the differences over datasets."""
+    means = dataset_means(real_datasets(results))
+    if means.empty:
+        return []
+    ratios = sorted(means.index.get_level_values("ratio").unique())
+    scopes = [(r, means.xs(r, level="ratio")) for r in ratios]
+    if len(ratios) > 1:
+        scopes.append(("all", means))
+    return scopes
 
 
 def ranks_over_datasets(means: pd.DataFrame) -> pd.Series:
