@@ -3,6 +3,9 @@
 Parsing, ``--help`` and the argument checks that need no data import nothing heavy (no torch,
 scikit-learn or sktime), so they answer at once. Every argument and dataset is checked before
 the first cell runs: a bad one ends the command with one line naming it and exit status 2.
+``--dry-run`` stops after the checks with the plan and its expected time; a run stopped by
+Ctrl-C ends with status 130 and the command that summarizes what finished,
+``--summarize-only``.
 """
 
 from __future__ import annotations
@@ -28,17 +31,6 @@ DEFAULT_RESAMPLES = 3
 SCHEDULER_TIMEOUT = 5.0
 # dask.distributed's default scheduler port, for an address given without one
 DASK_SCHEDULER_PORT = 8786
-# the figures a run draws into --out (benchmark.figures: plot_accuracy_vs_ratio,
-# plot_paired_difference)
-ACCURACY_FIGURE = "accuracy_vs_ratio.png"
-PAIRED_FIGURE = "tdi_minus_s4d_lin.png"
-# aeon's critical-difference diagram of each ratio (and of all ratios): critical_difference_<scope>
-CD_FIGURE = "critical_difference_{}.png"
-# failed cells listed per distinct reason, and distinct reasons listed, after a run
-MAX_CELLS_LISTED = 5
-MAX_REASONS_LISTED = 10
-
-
 def _benchmark_parser(sub) -> argparse.ArgumentParser:
     names = sorted(ESTIMATORS)
     n_default_cells = (
@@ -129,6 +121,28 @@ def _benchmark_parser(sub) -> argparse.ArgumentParser:
         "show this run's results)",
     )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument(
+        "--published", nargs="+", metavar="SPEC",
+        help="published results to set beside the run's ratio-1 cells in the summary (a table "
+        "per dataset, ranks with a critical-difference diagram, intervals against each arm): "
+        "'aeon' (the reference results aeon ships: HIVE-COTE 2, InceptionTime, FreshPRINCE, "
+        "WEASEL-2.0), a results table in aeon's layout (a row per dataset, a column per "
+        "resample) or of means ('dataset' and 'accuracy' columns), a folder of such tables, "
+        "a tsml-eval results folder; NAME=PATH names a table's classifier",
+    )
+    p.add_argument(
+        "--dry-run", action="store_true",
+        help="check everything as a run would, then print the grid and its expected time (per "
+        "dataset its sizes, per arm its cells and expected seconds, the cells finished in --out "
+        "that a resume reuses, the expected wall time) and stop: nothing trains, nothing is "
+        "written",
+    )
+    p.add_argument(
+        "--summarize-only", action="store_true",
+        help="compute nothing: summarize the cells finished in --out (a stopped run's, say) as "
+        "a finished run would (summary, skipped.csv, figures), for the grid its settings.json "
+        "records, and say how many of that grid's cells are missing",
+    )
     return p
 
 
@@ -184,26 +198,25 @@ def _check_out(out: Path) -> str | None:
         return f"--out: cannot create or write {out} (in {existing}: {exc.strerror or exc})"
     results = out / "results.csv"
     if results.exists():
-        try:
-            import pandas as pd
+        from .benchmark.results_file import header_columns
 
+        try:
             with open(results, "a"):
                 pass
-            if results.stat().st_size:
-                columns = pd.read_csv(results, nrows=0).columns
-                missing = [
-                    c for c in ("dataset", "ratio", "resample", "estimator", "status")
-                    if c not in columns
-                ]
-                if missing:
-                    return (
-                        f"--out: {results} is not an sktdi benchmark results file (no "
-                        f"{', '.join(missing)} column); choose another --out"
-                    )
+            # the header alone (None: the first row was cut short, and the run removes it);
+            # a row a stopped run cut short further down is no reason to refuse the folder
+            columns = header_columns(results)
+            missing = [
+                c for c in ("dataset", "ratio", "resample", "estimator", "status")
+                if columns is not None and c not in columns
+            ]
+            if missing:
+                return (
+                    f"--out: {results} is not an sktdi benchmark results file (no "
+                    f"{', '.join(missing)} column); choose another --out"
+                )
         except OSError as exc:
             return f"--out: cannot update {results}: {exc.strerror or exc}"
-        except ValueError as exc:  # pandas' ParserError and friends
-            return f"--out: cannot read {results} to resume it: {exc}"
     return None
 
 
@@ -463,43 +476,48 @@ def _validate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> list
         parser.error(problem)
     for name, reason in args.skipped:
         print(f"skipping dataset {name}: {reason}", file=sys.stderr)
+    args.published_table = _read_published(parser, args.published)
     return estimators
 
 
-def _describe(cell_key: tuple) -> str:
-    dataset, mode, ratio, resample, estimator = cell_key
-    split = "fold" if mode == "cv" else "resample"
-    return f"{dataset} ratio {ratio:g} {split} {resample} {estimator}"
+def _read_published(parser: argparse.ArgumentParser, specs: list[str] | None):
+    """``--published``'s results, read before any cell runs (None without it); a file that is
+    not results ends the command with one line naming it."""
+    if not specs:
+        return None
+    from .benchmark.published import read_all_published
+
+    try:
+        return read_all_published(specs)
+    except ValueError as exc:
+        parser.error(f"--published: {exc}")
 
 
-def _failure_report(failed) -> list[str]:
-    """Lines naming the failed cells, grouped by their one-line reason."""
-    from .benchmark.runner import _keys
-
-    groups: dict[str, list[tuple]] = {}
-    for key, error in zip(_keys(failed), failed["error"].fillna("unknown error").astype(str)):
-        reason = (error.strip().splitlines() or ["unknown error"])[0]
-        groups.setdefault(reason[:300], []).append(key)
-    lines = []
-    for reason, keys in sorted(groups.items(), key=lambda item: -len(item[1]))[
-        :MAX_REASONS_LISTED
-    ]:
-        listed = "; ".join(_describe(k) for k in keys[:MAX_CELLS_LISTED])
-        more = f"; and {len(keys) - MAX_CELLS_LISTED} more" if len(keys) > MAX_CELLS_LISTED else ""
-        lines.append(f"  {reason} ({len(keys)} cell{'s' if len(keys) > 1 else ''}): {listed}{more}")
-    if len(groups) > MAX_REASONS_LISTED:
-        lines.append(f"  ... and {len(groups) - MAX_REASONS_LISTED} other reasons")
-    return lines
+def _recorded_specs(specs: list[str] | None) -> list[str]:
+    """``--published``'s specs as settings.json keeps them: paths made absolute, so that
+    ``--summarize-only`` reads them from any folder."""
+    recorded = []
+    for spec in specs or []:
+        name, _, location = spec.rpartition("=") if "=" in spec else ("", "", spec)
+        if location != "aeon":
+            location = str(Path(location).expanduser().resolve())
+        recorded.append(f"{name}={location}" if name else location)
+    return recorded
 
 
 def run_benchmark_command(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    """Run ``sktdi benchmark``: 0 when at least one cell succeeded, 1 when all failed."""
+    """Run ``sktdi benchmark``: 0 when at least one cell succeeded, 1 when all failed; 130 when
+    stopped by Ctrl-C (143 by SIGTERM), its finished cells on disk and its session recorded.
+    With ``--dry-run``, print the plan (:func:`~sktdi.benchmark.progress.plan_report`) and
+    return 0 before anything trains or is written."""
     estimators = _validate(parser, args)
 
     from dataclasses import replace
 
-    from .benchmark.progress import expected_seconds
+    from .benchmark.progress import expected_seconds, plan_report
+    from .benchmark.results_file import repair_results, write_atomic
     from .benchmark.runner import make_cells, resume_plan, run_benchmark, worker_threads
+    from .benchmark.sessions import StopSignals, add_session
 
     params = {"max_epochs": args.max_epochs} if args.max_epochs is not None else {}
     cells = make_cells(
@@ -519,174 +537,188 @@ def run_benchmark_command(args: argparse.Namespace, parser: argparse.ArgumentPar
     ]
     out = Path(args.out)
     path = out / "results.csv"
+    if args.dry_run:
+        todo, stale = _said(resume_plan, cells, path)
+        print(plan_report(cells, todo, args.n_jobs, stale=len(stale), results_path=path))
+        print("dry run: nothing was trained or written")
+        return 0
+    # a row a stopped run cut short goes first, so that it is said once (here) and its cell
+    # counts among those to compute
+    _said(repair_results, path)
     # cells finished with other settings are recomputed (run_benchmark says so, once)
     todo = resume_plan(cells, path)[0]
     n_computed = len(todo)
     expected = expected_seconds(todo, args.n_jobs)
-    start = time.perf_counter()
-    results = run_benchmark(
-        cells,
-        path,
-        n_jobs=args.n_jobs,
-        backend=args.backend,
-        scheduler=args.scheduler,
-        progress=not args.quiet,
-        tsml_out=out,
-    )
-    wall = time.perf_counter() - start
-    # what this run compared and how long it took, beside its results (written once it ran,
-    # so that an interrupted run leaves an earlier run's record whole)
+    # what this run compares, on disk from its start: a stopped run's folder says what was
+    # asked, and --summarize-only reads its grid
     from .benchmark.settings import run_record
 
     settings = run_record(
         args.datasets, args.ratios, args.resamples, estimators, params, cv=args.cv,
         min_per_class=args.min_per_class, arm_params=args.arm_params,
     )
+    if args.cv:
+        settings["grid"]["cv_folds"] = args.cv  # the grid's "cv" says only whether
     if args.skipped:
         settings["skipped"] = dict(args.skipped)
-    run = {
+    if args.published:
+        settings["published"] = _recorded_specs(args.published)
+    write_atomic(out / "settings.json", json.dumps(settings, indent=1) + "\n")
+    session = {
         "command": "sktdi " + " ".join(sys.argv[1:]) if sys.argv[1:] else "sktdi benchmark",
-        "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "wall_seconds": round(wall, 1),
-        # the progress bar's first time left, from the cost model (progress.expected_seconds)
-        "expected_seconds": round(expected, 1),
-        "cells": len(cells), "cells_computed": n_computed, "n_jobs": args.n_jobs,
-        "cpu_count": os.cpu_count(), "cpu": _cpu(), "versions": _versions(),
+        "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
     }
-    (out / "settings.json").write_text(json.dumps(settings, indent=1) + "\n")
-    if n_computed or not (out / "run.json").exists():
-        # a rerun that computed nothing keeps the record of the run that did
-        (out / "run.json").write_text(json.dumps(run, indent=1) + "\n")
-    from .benchmark.runner import _keys
-
-    wanted = {c.key() for c in cells}
-    n_rows = len(results)  # every row of results.csv, earlier runs' grids included
-    results = results[[k in wanted for k in _keys(results)]]
-    ok = results["status"] == "ok"
-    failed = results[~ok]
-
+    start = time.perf_counter()
+    try:
+        with StopSignals() as stop:
+            results = run_benchmark(
+                cells,
+                path,
+                n_jobs=args.n_jobs,
+                backend=args.backend,
+                scheduler=args.scheduler,
+                progress=not args.quiet,
+                tsml_out=out,
+            )
+    except KeyboardInterrupt:
+        return _stopped(args, cells, todo, session, time.perf_counter() - start, expected,
+                        stop.exit_status)
+    wall = time.perf_counter() - start
+    if n_computed:  # a rerun that computed nothing adds no session to run.json
+        add_session(out / "run.json", _session(args, session, wall, expected, len(cells),
+                                               n_computed, interrupted=False))
     reused = len(cells) - n_computed
     ran = f"{n_computed} computed now in {wall:.0f} s" if n_computed else "0 computed now"
     counts = f"{len(cells)} cells: {ran}, {reused} taken from {path}"
-    if not ok.any():
-        # nothing to summarize: mean ± std, ranks and tests of an empty table mean nothing
-        print(f"all {len(cells)} cells failed; tracebacks in {path}:", file=sys.stderr)
-        print("\n".join(_failure_report(failed)), file=sys.stderr)
-        print(counts, file=sys.stderr)
+    from .benchmark.report import summarize_results
+
+    return summarize_results(
+        results, {c.key() for c in cells}, out, skipped=args.skipped, counts=counts,
+        no_plot=args.no_plot, published=args.published_table,
+    )
+
+
+def _said(call, *args):
+    """``call(*args)``, a results file's cut-short row said in one line on stderr (a warning
+    would add its file and source line, which mean nothing to the command's user)."""
+    import warnings
+
+    from .benchmark.results_file import TruncatedResultsWarning
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", TruncatedResultsWarning)
+        result = call(*args)
+    for warning in caught:
+        if issubclass(warning.category, TruncatedResultsWarning):
+            print(f"warning: {warning.message}", file=sys.stderr)
+        else:  # not ours to reword: shown as it would have been
+            warnings.showwarning(warning.message, warning.category, warning.filename,
+                                 warning.lineno)
+    return result
+
+
+def _session(
+    args, session: dict, wall: float, expected: float, n_cells: int, n_computed: int, *,
+    interrupted: bool,
+) -> dict:
+    """One session of ``run.json`` (:mod:`sktdi.benchmark.sessions`)."""
+    from .benchmark.sessions import library_versions, processor
+
+    return {
+        **session,
+        "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "wall_seconds": round(wall, 1),
+        # the progress's first time left, from the cost model (progress.expected_seconds)
+        "expected_seconds": round(expected, 1),
+        "cells": n_cells, "cells_computed": n_computed, "interrupted": interrupted,
+        "n_jobs": args.n_jobs, "cpu_count": os.cpu_count(), "cpu": processor(),
+        "versions": library_versions(),
+    }
+
+
+def _stopped(args, cells, todo, session, wall, expected, status: int) -> int:
+    """A run stopped by Ctrl-C or a signal: its session recorded, one line saying what
+    finished and the command that summarizes it; the shell's status of the signal."""
+    import shlex
+
+    from .benchmark.cells import cell_keys
+    from .benchmark.results_file import read_results
+    from .benchmark.sessions import add_session
+
+    out = Path(args.out)
+    path = out / "results.csv"
+    table = read_results(path)
+    keys = cell_keys(table)
+    # the rows of the cells to compute were removed when the run started: any now is new
+    computed = len({c.key() for c in todo} & set(keys))
+    ok = {k for k, status_ in zip(keys, table["status"]) if status_ == "ok"}
+    finished = len({c.key() for c in cells} & ok)
+    add_session(out / "run.json", _session(args, session, wall, expected, len(cells), computed,
+                                           interrupted=True))
+    command = ["sktdi", "benchmark", "--summarize-only", "--out", str(out)]
+    if args.no_plot:
+        command.append("--no-plot")
+    print(
+        f"stopped: {finished} of {len(cells)} cells finished ({computed} computed in this "
+        f"session, in {path}); summarize them with: {shlex.join(command)}",
+        file=sys.stderr,
+    )
+    return status
+
+
+# the options that make a grid or run one: --summarize-only takes its grid from settings.json
+GRID_OPTIONS = (
+    "datasets", "data_dir", "ratios", "resamples", "cv", "estimators", "min_per_class",
+    "params", "max_epochs", "n_jobs", "backend", "scheduler", "dry_run",
+)
+
+
+def summarize_command(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """``sktdi benchmark --summarize-only --out DIR``: the summary, skip list and figures of
+    the cells finished in DIR, for the grid its settings.json records (how many of its cells
+    are missing is said). 0 when a cell of the grid succeeded, 1 otherwise."""
+    given = [
+        "--" + dest.replace("_", "-") for dest in GRID_OPTIONS
+        if getattr(args, dest) != parser.get_default(dest)
+    ]
+    if given:
+        parser.error(f"--summarize-only takes the grid from --out's settings.json: "
+                     f"{', '.join(given)} cannot be given with it")
+    out = Path(args.out)
+    path, recorded = out / "results.csv", out / "settings.json"
+    if not recorded.is_file():
+        parser.error(f"--summarize-only: no {recorded} (a run into --out {out} writes it when "
+                     "it starts)")
+    problem = _check_out(out)
+    if problem:
+        parser.error(problem)
+
+    from .benchmark.cells import cell_keys, recorded_grid
+    from .benchmark.report import summarize_results
+    from .benchmark.results_file import read_results
+    from .benchmark.settings import parse_config
+
+    results = _said(read_results, path)
+    try:
+        settings = json.loads(recorded.read_text())
+        folds = [parse_config(c).get("n_folds", 0) for c in results.get("config", [])]
+        wanted = set(recorded_grid(settings, [f for f in folds if isinstance(f, int)]))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        parser.error(f"--summarize-only: cannot read the grid in {recorded}: {exc}")
+    have = wanted & set(cell_keys(results))
+    missing = len(wanted) - len(have)
+    counts = (f"{len(wanted)} cells in the grid of {recorded}: {len(have)} finished, "
+              f"{missing} missing")
+    if missing:
+        counts += " (not computed yet: rerun the run's command, in its run.json, to compute them)"
+    if not have:  # results.csv too may be missing: a run stopped before its first cell ended
+        print(f"no cell of the grid in {recorded} has finished yet (no row in {path})",
+              file=sys.stderr)
         return 1
-
-    from .benchmark.figures import plot_accuracy_vs_ratio, plot_paired_difference
-    from .benchmark.summary import format_summary, mean_std_long, summarize
-
-    summary = summarize(results)
-    summary["skipped"] = args.skipped
-    text = format_summary(summary)
-    print(text)
-    if len(failed):
-        print(
-            f"\n{len(failed)} of {len(cells)} cells failed; tracebacks in {path}:",
-            file=sys.stderr,
-        )
-        print("\n".join(_failure_report(failed)), file=sys.stderr)
-    print(f"\n{counts}")
-    coverage = _coverage_line(len(results), n_rows, path)
-    print(coverage)
-    (out / "summary.txt").write_text(f"{text}\n\n{coverage}\n")
-    mean_std_long(results).to_csv(out / "summary_accuracy.csv", index=False)
-    try:
-        results.to_parquet(out / "results.parquet", index=False)
-    except ImportError:
-        pass  # Parquet needs pyarrow; the CSV is the primary table
-    if args.skipped:
-        import pandas as pd
-
-        pd.DataFrame(args.skipped, columns=["dataset", "reason"]).to_csv(
-            out / "skipped.csv", index=False)
-    drawn = set()
-    if not args.no_plot:
-        drawn |= _draw_critical_differences(results, out)
-        plot_accuracy_vs_ratio(results, out / ACCURACY_FIGURE)
-        drawn.add(ACCURACY_FIGURE)
-        ok = set(results.loc[results["status"] == "ok", "estimator"])
-        if {"tdi", "s4d-lin"} <= ok:  # the figure that answers "does TDI beat S4D-Lin?"
-            plot_paired_difference(results, out / PAIRED_FIGURE)
-            drawn.add(PAIRED_FIGURE)
-    # a figure of an earlier run into this folder would sit beside a summary of another grid
-    # (the paired figure of a TDI/S4D-Lin run beside a summary without S4D-Lin)
-    for stale in [out / ACCURACY_FIGURE, out / PAIRED_FIGURE, *out.glob(CD_FIGURE.format("*"))]:
-        name = stale.name
-        if name not in drawn and stale.is_file():
-            stale.unlink()
-            print(f"removed {stale}, an earlier run's figure: this run does not draw it")
-    return 0
-
-
-def _draw_critical_differences(results, out: Path) -> set[str]:
-    """aeon's critical-difference diagram of each ratio, and of all ratios where there are
-    several, over the real datasets (the controls apart); the names of the files drawn."""
-    from .benchmark.statistics import draw_critical_difference, scopes_over_datasets
-
-    drawn = set()
-    for scope, table in scopes_over_datasets(results):
-        name, title = (
-            ("all", "all ratios, each (dataset, ratio) a unit") if scope == "all"
-            else (f"ratio{scope:g}", f"ratio {scope:g}")
-        )
-        figure = CD_FIGURE.format(name)
-        if draw_critical_difference(table, out / figure, f"{title}: {len(table)} datasets"):
-            drawn.add(figure)
-    return drawn
-
-
-def _versions() -> dict:
-    """The versions of what computed a run: sktdi and the libraries its results depend on."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    found = {"sktdi": __version__}
-    for name in ("torch", "numpy", "scikit-learn", "skorch", "numba", "sktime", "aeon"):
-        try:
-            found[name] = version(name)
-        except PackageNotFoundError:
-            pass
-    return found
-
-
-def _cpu() -> dict:
-    """The processor a run's numbers came from: its model and the instruction set torch's CPU
-    kernels dispatch to. A deep model trained with the same seed on another processor is
-    another draw (torch and numba sum in another order there; docs/tdi_real.md)."""
-    import platform
-
-    import torch
-
-    model = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo") as info:
-            model = next(
-                (line.split(":", 1)[1].strip() for line in info if line.startswith("model name")),
-                model,
-            )
-    except OSError:  # not Linux
-        pass
-    return {"model": model, "torch_capability": torch.backends.cpu.get_cpu_capability()}
-
-
-def _coverage_line(n_summarized: int, n_rows: int, path: Path) -> str:
-    """What the summary covers: this run's grid, which may be part of results.csv.
-
-    Examples
-    --------
-    >>> print(_coverage_line(6, 10, Path("out/results.csv")))
-    the summary covers this run's grid: 6 of the 10 rows in out/results.csv (the other 4 are \
-earlier runs' cells outside this grid: rerun with their datasets, ratios, resamples and \
-estimators to summarize them)
-    """
-    line = f"the summary covers this run's grid: {n_summarized} of the {n_rows} rows in {path}"
-    if n_summarized < n_rows:
-        line += (
-            f" (the other {n_rows - n_summarized} are earlier runs' cells outside this grid: "
-            f"rerun with their datasets, ratios, resamples and estimators to summarize them)"
-        )
-    return line
+    skipped = list(settings.get("skipped", {}).items())
+    # the published results given now, else those the run recorded
+    published = _read_published(parser, args.published or settings.get("published"))
+    return summarize_results(results, wanted, out, skipped=skipped, counts=counts,
+                             no_plot=args.no_plot, published=published)
 
 
 def _missing_benchmark_packages() -> list[str]:
@@ -719,7 +751,13 @@ def main(argv: list[str] | None = None) -> int:
                 f"sktdi benchmark needs {', '.join(missing)}, which the benchmark extra installs: "
                 f"pip install 'sktdi[benchmark]'"
             )
-        return run_benchmark_command(args, benchmark)
+        try:
+            if args.summarize_only:
+                return summarize_command(args, benchmark)
+            return run_benchmark_command(args, benchmark)
+        except KeyboardInterrupt:  # before the cells or after them: the run says what finished
+            print("sktdi benchmark: interrupted", file=sys.stderr)
+            return 130
     return 2  # pragma: no cover - argparse rejects unknown commands
 
 

@@ -53,7 +53,7 @@ _COLORS = ["tdi", "s4d-lin", "minirocket", "1nn-euclidean", "tdi+ridge", "tdi+ri
            "s4d-lin+ridge+minirocket", "minirocket-ridge"]
 
 
-def _estimator_color(estimator: str) -> str:
+def estimator_color(estimator: str) -> str:
     """The colour of an estimator's line: the same in every figure and every process."""
     import zlib
 
@@ -283,7 +283,7 @@ def plot_learning_curves(
         mean, std = grouped[metric].mean(), grouped[metric].std(ddof=1).fillna(0.0)
         where = mean.index if x == "budget" else grouped["train_seconds"].mean()
         label = (labels or {}).get(name, estimator_label(name))
-        color = _estimator_color(name) if name in _COLORS else None
+        color = estimator_color(name) if name in _COLORS else None
         ax.errorbar(
             where, mean, yerr=std, marker="o", ms=4, lw=1.3, capsize=2, elinewidth=0.9,
             label=label, color=color,

@@ -699,3 +699,93 @@ def test_a_cell_records_an_option_group_by_its_fields():
     assert plain == Cell("GunPoint", 1.0, 0, "tdi", params={"max_epochs": 5}).config()
     nested = Cell("GunPoint", 1.0, 0, "tdi", params={"training": {"augment": "slice"}})
     assert json.loads(nested.config())["training"] == {"augment": "slice"}
+
+
+# -- a stopped run's files ----------------------------------------------------------------------
+
+
+def test_a_row_cut_short_by_a_kill_is_dropped_then_recomputed(tmp_path):
+    from sktdi.benchmark.results_file import TruncatedResultsWarning, read_results
+    from sktdi.benchmark.runner import resume_plan
+
+    cells = make_cells(["ItalyPowerDemand"], [1.0], 2, ["1nn-euclidean"])
+    path = tmp_path / "results.csv"
+    run_benchmark(cells, path, progress=False)
+    header, first, last = path.read_text().splitlines(keepends=True)
+    path.write_text(header + first + last[: len(last) // 2])  # killed halfway through a write
+    with pytest.warns(TruncatedResultsWarning, match="cut short"):
+        assert list(read_results(path)["resample"]) == [0]
+    with pytest.warns(TruncatedResultsWarning, match="left out"):
+        assert resume_plan(cells, path)[0] == [cells[1]]
+    # the resumed run cuts the half row off before appending, and recomputes its cell
+    with pytest.warns(TruncatedResultsWarning, match="removed"):
+        table = run_benchmark(cells, path, progress=False)
+    assert list(table["resample"]) == [0, 1] and set(table["status"]) == {"ok"}
+    assert path.read_text().startswith(header + first) and path.read_text().count("\n") == 3
+
+
+def _always_fails(seed, overrides):
+    raise RuntimeError("no model\nsecond line of the message")
+
+
+def test_a_row_cut_inside_its_traceback_is_dropped(tmp_path, monkeypatch):
+    # a traceback holds newlines inside quotes: a cut right after one ends the file with a
+    # newline, inside an open quote (pandas alone fails with "EOF inside string")
+    from sktdi.benchmark.results_file import TruncatedResultsWarning, complete_part, read_results
+
+    monkeypatch.setitem(ESTIMATORS, "fails", (_always_fails, "flat", None))
+    cells = make_cells(["ItalyPowerDemand"], [1.0], 1, ["1nn-euclidean", "fails"])
+    path = tmp_path / "results.csv"
+    run_benchmark(cells, path, progress=False)
+    text = path.read_text()
+    cut = text.index("\n", text.index("Traceback")) + 1
+    path.write_text(text[:cut])
+    cut_short = complete_part(text[:cut].encode())[1]
+    assert cut_short.startswith(b"ItalyPowerDemand,resample,1.0,0,fails")
+    with pytest.warns(TruncatedResultsWarning):
+        table = read_results(path)
+    assert list(table["estimator"]) == ["1nn-euclidean"]
+
+
+def test_a_row_is_appended_in_one_write(tmp_path, monkeypatch):
+    import os
+    import types
+
+    from sktdi.benchmark import results_file
+
+    writes = []
+
+    def write(descriptor, data):
+        writes.append(data)
+        return os.write(descriptor, data)
+
+    monkeypatch.setattr(results_file, "os", types.SimpleNamespace(**{**vars(os), "write": write}))
+    path = tmp_path / "results.csv"
+    row = {"dataset": "D", "status": "error", "traceback": 'Traceback\n  "x"\nValueError'}
+    results_file.append_row(path, row)
+    results_file.append_row(path, {**row, "dataset": "E"})
+    assert len(writes) == 2 and writes[0].startswith(b"dataset,mode,")  # the header with row 1
+    table = results_file.read_results(path)
+    assert list(table["dataset"]) == ["D", "E"] and table["traceback"][1] == row["traceback"]
+
+
+def test_a_tsml_file_is_never_left_half_written(tmp_path, monkeypatch):
+    import os
+
+    from sktdi.benchmark import results_file
+    from sktdi.benchmark.tsml_results import write_classifier_results
+
+    path = tmp_path / "testResample0.csv"
+    kwargs = {"dataset": "D", "estimator": "e", "resample": 0, "y_true": ["a", "b"],
+              "y_pred": ["a", "a"], "classes": ["a", "b"]}
+    write_classifier_results(path, **kwargs)
+    before = path.read_text()
+
+    def stopped(source, target):
+        raise KeyboardInterrupt  # Ctrl-C after the new text is written, before it replaces
+
+    monkeypatch.setattr(results_file.os, "replace", stopped)
+    with pytest.raises(KeyboardInterrupt):
+        write_classifier_results(path, **{**kwargs, "y_pred": ["a", "b"]})
+    monkeypatch.undo()
+    assert path.read_text() == before and os.listdir(tmp_path) == [path.name]

@@ -412,3 +412,169 @@ def test_a_missing_benchmark_extra_is_named_before_any_cell_runs(monkeypatch, ca
         main(["benchmark", "--datasets", "ItalyPowerDemand"])
     assert info.value.code == 2
     assert "pip install 'sktdi[benchmark]'" in capsys.readouterr().err
+
+
+# -- a dry run, a stopped run, its summary ----------------------------------------------------
+
+
+def test_dry_run_prints_the_plan_and_trains_and_writes_nothing(capsys, tmp_path, monkeypatch):
+    from sktdi.benchmark import make_cells, runner
+    from sktdi.benchmark.progress import expected_seconds, format_clock
+
+    out = tmp_path / "out"
+    listing = tmp_path / "names.txt"
+    listing.write_text("ItalyPowerDemand\nGunPoint\nNoSuchSet\n")
+    argv = ["--datasets", f"@{listing}", "--estimators", "1nn-euclidean", "tdi", "--ratios",
+            "0.5", "1", "--resamples", "2", "--n-jobs", "2", "--quiet", "--no-plot",
+            "--out", str(out)]
+    # a part of the grid finished before: the plan counts it as reused
+    first = ["--datasets", "ItalyPowerDemand", "GunPoint", "--estimators", "1nn-euclidean",
+             "--ratios", "1", "--resamples", "2", "--quiet", "--no-plot", "--out", str(out)]
+    assert main(["benchmark", *first]) == 0
+    finished = (out / "results.csv").read_bytes(), (out / "settings.json").read_bytes()
+    capsys.readouterr()
+
+    def no_training(*args, **kwargs):
+        raise AssertionError("a dry run trained")
+
+    monkeypatch.setattr(runner, "run_benchmark", no_training)
+    monkeypatch.setattr(runner, "run_cell", no_training)
+    assert main(["benchmark", *argv, "--dry-run"]) == 0
+    captured = capsys.readouterr()
+    assert "skipping dataset NoSuchSet: not found" in captured.err  # the usual checks ran
+    lines = captured.out.splitlines()
+    assert "  ItalyPowerDemand: 67 train, length 24, 2 classes, 1029 test" in lines
+    assert "  GunPoint: 50 train, length 150, 2 classes, 150 test" in lines
+    from sktdi.benchmark.progress import cell_seconds
+
+    left = make_cells(["ItalyPowerDemand", "GunPoint"], [0.5], 2, ["1nn-euclidean"])
+    assert f"  1nn-euclidean: 4 of 8 cells, {sum(cell_seconds(left)):.3g} s" in lines
+    assert any(line.startswith("  tdi: 8 of 8 cells, ") for line in lines)
+    assert f"finished in {out / 'results.csv'}: 4 cells, which a resume reuses" in lines
+    cells = make_cells(["ItalyPowerDemand", "GunPoint"], [0.5, 1.0], 2, ["1nn-euclidean", "tdi"])
+    todo = [c for c in cells if not (c.estimator == "1nn-euclidean" and c.ratio == 1.0)]
+    expected = format_clock(expected_seconds(todo, 2))
+    assert (f"expected wall time: about {expected} for 12 cells on 2 workers (--n-jobs 2; cost "
+            "model)") in lines
+    assert lines[-1] == "dry run: nothing was trained or written"
+    assert ((out / "results.csv").read_bytes(), (out / "settings.json").read_bytes()) == finished
+    assert not (out / "skipped.csv").exists()  # the first run skipped none; this one wrote none
+    # nothing at all when --out does not exist yet
+    assert main(["benchmark", *argv[:-1], str(tmp_path / "new"), "--dry-run"]) == 0
+    assert not (tmp_path / "new").exists()
+
+
+def _stops_after(n_cells: int, how: str, out: Path):
+    """A 1-NN arm whose cell n_cells + 1 is stopped: Ctrl-C, or a kill (SIGTERM)."""
+    built = []
+
+    def build(seed, overrides):
+        import os
+        import signal
+
+        from sklearn.neighbors import KNeighborsClassifier
+
+        # what the run compares is on disk from its start
+        assert (out / "settings.json").is_file()
+        built.append(seed)
+        if len(built) > n_cells:
+            if how == "sigterm":
+                os.kill(os.getpid(), signal.SIGTERM)
+            raise KeyboardInterrupt
+        return KNeighborsClassifier(n_neighbors=1)
+
+    return build
+
+
+@pytest.mark.parametrize("how, status", [("ctrl-c", 130), ("sigterm", 143)])
+def test_a_stopped_run_is_recorded_and_summarized(capsys, tmp_path, monkeypatch, how, status):
+    import json
+
+    pytest.importorskip("matplotlib")
+    monkeypatch.setitem(ESTIMATORS, "knn", (_stops_after(3, how, tmp_path), "flat", None))
+    argv = ["benchmark", "--datasets", "ItalyPowerDemand", "--ratios", "0.5", "1",
+            "--resamples", "3", "--estimators", "knn", "--n-jobs", "1", "--out", str(tmp_path)]
+    assert main(argv) == status
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    stopped = [line for line in err.splitlines() if line.startswith("stopped:")]
+    assert stopped == [(
+        f"stopped: 3 of 6 cells finished (3 computed in this session, in "
+        f"{tmp_path / 'results.csv'}); summarize them with: sktdi benchmark --summarize-only "
+        f"--out {tmp_path}"
+    )]
+    assert len(pd.read_csv(tmp_path / "results.csv")) == 3
+    settings = json.loads((tmp_path / "settings.json").read_text())
+    assert settings["grid"]["ratios"] == [0.5, 1.0] and list(settings["estimators"]) == ["knn"]
+    run = json.loads((tmp_path / "run.json").read_text())
+    assert [(s["interrupted"], s["cells_computed"]) for s in run["sessions"]] == [(True, 3)]
+    assert run["cells_computed"] == 3 and run["n_jobs"] == 1
+
+    # the command it names summarizes the finished half, as a finished run would
+    assert main(["benchmark", "--summarize-only", "--out", str(tmp_path)]) == 0
+    captured = capsys.readouterr()
+    assert (f"6 cells in the grid of {tmp_path / 'settings.json'}: 3 finished, 3 missing"
+            in captured.out)
+    assert "test accuracy" in captured.out
+    for name in ("summary.txt", "summary_accuracy.csv", "accuracy_vs_ratio.png"):
+        assert (tmp_path / name).is_file(), name
+    assert len(pd.read_csv(tmp_path / "summary_accuracy.csv")) == 1  # ratio 0.5 only
+
+    # resumed: the other half, and run.json adds the session and the totals
+    monkeypatch.setitem(ESTIMATORS, "knn", (_stops_after(99, how, tmp_path), "flat", None))
+    assert main([*argv, "--quiet"]) == 0
+    assert "6 cells: 3 computed now in " in capsys.readouterr().out
+    run = json.loads((tmp_path / "run.json").read_text())
+    sessions = run["sessions"]
+    assert [(s["interrupted"], s["cells_computed"]) for s in sessions] == [(True, 3), (False, 3)]
+    assert run["cells_computed"] == 6 and run["n_sessions"] == 2 and not run["interrupted"]
+    assert run["wall_seconds"] == pytest.approx(sum(s["wall_seconds"] for s in sessions), abs=0.1)
+    assert run["started"] == sessions[0]["started"] and run["finished"] == sessions[1]["finished"]
+
+
+def test_an_older_run_json_is_read_as_one_session(capsys, tmp_path):
+    import json
+
+    older = {"command": "sktdi benchmark", "finished": "2026-01-01T00:00:00+0000",
+             "wall_seconds": 10.0, "expected_seconds": 12.0, "cells": 1, "cells_computed": 1,
+             "n_jobs": 2}
+    (tmp_path / "run.json").write_text(json.dumps(older))
+    argv = [*FAST, "--ratios", "1", "--resamples", "1", "--n-jobs", "1", "--out", str(tmp_path)]
+    assert main(["benchmark", *argv]) == 0
+    run = json.loads((tmp_path / "run.json").read_text())
+    assert run["sessions"][0] == {**older, "interrupted": False}
+    assert run["cells_computed"] == 2 and run["wall_seconds"] >= 10.0
+    assert run["expected_seconds"] == pytest.approx(12.0 + run["sessions"][1]["expected_seconds"])
+
+
+def test_summarize_only_needs_a_run_folder_and_no_grid(capsys, tmp_path):
+    import json
+
+    line = usage_error(capsys, ["--summarize-only", "--out", str(tmp_path)])
+    assert f"no {tmp_path / 'settings.json'}" in line
+    line = usage_error(capsys, ["--summarize-only", "--datasets", "GunPoint", "--out",
+                                str(tmp_path)])
+    assert "--datasets cannot be given with it" in line
+    # a run stopped before its first cell ended: its grid, and no row yet
+    grid = {"datasets": ["GunPoint"], "ratios": [1.0], "resamples": 1, "cv": False}
+    (tmp_path / "settings.json").write_text(
+        json.dumps({"grid": grid, "estimators": {"tdi": {}}}))
+    assert main(["benchmark", "--summarize-only", "--out", str(tmp_path)]) == 1
+    assert "no cell of the grid in" in capsys.readouterr().err
+
+
+def test_a_row_cut_short_is_said_in_one_line_and_computed_again(capsys, tmp_path):
+    argv = [*FAST, "--ratios", "1", "--resamples", "2", "--n-jobs", "1", "--out", str(tmp_path)]
+    assert main(["benchmark", *argv]) == 0
+    whole = pd.read_csv(tmp_path / "results.csv")
+    text = (tmp_path / "results.csv").read_text()
+    (tmp_path / "results.csv").write_text(text[:-30])  # a kill in the middle of the last row
+    capsys.readouterr()
+    assert main(["benchmark", *argv]) == 0
+    captured = capsys.readouterr()
+    said = [line for line in captured.err.splitlines() if "cut short" in line]
+    assert len(said) == 1 and said[0].startswith("warning: ") and "computed again" in said[0]
+    assert "TruncatedResultsWarning" not in captured.err
+    assert "2 cells: 1 computed now in " in captured.out
+    again = pd.read_csv(tmp_path / "results.csv")
+    assert list(again["resample"]) == list(whole["resample"]) == [0, 1]

@@ -539,8 +539,14 @@ def test_warm_start_restarts_the_schedule_and_partial_fit_runs_at_lr():
 
 def test_cross_parameter_checks_are_never_silent():
     X, y = planted(n_per_class=10)
+    # an int patience with nothing that holds series out, whatever the data: the network
+    # alone ("auto" holds none out without the fast path), or an explicit 0
+    with pytest.raises(ValueError, match=r"only on top of the fast path.*\(fast_path=False\)"):
+        SSMClassifier(**NETWORK, n_iter_no_change=3).fit(X, y)
     with pytest.raises(ValueError, match="validation_fraction > 0"):
-        SSMClassifier(**FAST, n_iter_no_change=3).fit(X, y)
+        SSMClassifier(**FAST, n_iter_no_change=3, validation_fraction=0).fit(X, y)
+    with pytest.raises(ValueError, match="leaves out \\(prefix_weight=0.5 trains"):
+        SSMClassifier(**FAST, n_iter_no_change=3, prefix_weight=0.5).fit(X, y)
     for params in ({"validation_fraction": 0.2}, {"validation_fraction": 0.2, "n_iter_no_change": 2}):
         with pytest.raises(ValueError, match="partial_fit"):
             SSMClassifier(**FAST, **params).partial_fit(X, y)
@@ -1134,3 +1140,59 @@ def test_minirocket_leaves_torch_threads_as_the_user_set_them():
     )
     out = _run_python(code, OMP_NUM_THREADS="1", NUMBA_NUM_THREADS="2")
     assert out == ["1", "1", "1", "1"], out
+
+
+def test_minirocket_asks_numba_for_no_more_threads_than_it_allows():
+    """A loky worker runs torch on the user's OMP_NUM_THREADS (2) while numba there allows
+    NUMBA_NUM_THREADS (1): MiniRocket's n_jobs was torch's count, and numba.set_num_threads(2)
+    failed every fit ("The number of threads must be between 1 and 1"). A model fitted where
+    numba allowed 2 (its MiniRocket's n_jobs=2, as a file from another machine holds it)
+    predicts here too, in this process and in a worker, and predicting changes it not."""
+    pytest.importorskip("sktime")
+    code = (
+        "import joblib, numpy as np\n"
+        "from sktdi import SpectralRidgeClassifier\n"
+        "rng = np.random.default_rng(0)\n"
+        "y = np.repeat([0, 1], 10)\n"
+        "X = rng.normal(size=(20, 1, 32)) + y[:, None, None] * np.sin(0.8 * np.arange(32))\n"
+        "def fit_and_predict():\n"
+        "    model = SpectralRidgeClassifier(n_filters=4, rocket='minirocket', random_state=0)\n"
+        "    model.fit(X, y)\n"
+        "    model.rocket_.n_jobs = 2\n"
+        "    return model.score(X, y), model.rocket_.n_jobs\n"
+        "# in one worker: numba compiles MiniRocket once (seconds), in the worker alone\n"
+        "done = joblib.Parallel(n_jobs=2)(joblib.delayed(fit_and_predict)() for _ in range(1))\n"
+        "print(*done[0])\n"
+    )
+    out = _run_python(code, OMP_NUM_THREADS="2", NUMBA_NUM_THREADS="1")
+    assert float(out[0]) > 0.9 and out[1] == "2", out
+
+
+def test_grid_search_n_jobs_2_where_omp_num_threads_exceeds_the_workers_share():
+    """The issue's case (75): OMP_NUM_THREADS=2 set by the user (as clusters set it) and
+    GridSearchCV(n_jobs=2) on two cores: loky passes the user's OMP_NUM_THREADS on to its
+    workers, so torch runs a fit on 2 threads, but sets each worker's NUMBA_NUM_THREADS to
+    its share, cpu_count() // 2 = 1. OMP_NUM_THREADS is one more than that share here, so
+    that the case is the same on any machine of 2 cores or more."""
+    import os
+
+    pytest.importorskip("sktime")
+    code = (
+        "import numpy as np\n"
+        "from sklearn.model_selection import GridSearchCV\n"
+        "from sklearn.pipeline import make_pipeline\n"
+        "from sklearn.preprocessing import StandardScaler\n"
+        "from sktdi import SSMClassifier\n"
+        "rng = np.random.default_rng(0)\n"
+        "y = np.repeat([0, 1], 10)\n"
+        "X = rng.normal(size=(20, 32)) + y[:, None] * np.sin(0.8 * np.arange(32))\n"
+        "pipe = make_pipeline(StandardScaler(), SSMClassifier(\n"
+        "    d_model=8, n_layers=1, d_state=8, max_epochs=1, random_state=0))\n"
+        "# refit=False: the fits in the workers are the case; a refit here would add one\n"
+        "search = GridSearchCV(pipe, {'ssmclassifier__init': ['tdi']}, cv=2, n_jobs=2,\n"
+        "                      refit=False, error_score='raise').fit(X, y)\n"
+        "print(*search.cv_results_['mean_test_score'])\n"
+    )
+    share = max((os.cpu_count() or 1) // 2, 1)
+    out = _run_python(code, OMP_NUM_THREADS=str(share + 1), NUMBA_NUM_THREADS=None)
+    assert len(out) == 1 and 0 <= float(out[0]) <= 1, out

@@ -14,7 +14,7 @@ from scipy import stats
 from sktdi.benchmark import Cell, make_cells, run_benchmark, run_cell
 from sktdi.benchmark.answer import warning_table
 from sktdi.benchmark.estimators import ESTIMATORS
-from sktdi.benchmark.progress import RunProgress, _clock, expected_seconds
+from sktdi.benchmark.progress import RunProgress, expected_seconds, format_clock
 from sktdi.benchmark.statistics import (
     MIN_UNTIED,
     dataset_means,
@@ -224,7 +224,7 @@ def test_progress_starts_from_the_cost_model_and_follows_the_pace():
     fast = progress.time_left(elapsed=1.0)
     slow = progress.time_left(elapsed=200.0)
     assert fast < progress.expected and slow > fast
-    assert _clock(65) == "1:05" and _clock(3723) == "1:02:03"
+    assert format_clock(65) == "1:05" and format_clock(3723) == "1:02:03"
 
 
 # -- the command -------------------------------------------------------------------------------
@@ -335,15 +335,55 @@ def test_a_names_file_without_names_says_so(tmp_path, capsys):
     assert f"{listing} lists no dataset name" in capsys.readouterr().err
 
 
-def test_progress_into_a_log_stays_short(tmp_path, monkeypatch):
+def test_progress_into_a_log_is_lines_with_the_clock_of_their_printing(monkeypatch):
+    # before: a log got nothing until the first cell ended, then tqdm's carriage-return
+    # updates, each with the clock of the cell before ("3/60 cells, 0:08 elapsed" minutes in)
     import io
 
     log = io.StringIO()  # not a terminal
     monkeypatch.setattr("sys.stderr", log)
     cells = make_cells(["ItalyPowerDemand"], [1.0], 20, ["1nn-euclidean"])
-    with RunProgress(cells, 1) as progress:
+    now = [100.0]
+    with RunProgress(cells, 1, clock=lambda: now[0]) as progress:
         assert progress._ticker is None  # no clock ticking into the log
+        expected = format_clock(expected_seconds(cells, 1))
+        # at once, before any cell has finished
+        assert log.getvalue() == f"20 cells to compute, about {expected} expected (cost model)\n"
+        for cell in cells:
+            now[0] += 10.0  # a cell every 10 s: a line every third cell, at most every 30 s
+            progress.finished(cell.key())
+    text = log.getvalue()
+    lines = text.splitlines()
+    assert "\r" not in text and len(lines) == 1 + 6 + 1  # cells 3, 6, ..., 18, and the end
+    assert lines[1].startswith("3/20 cells (15%), 0:30 elapsed, about ")
+    assert lines[2].startswith("6/20 cells (30%), 1:00 elapsed, about ")
+    assert lines[-1] == f"20/20 cells done in 3:20 (expected about {expected})"
+
+    # cells slower than the half minute: a line after each
+    log.seek(0), log.truncate()
+    with RunProgress(cells[:3], 1, clock=lambda: now[0]) as progress:
+        for cell in cells[:3]:
+            now[0] += 45.0
+            progress.finished(cell.key())
+    assert [line.split(" elapsed")[0] for line in log.getvalue().splitlines()[1:]] == [
+        "1/3 cells (33%), 0:45", "2/3 cells (67%), 1:30",
+        f"3/3 cells done in 2:15 (expected about {format_clock(expected_seconds(cells[:3], 1))})",
+    ]
+
+
+def test_progress_on_a_terminal_is_a_ticking_bar(monkeypatch):
+    import io
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    screen = Terminal()
+    monkeypatch.setattr("sys.stderr", screen)
+    cells = make_cells(["ItalyPowerDemand"], [1.0], 2, ["1nn-euclidean"])
+    with RunProgress(cells, 1) as progress:
+        assert progress._ticker is not None
         for cell in cells:
             progress.finished(cell.key())
-    # on a terminal: one update per cell and per second; here the start and the end
-    assert log.getvalue().count("\r") <= 4 and "20/20 cells 100%" in log.getvalue()
+    assert progress._ticker.is_alive() is False
+    assert "\r" in screen.getvalue() and "2/2 cells 100%" in screen.getvalue()

@@ -3,6 +3,8 @@ computations, and the estimators' behaviour around it."""
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 import torch
@@ -136,6 +138,44 @@ def test_too_few_series_to_hold_out_train_on_all_of_them():
     assert report["validation_fraction"] == 0.0 and model.n_epochs_ == 3
     assert "too few to hold out" in report["reason"]
     assert "valid_loss" not in model.history_[-1]
+
+
+def test_an_int_patience_stops_early_on_the_split_that_auto_holds_out():
+    """n_iter_no_change=2 with validation_fraction="auto" (it was refused, "needs a
+    validation split"): on the fast path "auto" holds out its share, the network stops after
+    2 epochs that do not beat the best validation loss (the fast path's counted as epoch 0),
+    and fast_path_report_ says what the fit chose."""
+    X, y = _task(n_per_class=20)
+    model = SSMClassifier(d_model=8, n_layers=1, max_epochs=30, n_iter_no_change=2,
+                          random_state=0).fit(X, y)
+    report = model.fast_path_report_
+    assert report["validation_fraction"] == 0.2 and report["n_iter_no_change"] == 2
+    assert "valid_loss" in model.history_[-1]
+    assert model.n_epochs_ == report["best_epoch"] + 2 < 30  # stopped at the patience's end
+    default = SSMClassifier(d_model=8, n_layers=1, max_epochs=1, random_state=0).fit(X, y)
+    assert default.fast_path_report_["n_iter_no_change"] == 10  # "auto"'s patience, resolved
+
+
+def test_an_int_patience_where_auto_holds_nothing_out_trains_on_all_and_says_so():
+    """Too few series for "auto" to hold any out (the long-series study's size): the fit
+    does what "auto" does for the default patience, trains on every series for max_epochs,
+    and warns, from the caller's line, that the int was not applied; the report says so."""
+    X, y = _task(n_per_class=4, n_classes=5)
+    with pytest.warns(UserWarning, match=r"n_iter_no_change=2 is not applied.*too few") as seen:
+        model = SSMClassifier(d_model=8, n_layers=3, max_epochs=3, n_iter_no_change=2,
+                              random_state=0).fit(X, y)
+    assert {warning.filename for warning in seen} == {__file__}
+    report = model.fast_path_report_
+    assert report["validation_fraction"] == 0.0 and report["n_iter_no_change"] is None
+    assert "n_iter_no_change=2 was not applied" in report["reason"]
+    assert model.n_epochs_ == 3 and "valid_loss" not in model.history_[-1]
+    # an explicit share holds series out regardless, with its own errors where it cannot
+    with pytest.raises(ValueError, match="validation_fraction=0.2 holds out 4 of 20 series"):
+        SSMClassifier(d_model=8, n_layers=3, max_epochs=3, n_iter_no_change=2,
+                      validation_fraction=0.2, random_state=0).fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the default patience follows "auto" silently
+        SSMClassifier(d_model=8, n_layers=3, max_epochs=1, random_state=0).fit(X, y)
 
 
 def test_models_for_prefixes_leave_the_fast_path_out_and_say_why_elsewhere():

@@ -13,8 +13,10 @@ _LAZY = {
     "ESTIMATORS": ".estimators",
     "available": ".estimators",
     "gives_probabilities": ".estimators",
-    "Cell": ".runner",
-    "make_cells": ".runner",
+    # the grid's definitions: a module of their own, light (no pandas or torch)
+    "Cell": ".cells",
+    "make_cells": ".cells",
+    "read_results": ".results_file",
     "run_benchmark": ".runner",
     "run_cell": ".runner",
     "resume_plan": ".runner",

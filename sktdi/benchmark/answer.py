@@ -11,7 +11,21 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .summary import _label, _ok, _points, _ratio, _section, format_p_value
+from ..plotting import estimator_label, estimator_order
+from .formatting import format_points, format_ratio, p_text, section
+from .published import PUBLISHED_RATIO, beside_run
+from .statistics import (
+    CD_ALPHA,
+    CONTROL_DATASETS,
+    MIN_UNTIED,
+    difference_over_datasets,
+    ok_rows,
+    pairwise_over_datasets,
+    ranks_over_datasets,
+    real_datasets,
+    scopes_over_datasets,
+    tie_split,
+)
 
 # the placebo arm TDI is set against: modes moved as far as TDI moves them, to random places
 PLACEBO = "tdi-control"
@@ -35,16 +49,7 @@ def dataset_statistics(
     dataset, its resamples as units), and "tie_split" ({(TDI arm, other arm):
     :func:`~.statistics.tie_split`}).
     """
-    from .statistics import (
-        CONTROL_DATASETS,
-        difference_over_datasets,
-        pairwise_over_datasets,
-        ranks_over_datasets,
-        scopes_over_datasets,
-        tie_split,
-    )
-
-    ok = _ok(results)
+    ok = ok_rows(results)
     out: dict[str, object] = {"ranks": {}, "pairwise": {}, "tdi_help": pd.DataFrame(),
                               "controls": pd.DataFrame(), "tie_split": {}}
     if ok.empty:
@@ -90,7 +95,7 @@ def warning_table(results: pd.DataFrame) -> pd.DataFrame:
         text = row.warnings
         if not isinstance(text, str) or not text.strip():
             continue
-        where = f"{row.dataset} ratio {_ratio(row.ratio)} resample {int(row.resample)} {row.estimator}"
+        where = f"{row.dataset} ratio {format_ratio(row.ratio)} resample {int(row.resample)} {row.estimator}"
         for line in text.splitlines():
             if line.strip():
                 found.setdefault(line.strip(), []).append(where)
@@ -108,12 +113,10 @@ def _interval(row) -> str:
 
 def _test_note(row, unit: str) -> str:
     """The Wilcoxon p, or why there is none worth reading."""
-    from .statistics import MIN_UNTIED
-
     untied = int(row["untied"])
     if untied == 0:
         return f"every {unit} tied: no test"
-    p = f"p = {format_p_value(row['p'])}"
+    p = p_text(row["p"])
     if row["too_few"]:
         return (f"{p}, but {untied} untied {unit}{'s' if untied > 1 else ''} cannot reach "
                 f"p < 0.05 (needs {MIN_UNTIED})")
@@ -123,7 +126,7 @@ def _test_note(row, unit: str) -> str:
 def _difference_table(frame: pd.DataFrame, unit: str, index: list) -> str:
     table = pd.DataFrame({
         f"{unit}s": frame["n"].astype(int).to_numpy(),
-        "mean": [_points(v) for v in frame["mean"]],
+        "mean": [format_points(v) for v in frame["mean"]],
         "95% interval": [_interval(r) for _, r in frame.iterrows()],
         "detectable": [
             "—" if int(u) == 0 else "n/a" if not np.isfinite(v) else f"±{100 * v:.1f}"
@@ -136,8 +139,8 @@ def _difference_table(frame: pd.DataFrame, unit: str, index: list) -> str:
 
 
 def _versus(reference: str, other: str) -> str:
-    name = "placebo" if other == PLACEBO else _label(other)
-    return f"{_label(reference)} − {name}"
+    name = "placebo" if other == PLACEBO else estimator_label(other)
+    return f"{estimator_label(reference)} − {name}"
 
 
 def tdi_help_sections(summary: dict) -> list[str]:
@@ -147,7 +150,7 @@ def tdi_help_sections(summary: dict) -> list[str]:
     if help_ is not None and len(help_):
         index = [
             f"{_versus(r['a'], r['b'])}, ratio "
-            + ("all" if r["scope"] == "all" else _ratio(r["scope"]))
+            + ("all" if r["scope"] == "all" else format_ratio(r["scope"]))
             for _, r in help_.iterrows()
         ]
         body = _difference_table(help_, "dataset", index)
@@ -160,14 +163,12 @@ def tdi_help_sections(summary: dict) -> list[str]:
             + ("; 'all' pools each (dataset, ratio) as one unit (not independent: the same "
                "datasets at several ratios)" if (help_["scope"] == "all").any() else "")
         )
-        parts.append(_section(
+        parts.append(section(
             "does TDI help? differences over datasets (controls apart)", body))
     controls = summary.get("controls")
     if controls is not None and len(controls):
-        from .statistics import CONTROL_DATASETS
-
         index = [
-            f"{r['dataset']}: {_versus(r['a'], r['b'])}, ratio {_ratio(r['scope'])}"
+            f"{r['dataset']}: {_versus(r['a'], r['b'])}, ratio {format_ratio(r['scope'])}"
             for _, r in controls.iterrows()
         ]
         body = _difference_table(controls, "resample", index)
@@ -181,7 +182,7 @@ def tdi_help_sections(summary: dict) -> list[str]:
             "moving modes anywhere"
         )
         body += "\n" + _control_verdict(controls)
-        parts.append(_section("positive control: a generated task with a known band "
+        parts.append(section("positive control: a generated task with a known band "
                               "(resamples as units)", body))
     splits = summary.get("tie_split") or {}
     for (arm, other), split in splits.items():
@@ -189,11 +190,11 @@ def tdi_help_sections(summary: dict) -> list[str]:
         report["channels"] = [
             "—" if not np.isfinite(v) else f"{v:.0f}" for v in report["channels"]
         ]
-        report.index = [f"{d} {_ratio(r)}" for d, r in report.index]
+        report.index = [f"{d} {format_ratio(r)}" for d, r in report.index]
         report.index.name = "dataset ratio"
         report.columns = [
-            "cells", "TDI stood down", "same accuracy", f"{_label(arm)} ahead",
-            f"{_label(arm)} behind", "channels aligned",
+            "cells", "TDI stood down", "same accuracy", f"{estimator_label(arm)} ahead",
+            f"{estimator_label(arm)} behind", "channels aligned",
         ]
         body = report.to_string() + (
             "\nTDI stood down: it aligned no channel (its statistic was too unreliable or "
@@ -203,9 +204,9 @@ def tdi_help_sections(summary: dict) -> list[str]:
             "over the cells where it acted, network and fast path together; each cell's "
             "reasons are in the results' tdi_action column"
         )
-        parts.append(_section(
-            f"what {_label(arm)} did, per paired cell, against "
-            f"{'the placebo' if other == PLACEBO else _label(other)}", body))
+        parts.append(section(
+            f"what {estimator_label(arm)} did, per paired cell, against "
+            f"{'the placebo' if other == PLACEBO else estimator_label(other)}", body))
     return parts
 
 
@@ -219,7 +220,7 @@ def _control_verdict(controls: pd.DataFrame) -> str:
 
     def where(frame: pd.DataFrame, above: bool) -> str:
         chosen = frame[(frame["low"] > 0) == above]
-        return ", ".join(_ratio(r) for r in chosen["scope"])
+        return ", ".join(format_ratio(r) for r in chosen["scope"])
 
     seen, missed = where(lin, True), where(lin, False)
     if seen:
@@ -241,10 +242,29 @@ def _control_verdict(controls: pd.DataFrame) -> str:
     return verdict
 
 
+def _rank_lines(ranks: pd.Series, tests: dict, where: str, units: str) -> list[str]:
+    """The average ranks of one scope, and aeon's cliques among them."""
+    lines = [f"{where} ({units}): " + ", ".join(
+        f"{estimator_label(name)} {rank:.2f}" for name, rank in ranks.items())]
+    if not tests:
+        return lines + ["  no critical-difference test (needs aeon and 2 or more datasets)"]
+    if not np.isfinite(tests["friedman_p"]):  # two arms: their one test
+        a, b, p = tests["pairs"][0]
+        return lines + [(f"  two arms: Wilcoxon {p_text(p)} (one-sided, as aeon tests it: "
+                         f"that {estimator_label(a)} is ahead of {estimator_label(b)})")]
+    if tests["friedman_p"] >= CD_ALPHA:
+        return lines + [(f"  Friedman {p_text(tests['friedman_p'])}: no difference among "
+                         f"the arms at α = {CD_ALPHA:g}; one clique")]
+    differ = [(a, b, p) for a, b, p in tests["pairs"] if p < tests["threshold"]]
+    if differ:
+        return lines + [f"  differ (Wilcoxon, Holm, α = {CD_ALPHA:g}): " + "; ".join(
+            f"{estimator_label(a)} > {estimator_label(b)} ({p_text(p)})" for a, b, p in differ)]
+    return lines + [(f"  Friedman {p_text(tests['friedman_p'])}, but no pair differs "
+                     f"(Wilcoxon, Holm, α = {CD_ALPHA:g})")]
+
+
 def rank_sections(summary: dict) -> list[str]:
     """Average ranks over datasets at each ratio, with the critical-difference cliques."""
-    from .statistics import CD_ALPHA
-
     ranks = summary.get("ranks") or {}
     pairwise = summary.get("pairwise") or {}
     lines = []
@@ -254,30 +274,9 @@ def rank_sections(summary: dict) -> list[str]:
         n = table.attrs.get("n_datasets", "?")
         where, units = (
             ("all ratios", f"{n} (dataset, ratio) units") if scope == "all"
-            else (f"ratio {_ratio(scope)}", f"{n} dataset{'' if n == 1 else 's'}")
+            else (f"ratio {format_ratio(scope)}", f"{n} dataset{'' if n == 1 else 's'}")
         )
-        lines.append(f"{where} ({units}): " + ", ".join(
-            f"{_label(name)} {rank:.2f}" for name, rank in table.items()))
-        tests = pairwise.get(scope) or {}
-        if not tests:
-            lines.append("  no critical-difference test (needs aeon and 2 or more datasets)")
-            continue
-        if not np.isfinite(tests["friedman_p"]):  # two arms: their one test
-            a, b, p = tests["pairs"][0]
-            lines.append(f"  two arms: Wilcoxon p = {format_p_value(p)} (one-sided, as aeon "
-                         f"tests it: that {_label(a)} is ahead of {_label(b)})")
-            continue
-        if tests["friedman_p"] >= CD_ALPHA:
-            lines.append(f"  Friedman p = {format_p_value(tests['friedman_p'])}: no difference "
-                         f"among the arms at α = {CD_ALPHA:g}; one clique")
-            continue
-        differ = [(a, b, p) for a, b, p in tests["pairs"] if p < tests["threshold"]]
-        if differ:
-            lines.append(f"  differ (Wilcoxon, Holm, α = {CD_ALPHA:g}): " + "; ".join(
-                f"{_label(a)} > {_label(b)} (p = {format_p_value(p)})" for a, b, p in differ))
-        else:
-            lines.append(f"  Friedman p = {format_p_value(tests['friedman_p'])}, but no pair "
-                         f"differs (Wilcoxon, Holm, α = {CD_ALPHA:g})")
+        lines += _rank_lines(table, pairwise.get(scope) or {}, where, units)
     if not lines:
         return []
     lines.append("1 = best; each dataset's mean over its resamples, the controls apart; "
@@ -285,8 +284,90 @@ def rank_sections(summary: dict) -> list[str]:
                  "diagrams (the differences above use 95% intervals); sktdi benchmark draws "
                  "aeon's critical-difference diagrams as critical_difference_*.png beside this "
                  "summary, where there are 2 datasets and 3 arms or more")
-    return [_section("average rank over datasets, and critical-difference cliques",
+    return [section("average rank over datasets, and critical-difference cliques",
+                    "\n".join(lines))]
+
+
+def published_statistics(results: pd.DataFrame, published: pd.DataFrame) -> dict:
+    """The run beside published results (:mod:`.published`): the run's ratio-1 cells of the
+    official split and its resamples, real datasets only, each dataset's mean over the
+    resamples every arm finished.
+
+    Returns {} without such cells, else "table" (datasets × the run's arms and the published
+    classifiers), "pairing" and "missing" (:func:`~.published.beside_run`), "complete" (the
+    datasets with every figure), "ranks" and "pairwise" over them (with the critical-difference
+    cliques), and "differences" (each arm − each published classifier, datasets as units, over
+    the datasets both have).
+    """
+    ok = real_datasets(ok_rows(results))
+    ok = ok[(ok["mode"] == "resample") & np.isclose(ok["ratio"].astype(float), PUBLISHED_RATIO)]
+    if ok.empty or published is None or published.empty:
+        return {}
+    cells = ok.pivot_table(index=["dataset", "resample"], columns="estimator",
+                           values="accuracy").dropna()
+    if cells.empty:
+        return {}
+    means = cells.groupby(level="dataset").agg(lambda v: float(np.mean(v.to_numpy())))
+    resamples = {d: sorted(int(r) for r in part.index.get_level_values("resample"))
+                 for d, part in cells.groupby(level="dataset")}
+    beside = beside_run(means, resamples, published)
+    table = beside["table"]
+    arms = list(means.columns)
+    others = [c for c in table.columns if c not in arms]
+    complete = table.dropna()
+    rows = [{**difference_over_datasets(table[[a, b]].dropna(), a, b)}
+            for a in arms for b in others]
+    return {**beside, "arms": arms, "complete": complete,
+            "ranks": ranks_over_datasets(complete), "pairwise": pairwise_over_datasets(complete),
+            "differences": pd.DataFrame(rows)}
+
+
+def published_sections(summary: dict) -> list[str]:
+    """The run beside published results: per dataset, pairing and gaps, ranks with cliques,
+    and each arm − each published classifier with 95% intervals over datasets."""
+    beside = summary.get("published") or {}
+    if not beside:
+        note = summary.get("published_note")
+        return [section("beside published results", note)] if note else []
+    table, arms = beside["table"], beside["arms"]
+    order = estimator_order(arms) + [c for c in table.columns if c not in arms]
+    complete = beside["complete"]
+    shown = table[order].copy()
+    # the mean row over the datasets with every figure: the one set all columns share
+    shown.loc[f"mean over the {len(complete)} with every figure"] = complete[order].mean()
+    body = shown.rename(columns=estimator_label).to_string(
+        float_format="{:.3f}".format, na_rep="—")
+    lines = [body, "", ("the run: ratio 1 (the whole training split), each dataset's mean "
+                        "over the resamples every arm finished; the published figures beside "
+                        "it:")]
+    lines += [f"  {name}: {how}" for name, how in beside["pairing"].items()]
+    if beside["missing"]:
+        gaps: dict[str, list[str]] = {}
+        for classifier, dataset, what in beside["missing"]:
+            gaps.setdefault(classifier, []).append(dataset + ("" if what == "dataset" else
+                                                              f" ({what})"))
+        lines.append("— the table has no such figure (never filled in):")
+        lines += [f"  {name}: {len(d)} dataset{'s' if len(d) > 1 else ''}: {', '.join(d)}"
+                  for name, d in gaps.items()]
+    parts = [section(f"beside published results: {len(table)} datasets at ratio 1",
                      "\n".join(lines))]
+    if len(beside["ranks"]):
+        n = len(complete)
+        rank_lines = _rank_lines(beside["ranks"], beside["pairwise"],
+                                 "with the published", f"{n} dataset{'' if n == 1 else 's'}")
+        rank_lines.append("1 = best, over the datasets with every figure; sktdi benchmark draws "
+                          "the diagram as critical_difference_published.png")
+        parts.append(section("average rank beside published results, and critical-difference "
+                             "cliques", "\n".join(rank_lines)))
+    differences = beside["differences"]
+    if len(differences):
+        index = [f"{estimator_label(r['a'])} − {r['b']}" for _, r in differences.iterrows()]
+        body = _difference_table(differences, "dataset", index) + (
+            "\npoints of accuracy over the datasets both have; interval: 95% t-interval over "
+            "datasets; detectable: the smallest true difference this comparison would find "
+            "(paired t, α = 0.05, 80% power)")
+        parts.append(section("each arm − each published classifier", body))
+    return parts
 
 
 # warnings listed per distinct message, and cells named per warning
@@ -307,4 +388,4 @@ def warning_sections(summary: dict) -> list[str]:
     lines.append("each cell's warnings are in the results' warnings column; an option a warning "
                  "names can be passed to an arm with --params FILE (a JSON object: arm -> "
                  "parameters)")
-    return [_section(f"warnings: {len(table)} distinct", "\n".join(lines))]
+    return [section(f"warnings: {len(table)} distinct", "\n".join(lines))]

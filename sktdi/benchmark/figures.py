@@ -20,9 +20,9 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ..plotting import _estimator_color, estimator_label, estimator_order
+from ..plotting import estimator_color, estimator_label, estimator_order
+from .statistics import ok_rows
 from .summary import (
-    _ok,
     duplicate_training_sets,
     paired,
     per_class_label,
@@ -147,7 +147,7 @@ def _accuracy_panel(ax, results, dataset: str, *, metric: str, estimators, dodge
         ax.errorbar(
             curve.index * shift, curve["mean"], yerr=curve["std"], marker="o", ms=4, lw=1.3,
             capsize=2, elinewidth=0.9, label=estimator_label(estimator),
-            color=_estimator_color(estimator),
+            color=estimator_color(estimator),
         )
     ratios = sorted(stats.index.get_level_values("ratio").unique())
     _log_ratio_axis(ax, results, dataset, ratios)
@@ -294,7 +294,7 @@ def paired_difference_table(
     duplicates = duplicate_training_sets(results)
     for (dataset, ratio), group in duplicates.groupby(["dataset", "ratio"]):
         sources = set(group["same_as"])
-        n_splits = len(_ok(results).query("dataset == @dataset and ratio == @ratio")
+        n_splits = len(ok_rows(results).query("dataset == @dataset and ratio == @ratio")
                        [["mode", "resample"]].drop_duplicates())
         if len(sources) == 1 and len(group) == n_splits and (dataset, ratio) in out.index:
             out.loc[(dataset, ratio), "same_as"] = sources.pop()

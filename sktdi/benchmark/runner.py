@@ -1,4 +1,8 @@
-"""The benchmark grid: cells, running one cell, running many (joblib or Dask), resuming."""
+"""Running the benchmark grid: one cell, many (joblib or Dask), resuming a stopped run.
+
+The grid itself (:class:`Cell`, :func:`make_cells`) is defined in :mod:`.cells`, and the results
+file's reading and writing in :mod:`.results_file`; both are re-exported here.
+"""
 
 from __future__ import annotations
 
@@ -7,9 +11,8 @@ import sys
 import time
 import traceback
 import warnings
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -17,99 +20,24 @@ import numpy as np
 import pandas as pd
 
 from ..utils.threads import omp_num_threads
-from .estimators import DEFAULT_RATIOS, ESTIMATORS, gives_probabilities
-from .progress import RunProgress
-from .settings import cell_settings, describe_settings, normalize_config, parse_config
 
-KEY = ["dataset", "mode", "ratio", "resample", "estimator"]
-# the results file's columns, in order; "traceback" is empty for ok rows; "config" holds the
-# cell's settings (sktdi.benchmark.settings): a resumed run reuses a row only when they match
-COLUMNS = [
-    *KEY, "n_train", "n_test", "n_classes", "accuracy", "balanced_accuracy", "nll",
-    "fit_seconds", "predict_seconds", "status", "error", "traceback", "config", "finished_at",
-    "tdi_aligned", "tdi_action", "warnings",
-]
+# the grid's definitions live in .cells (the progress bar reads them too); they are
+# re-exported here, where they were first defined: sktdi.benchmark.runner.Cell still works
+from .cells import KEY, Cell, cell_keys, make_cells  # noqa: F401 (make_cells: re-exported)
+from .estimators import ESTIMATORS, gives_probabilities
+from .progress import RunProgress
+from .results_file import (
+    COLUMNS,
+    append_row,
+    read_results,
+    repair_results,
+    write_atomic,
+)
+from .settings import describe_settings, normalize_config, parse_config
+
 # the key of a row that holds the cell's test predictions on their way from the worker to the
 # tsml-eval results file (run_benchmark writes and drops it; the CSV never holds it)
 PREDICTIONS = "_predictions"
-
-
-@dataclass(frozen=True)
-class Cell:
-    """One fit/evaluate: a dataset, a training ratio, a resample (or fold), an estimator.
-
-    ``mode="resample"``: resample 0 is the official train/test split, r > 0 a stratified
-    reshuffle. ``mode="cv"``: ``resample`` is the fold of a stratified ``n_folds``-fold
-    cross-validation over the pooled data; ``mode="train-cv"``: the same inside the official
-    training split alone (the test split is never read: for choosing defaults). The training
-    ratio subsamples the training part, stratified, keeping at least ``min_per_class`` series
-    per class.
-
-    The key names the experiment; :meth:`config` holds the settings that, besides the key,
-    change its result (model overrides the estimator reads, ``min_per_class``, the fold count,
-    ``data_dir``; see :mod:`sktdi.benchmark.settings`). A finished cell is reused only when both
-    match.
-
-    Examples
-    --------
-    >>> from sktdi.benchmark import Cell
-    >>> Cell("GunPoint", 0.08, 0, "tdi").key()
-    ('GunPoint', 'resample', 0.08, 0, 'tdi')
-    >>> Cell("GunPoint", 0.08, 0, "tdi", params={"max_epochs": 5}).config()
-    '{"max_epochs": 5}'
-    """
-
-    dataset: str
-    ratio: float
-    resample: int
-    estimator: str
-    mode: str = "resample"
-    n_folds: int = 0
-    min_per_class: int = 1
-    data_dir: str | None = None
-    params: dict = field(default_factory=dict)
-    threads: int = 1
-
-    def key(self) -> tuple:
-        return (self.dataset, self.mode, float(self.ratio), int(self.resample), self.estimator)
-
-    def settings(self) -> dict:
-        """What changes this cell's result besides its key (defaults left out)."""
-        return cell_settings(
-            self.estimator, self.params, mode=self.mode, n_folds=self.n_folds,
-            min_per_class=self.min_per_class, data_dir=self.data_dir,
-        )
-
-    def config(self) -> str:
-        """:meth:`settings` as the results file's "config" column holds them (sorted JSON)."""
-        return normalize_config(self.estimator, self.settings())
-
-
-def make_cells(
-    datasets: Iterable[str],
-    ratios: Iterable[float] = DEFAULT_RATIOS,
-    resamples: int = 3,
-    estimators: Iterable[str] = ("tdi", "s4d-lin"),
-    *,
-    cv: int | None = None,
-    **cell_kwargs,
-) -> list[Cell]:
-    """The full grid. With ``cv=K`` the resamples are the K folds.
-
-    Examples
-    --------
-    >>> from sktdi.benchmark import make_cells
-    >>> len(make_cells(["GunPoint", "ArrowHead"], [0.1, 1.0], 3, ["tdi", "s4d-lin"]))
-    24
-    """
-    mode, n = ("cv", cv) if cv else ("resample", resamples)
-    return [
-        Cell(d, float(r), i, e, mode=mode, n_folds=cv or 0, **cell_kwargs)
-        for d in datasets
-        for r in ratios
-        for i in range(n)
-        for e in estimators
-    ]
 
 
 def _split(cell: Cell):
@@ -381,13 +309,11 @@ def finished_keys(path: Path) -> set[tuple]:
 def finished_configs(path: Path) -> dict[tuple, str]:
     """Key -> settings (normalized "config", :mod:`sktdi.benchmark.settings`) of the cells
     finished without error in the results file."""
-    if not _nonempty(path):
-        return {}
-    done = pd.read_csv(path)
+    done = read_results(path)
     done = done[done["status"] == "ok"]
     configs = done["config"] if "config" in done.columns else [None] * len(done)
     return {
-        key: normalize_config(key[-1], config) for key, config in zip(_keys(done), configs)
+        key: normalize_config(key[-1], config) for key, config in zip(cell_keys(done), configs)
     }
 
 
@@ -475,12 +401,6 @@ def _nonempty(path: Path) -> bool:
     return path.exists() and path.stat().st_size > 0
 
 
-def _append(path: Path, row: dict) -> None:
-    # to_csv quotes fields holding newlines (tracebacks), so pd.read_csv reads them back whole
-    frame = pd.DataFrame([{c: row.get(c, np.nan) for c in COLUMNS}])
-    frame.to_csv(path, mode="a", header=not _nonempty(path), index=False)
-
-
 def _current_columns(table: pd.DataFrame) -> pd.DataFrame:
     """``table`` with :data:`COLUMNS` first, in order (missing ones empty), then any others.
 
@@ -499,20 +419,21 @@ def _forget_reruns(path: Path, todo: list[Cell], stale: list[tuple[Cell, str]] =
     :func:`replaced_path` first: the results file keeps one row per cell, all of one run's
     settings, and the replaced results are not lost.
     """
-    table = pd.read_csv(path)
-    keys = _keys(table)
+    table = read_results(path)
+    keys = cell_keys(table)
     replaced = {c.key() for c, _ in stale}
     if replaced:
         stale_ok = np.array([k in replaced for k in keys]) & (table["status"] == "ok").to_numpy()
         moved = table[stale_ok]
         aside = replaced_path(path)
         if _nonempty(aside):
-            moved = pd.concat([pd.read_csv(aside), moved], ignore_index=True)
-        _current_columns(moved).to_csv(aside, index=False)
+            moved = pd.concat([read_results(aside), moved], ignore_index=True)
+        # rewritten whole: through a temporary file, so a stop now leaves the old file
+        write_atomic(aside, _current_columns(moved).to_csv(index=False, lineterminator="\n"))
     rerun = {c.key() for c in todo}
     # failed rows and rows of other settings that will be rerun go, one row per cell
     keep = [k not in rerun for k in keys]
-    _current_columns(table[keep]).to_csv(path, index=False)
+    write_atomic(path, _current_columns(table[keep]).to_csv(index=False, lineterminator="\n"))
 
 
 # loky (joblib's process pool) takes a worker's RSS after its first task as a reference and,
@@ -592,6 +513,9 @@ def run_benchmark(
     a tsml-eval results file under ``tsml_out/tsml/`` (:mod:`sktdi.benchmark.tsml_results`).
     Each cell's warnings go into its row ("warnings"), never to the terminal, and a TDI
     arm's row says what TDI did ("tdi_aligned", "tdi_action"; :func:`tdi_action`).
+    Each row is appended in one write, and a row a stopped run left cut short is removed
+    first (:mod:`.results_file`); on Ctrl-C (KeyboardInterrupt) the workers are stopped and
+    the interrupt goes on to the caller, with every finished cell's row in the file.
     Returns the whole results table.
 
     Examples
@@ -606,6 +530,8 @@ def run_benchmark(
     """
     path = Path(results_path)
     path.parent.mkdir(parents=True, exist_ok=True)
+    # a run stopped mid-write left its last row cut short: the next row must start a line
+    repair_results(path)
     todo, stale = resume_plan(cells, path)
     if stale:
         print(stale_message(stale, path), file=sys.stderr)
@@ -618,16 +544,35 @@ def run_benchmark(
             results = _joblib_results(todo, n_jobs) if n_jobs != 1 else map(run_cell, todo)
         else:
             raise ValueError(f"backend must be 'loky' or 'dask', got {backend!r}")
-        with RunProgress(todo, n_jobs, enabled=progress) as bar:
-            for row in results:
-                predictions = row.pop(PREDICTIONS, None)
-                if tsml_out is not None and predictions is not None:
-                    _write_tsml(tsml_out, row, predictions)
-                _append(path, row)
-                bar.finished(tuple(row[k] for k in KEY))
+        try:
+            with RunProgress(todo, n_jobs, enabled=progress) as bar:
+                for row in results:
+                    predictions = row.pop(PREDICTIONS, None)
+                    if tsml_out is not None and predictions is not None:
+                        _write_tsml(tsml_out, row, predictions)
+                    append_row(path, row)
+                    bar.finished(tuple(row[k] for k in KEY))
+        finally:
+            _stop(results)
     # pandas' default parser may misread a float's last digit: round_trip gives back the very
     # accuracies written, so that tsml-eval's evaluation of the results files matches them
-    return pd.read_csv(path, float_precision="round_trip")
+    return read_results(path, float_precision="round_trip")
+
+
+def _stop(results) -> None:
+    """Stop the workers of an unfinished run (Ctrl-C, an error in this process).
+
+    Closing joblib's generator aborts its Parallel, which kills the loky workers; closing
+    the Dask generator closes its client and the LocalCluster it started. Either would
+    otherwise keep computing cells nobody reads. joblib warns that tasks were cancelled: that
+    is what was asked, so the warning is not shown.
+    """
+    close = getattr(results, "close", None)  # map(run_cell, ...) has nothing running apart
+    if close is None:
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        close()
 
 
 def _write_tsml(out: Path, row: dict, predictions: dict) -> None:
@@ -644,9 +589,3 @@ def _write_tsml(out: Path, row: dict, predictions: dict) -> None:
         **predictions,
     )
 
-
-def _keys(table: pd.DataFrame) -> list[tuple]:
-    return [
-        (r.dataset, r.mode, float(r.ratio), int(r.resample), r.estimator)
-        for r in table.itertuples()
-    ]

@@ -24,7 +24,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .summary import _TIE, _ok  # the results' ok rows and the tie tolerance, as the summary's
+# two accuracies closer than this are a tie (the same predictions, summed in another order)
+TIE = 1e-12
 
 # generated tasks whose answer is known, reported apart from the real datasets: on them TDI
 # must beat S4D-Lin and its placebo, or the harness could not see an effect where one exists
@@ -37,6 +38,13 @@ CD_ALPHA = 0.1
 # the fewest untied pairs for which a two-sided Wilcoxon signed-rank test can reach p < 0.05
 # (its smallest exact p with m pairs is 2 / 2**m: 0.0625 for 5, 0.031 for 6)
 MIN_UNTIED = 6
+
+
+def ok_rows(results: pd.DataFrame) -> pd.DataFrame:
+    """The rows of the cells that finished ("ok"); none of a table without a status column."""
+    if "status" not in results.columns:
+        return results.iloc[0:0]
+    return results[results["status"] == "ok"]
 
 
 def real_datasets(results: pd.DataFrame) -> pd.DataFrame:
@@ -61,7 +69,7 @@ def dataset_means(results: pd.DataFrame, metric: str = "accuracy") -> pd.DataFra
     >>> dataset_means(results).round(3).to_dict("records")
     [{'s4d-lin': 0.775, 'tdi': 0.8}]
     """
-    ok = _ok(results)
+    ok = ok_rows(results)
     if ok.empty:
         return pd.DataFrame()
     cells = ok.pivot_table(
@@ -203,7 +211,7 @@ def difference_over_datasets(means: pd.DataFrame, a: str, b: str) -> dict:
     out["n"] = n
     if n == 0:
         return out
-    untied = diff[np.abs(diff) > _TIE]
+    untied = diff[np.abs(diff) > TIE]
     out.update(
         mean=float(diff.mean()), untied=len(untied), wins=int((untied > 0).sum()),
         losses=int((untied < 0).sum()), too_few=len(untied) < MIN_UNTIED,
@@ -229,7 +237,7 @@ def tie_split(results: pd.DataFrame, a: str = "tdi", b: str = "s4d-lin") -> pd.D
     Needs the results' ``tdi_aligned`` column: a file written before it was recorded cannot
     tell the two kinds of tie apart, and gets an empty table.
     """
-    ok = _ok(results)
+    ok = ok_rows(results)
     if "tdi_aligned" not in ok.columns:
         return pd.DataFrame()
     cells = ok[ok["estimator"].isin([a, b])]
@@ -244,9 +252,9 @@ def tie_split(results: pd.DataFrame, a: str = "tdi", b: str = "s4d-lin") -> pd.D
     stood_down = aligned.fillna(-1).eq(0)
     frame = pd.DataFrame({
         "stood_down": stood_down,
-        "same": ~stood_down & (diff.abs() <= _TIE),
-        "ahead": ~stood_down & (diff > _TIE),
-        "behind": ~stood_down & (diff < -_TIE),
+        "same": ~stood_down & (diff.abs() <= TIE),
+        "ahead": ~stood_down & (diff > TIE),
+        "behind": ~stood_down & (diff < -TIE),
         "channels": aligned.where(~stood_down),
     })
     grouped = frame.groupby(level=["dataset", "ratio"])

@@ -20,25 +20,33 @@ the accuracy table and the plots keep every ratio and mark the duplicates.
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pandas as pd
 from scipy import stats
 
 from ..plotting import estimator_label, estimator_order
+from .answer import (
+    dataset_statistics,
+    published_sections,
+    published_statistics,
+    rank_sections,
+    tdi_help_sections,
+    warning_sections,
+    warning_table,
+)
+from .formatting import (
+    format_p_value,  # noqa: F401 (scripts import it from the summary)
+    format_points,
+    format_ratio,
+    section,
+)
+from .settings import HARNESS_SETTINGS, describe_settings, normalize_config, parse_config
+from .statistics import TIE, ok_rows, real_datasets
 
 PAIR = ["dataset", "mode", "ratio", "resample"]
 SPLIT = ["dataset", "mode", "resample"]
-_TIE = 1e-12
-
-
-def _ok(results: pd.DataFrame) -> pd.DataFrame:
-    if "status" not in results.columns:
-        return results.iloc[0:0]
-    return results[results["status"] == "ok"]
-
-
-def _label(estimator: str) -> str:
-    return estimator_label(estimator)
 
 
 def duplicate_training_sets(results: pd.DataFrame) -> pd.DataFrame:
@@ -65,7 +73,7 @@ def duplicate_training_sets(results: pd.DataFrame) -> pd.DataFrame:
     [[0.08, 0.04]]
     """
     columns = SPLIT + ["ratio", "n_train", "same_as"]
-    ok = _ok(results)
+    ok = ok_rows(results)
     if ok.empty or "n_train" not in ok.columns:
         return pd.DataFrame(columns=columns)
     sizes = (
@@ -131,7 +139,7 @@ def resample_mean_std(results: pd.DataFrame, metric: str = "accuracy") -> pd.Dat
     >>> float(resample_mean_std(results[results["resample"] == 0]).loc[("D", "tdi", 0.1), "std"])
     0.0
     """
-    ok = _ok(results)
+    ok = ok_rows(results)
     if ok.empty:
         index = pd.MultiIndex.from_arrays([[], [], []], names=["dataset", "estimator", "ratio"])
         return pd.DataFrame({"mean": [], "std": [], "n": []}, index=index)
@@ -213,10 +221,8 @@ def run_settings(results: pd.DataFrame) -> pd.DataFrame:
     >>> run_settings(results).values.tolist()
     [['1nn-euclidean', '{}', 1], ['tdi', '{"max_epochs": 5}', 1]]
     """
-    from .settings import normalize_config
-
     columns = ["estimator", "config", "cells"]
-    ok = _ok(results)
+    ok = ok_rows(results)
     if ok.empty or "config" not in ok.columns:
         return pd.DataFrame(columns=columns)
     # normalized: an older file recorded --max-epochs on 1-NN rows too, where it means nothing
@@ -228,7 +234,9 @@ def run_settings(results: pd.DataFrame) -> pd.DataFrame:
 def settings_lines(settings: pd.DataFrame, reference: str = "tdi",
                    baseline: str = "s4d-lin") -> list[str]:
     """Lines naming the non-default settings of :func:`run_settings`, for the report and the
-    figures: "max_epochs=5: TDI, S4D-Lin" (estimators at their defaults are not named), and for
+    figures: first the run's own settings, those every cell shares (``data_dir``,
+    ``min_per_class``, the fold count: "run: data_dir=..."), then what differs per arm,
+    "max_epochs=5: TDI, S4D-Lin" (estimators at their defaults are not named), and for
     an estimator whose cells mix settings, "TDI: mixed settings, ..." with the cells of each.
     Empty when every cell ran with the defaults.
 
@@ -240,21 +248,33 @@ def settings_lines(settings: pd.DataFrame, reference: str = "tdi",
     ...                          "config": ['{"max_epochs": 5}'] * 2 + ["{}"], "cells": 4})
     >>> settings_lines(settings)
     ['max_epochs=5: TDI, S4D-Lin']
+    >>> settings["config"] = ['{"data_dir": "ucr", "max_epochs": 5}'] * 2 + ['{"data_dir": "ucr"}']
+    >>> settings_lines(settings)
+    ['run: data_dir=ucr', 'max_epochs=5: TDI, S4D-Lin']
     """
-    from .settings import describe_settings
-
     if settings is None or not len(settings):
         return []
+    configs = [parse_config(c) for c in settings["config"]]
+    # a harness setting with one value in every cell is the run's, not an arm's
+    shared = {
+        key: configs[0][key] for key in HARNESS_SETTINGS
+        if key in configs[0] and all(c.get(key, None) == configs[0][key] for c in configs)
+    }
+    own = [json.dumps({k: v for k, v in c.items() if k not in shared}, sort_keys=True)
+           for c in configs]
+    settings = settings.assign(config=own)
     lines, uniform = [], {}
     for name in _estimator_order(settings["estimator"], reference, baseline):
         rows = settings[settings["estimator"] == name]
         if len(rows) > 1:
             parts = [f"{describe_settings(c)} ({n} cell{'s' if n != 1 else ''})"
                      for c, n in zip(rows["config"], rows["cells"])]
-            lines.append(f"{_label(name)}: mixed settings, " + "; ".join(parts))
+            lines.append(f"{estimator_label(name)}: mixed settings, " + "; ".join(parts))
         elif rows["config"].iloc[0] != "{}":
-            uniform.setdefault(rows["config"].iloc[0], []).append(_label(name))
-    return [f"{describe_settings(c)}: {', '.join(names)}" for c, names in uniform.items()] + lines
+            uniform.setdefault(rows["config"].iloc[0], []).append(estimator_label(name))
+    run = [f"run: {describe_settings(shared)}"] if shared else []
+    return run + [f"{describe_settings(c)}: {', '.join(names)}"
+                  for c, names in uniform.items()] + lines
 
 
 def mean_nll(results: pd.DataFrame) -> pd.Series:
@@ -277,7 +297,7 @@ def mean_nll(results: pd.DataFrame) -> pd.Series:
     """
     from .estimators import gives_probabilities
 
-    ok = _ok(results)
+    ok = ok_rows(results)
     if ok.empty or "nll" not in ok.columns:
         return pd.Series(dtype=float, name="nll")
     nll = ok.groupby("estimator")["nll"].mean()
@@ -299,7 +319,7 @@ def training_size(results: pd.DataFrame) -> pd.DataFrame:
     [1.0, 2.0]
     """
     columns = ["n_train_min", "n_train_max", "n_classes", "per_class"]
-    ok = _ok(results)
+    ok = ok_rows(results)
     if ok.empty or "n_train" not in ok.columns:
         index = pd.MultiIndex.from_arrays([[], []], names=["dataset", "ratio"])
         return pd.DataFrame({c: [] for c in columns}, index=index)
@@ -328,7 +348,7 @@ def paired(
     """
     if merge_duplicates:
         results = distinct_training_sets(results)
-    ok = _ok(results)
+    ok = ok_rows(results)
     if ok.empty:
         return pd.DataFrame(index=pd.MultiIndex.from_arrays([[]] * len(PAIR), names=PAIR))
     return ok.pivot_table(index=PAIR, columns="estimator", values=metric)
@@ -363,9 +383,9 @@ def wins_ties_losses(
             rows.append(
                 {
                     "versus": other,
-                    "wins": int((diff > _TIE).sum()),
-                    "ties": int((diff.abs() <= _TIE).sum()),
-                    "losses": int((diff < -_TIE).sum()),
+                    "wins": int((diff > TIE).sum()),
+                    "ties": int((diff.abs() <= TIE).sum()),
+                    "losses": int((diff < -TIE).sum()),
                     "n_pairs": len(diff),
                     "mean_difference": float(diff.mean()) if len(diff) else np.nan,
                 }
@@ -432,12 +452,12 @@ def wilcoxon_test(
     both = table[[a, b]].dropna()
     diff = (both[a] - both[b]).to_numpy()
     out.update(
-        n_pairs=len(diff), n_ties=int(np.count_nonzero(np.abs(diff) <= _TIE)),
+        n_pairs=len(diff), n_ties=int(np.count_nonzero(np.abs(diff) <= TIE)),
         mean_difference=float(np.mean(diff)) if len(diff) else np.nan,
     )
     if len(diff) == 0:
         return out
-    if np.count_nonzero(np.abs(diff) > _TIE) == 0:
+    if np.count_nonzero(np.abs(diff) > TIE) == 0:
         out.update(statistic=np.nan, p_value=1.0)
     else:
         test = stats.wilcoxon(diff, zero_method="zsplit")
@@ -446,7 +466,8 @@ def wilcoxon_test(
 
 
 def summarize(
-    results: pd.DataFrame, reference: str = "tdi", baseline: str = "s4d-lin"
+    results: pd.DataFrame, reference: str = "tdi", baseline: str = "s4d-lin",
+    published: pd.DataFrame | None = None,
 ) -> dict[str, object]:
     """All summary tables of a results table, keyed by name.
 
@@ -461,6 +482,9 @@ def summarize(
     rows), "reference", "baseline"; the statistics over datasets of
     :func:`sktdi.benchmark.answer.dataset_statistics` ("ranks", "pairwise", "tdi_help",
     "controls", "tie_split") and "warnings" (:func:`~sktdi.benchmark.answer.warning_table`);
+    with ``published`` (:func:`sktdi.benchmark.published.read_published`'s table), "published"
+    (:func:`~sktdi.benchmark.answer.published_statistics`, or "published_note" saying why
+    nothing sits beside the run);
     and, when ``reference`` has results, "wins_ties_losses" (over the real datasets' cells) and
     "wilcoxon" (over cells, kept for scripts: the report uses the tests over datasets). An
     empty or all-error table gives empty tables, never an exception.
@@ -481,7 +505,7 @@ def summarize(
     >>> summarize(pd.DataFrame())["errors"]
     0
     """
-    ok = _ok(results)
+    ok = ok_rows(results)
     errors = int((results["status"] != "ok").sum()) if "status" in results.columns else 0
     fit, predict = (
         ok.groupby("estimator")[column].mean() if not ok.empty and column in ok
@@ -502,13 +526,16 @@ def summarize(
         "reference": reference,
         "baseline": baseline,
     }
-    from .answer import dataset_statistics, warning_table  # it imports this module's helpers
-
     summary.update(dataset_statistics(results, reference, baseline))
     summary["warnings"] = warning_table(results)
+    if published is not None:
+        summary["published"] = published_statistics(results, published)
+        if not summary["published"]:
+            summary["published_note"] = (
+                "no published figure sits beside this run: they train on the whole official "
+                "training split, and the run has no ratio-1 cell of the official split or its "
+                "resamples on a real dataset")
     if not ok.empty and reference in set(ok["estimator"]):
-        from .statistics import real_datasets
-
         # the real datasets, as the differences over datasets: the control would swell them
         summary["wins_ties_losses"] = wins_ties_losses(real_datasets(results), reference)
         summary["wilcoxon"] = pd.DataFrame(
@@ -545,28 +572,7 @@ def format_seconds(seconds: float) -> str:
     raise AssertionError  # pragma: no cover
 
 
-def format_p_value(p: float) -> str:
-    """A p-value with 2 significant digits ("< 0.001" below that).
 
-    Examples
-    --------
-    >>> from sktdi.benchmark.summary import format_p_value
-    >>> format_p_value(0.41234), format_p_value(0.031), format_p_value(1.0), format_p_value(1e-5)
-    ('0.41', '0.031', '1.0', '< 0.001')
-    """
-    if p is None or not np.isfinite(p):
-        return "n/a"
-    if p < 0.001:
-        return "< 0.001"
-    return f"{p:#.2g}".rstrip(".")
-
-
-def _points(fraction: float) -> str:
-    return "n/a" if not np.isfinite(fraction) else f"{100 * fraction:+.1f} pts"
-
-
-def _ratio(ratio: float) -> str:
-    return f"{ratio:g}"
 
 
 def _estimator_order(names, reference: str, baseline: str) -> list[str]:
@@ -597,9 +603,6 @@ def _per_class(row: pd.Series) -> str:
     return f"{total} ({per_class_label(per_class)})"
 
 
-def _section(title: str, body: str) -> str:
-    body = "\n".join(line.rstrip() for line in body.splitlines())
-    return f"== {title} ==\n{body}"
 
 
 def _accuracy_section(summary: dict) -> str:
@@ -607,7 +610,7 @@ def _accuracy_section(summary: dict) -> str:
     table = summary["accuracy"]
     reference, baseline = summary.get("reference", "tdi"), summary.get("baseline", "s4d-lin")
     order = _estimator_order(table.columns, reference, baseline)
-    report = table[order].rename(columns=_label)
+    report = table[order].rename(columns=estimator_label)
     report.columns.name = None
     sizes = summary.get("training_size")
     duplicates = summary.get("duplicates")
@@ -623,7 +626,7 @@ def _accuracy_section(summary: dict) -> str:
         ]
         report.insert(0, "training series", column)
     report.index = pd.MultiIndex.from_tuples(
-        [(d, _ratio(r)) for d, r in report.index], names=["dataset", "ratio"]
+        [(d, format_ratio(r)) for d, r in report.index], names=["dataset", "ratio"]
     )
     n = stats_["n"] if stats_ is not None and len(stats_) else pd.Series([0])
     mode = "resamples"
@@ -634,7 +637,7 @@ def _accuracy_section(summary: dict) -> str:
     if marked:
         body += ("\n* same training series as a smaller ratio of the same split (equal n_train);"
                  " counted once below")
-    return _section(title, body)
+    return section(title, body)
 
 
 def format_summary(summary: dict[str, object]) -> str:
@@ -666,17 +669,16 @@ def format_summary(summary: dict[str, object]) -> str:
         of = f" of {cells}" if cells is not None else ""
         why = (f"{errors}{of} cells failed (see the error column of the results table)"
                if errors else "the results table is empty")
-        return _section("results", f"no successful cells: {why}")
+        return section("results", f"no successful cells: {why}")
     parts = []
     settings = settings_lines(summary.get("settings"), reference, baseline)
     if settings:
-        parts.append(_section("non-default run settings", "\n".join(settings)))
+        parts.append(section("non-default run settings", "\n".join(settings)))
     parts.append(_accuracy_section(summary))
-
-    from .answer import rank_sections, tdi_help_sections, warning_sections
 
     parts.extend(tdi_help_sections(summary))
     parts.extend(rank_sections(summary))
+    parts.extend(published_sections(summary))
 
     fit, nll = summary.get("fit_seconds"), summary.get("nll")
     predict = summary.get("predict_seconds", pd.Series(dtype=float))
@@ -692,7 +694,7 @@ def format_summary(summary: dict[str, object]) -> str:
                     for name in order
                 ],
             },
-            index=[_label(name) for name in order],
+            index=[estimator_label(name) for name in order],
         )
         if not len(predict):  # a results file from before predict times were recorded
             table = table.drop(columns="predict time")
@@ -700,14 +702,14 @@ def format_summary(summary: dict[str, object]) -> str:
         if (table["test NLL"] == "—").any():
             body += ("\n—: no probabilities (a 0/1 vote such as 1-NN's or MiniRocket's ridge "
                      "head, or no predict_proba), so no NLL")
-        parts.append(_section(f"mean per cell: {', '.join(table.columns)} (log loss)", body))
+        parts.append(section(f"mean per cell: {', '.join(table.columns)} (log loss)", body))
     elif fit is not None and len(fit):
         order = _estimator_order(fit.index, reference, baseline)
-        lines = [f"{_label(name):<20} {format_seconds(fit[name])}" for name in order]
-        parts.append(_section("mean fit time per cell", "\n".join(lines)))
+        lines = [f"{estimator_label(name):<20} {format_seconds(fit[name])}" for name in order]
+        parts.append(section("mean fit time per cell", "\n".join(lines)))
 
     wtl = summary.get("wins_ties_losses")
-    ref = _label(reference)
+    ref = estimator_label(reference)
     if wtl is not None and len(wtl):
         report = pd.DataFrame(
             {
@@ -715,14 +717,14 @@ def format_summary(summary: dict[str, object]) -> str:
                 "ties": wtl["ties"],
                 f"{ref} losses": wtl["losses"],
                 "pairs": wtl["n_pairs"] if "n_pairs" in wtl else wtl[["wins", "ties", "losses"]].sum(1),
-                f"mean {ref} − other": wtl["mean_difference"].map(_points),
+                f"mean {ref} − other": wtl["mean_difference"].map(format_points),
             }
         )
         order = _estimator_order(report.index, baseline, reference)
         report = report.loc[order]
-        report.index = [_label(name) for name in report.index]
+        report.index = [estimator_label(name) for name in report.index]
         report.index.name = "versus"
-        parts.append(_section(f"{ref} wins / ties / losses (distinct paired cells of the real "
+        parts.append(section(f"{ref} wins / ties / losses (distinct paired cells of the real "
                               "datasets, controls apart)",
                               report.to_string()))
 
@@ -732,19 +734,19 @@ def format_summary(summary: dict[str, object]) -> str:
     if duplicates is not None and len(duplicates):
         groups = duplicates.groupby(["dataset", "ratio", "same_as"])["resample"].agg(list)
         lines = [
-            f"{dataset} ratio {_ratio(ratio)} = ratio {_ratio(same)} in resample"
+            f"{dataset} ratio {format_ratio(ratio)} = ratio {format_ratio(same)} in resample"
             f"{'s' if len(resamples) > 1 else ''} {', '.join(map(str, resamples))}"
             for (dataset, ratio, same), resamples in groups.items()
         ]
-        parts.append(_section(
+        parts.append(section(
             f"duplicate training sets merged: {len(duplicates)} (dataset, ratio, resample) cells",
             "\n".join(lines) + "\nsame n_train in the same split draws the same training series;"
             " ranks, wins/ties/losses and Wilcoxon keep the smallest ratio"))
 
     of = f" of {cells}" if cells is not None else ""
-    parts.append(_section("errors", f"{errors}{of} cells failed"))
+    parts.append(section("errors", f"{errors}{of} cells failed"))
     skipped = summary.get("skipped")
     if skipped:
         lines = [f"{name}: {reason}" for name, reason in skipped]
-        parts.append(_section(f"datasets skipped: {len(skipped)}", "\n".join(lines)))
+        parts.append(section(f"datasets skipped: {len(skipped)}", "\n".join(lines)))
     return "\n\n".join(parts)

@@ -27,6 +27,8 @@ from pathlib import Path
 
 import numpy as np
 
+from .results_file import write_atomic
+
 
 def results_root(out: str | Path, mode: str, ratio: float, n_folds: int = 0) -> Path:
     """The tsml-eval results folder of one training ratio of a run in ``out``.
@@ -119,7 +121,7 @@ def write_classifier_results(
         f"{t},{p},," + ",".join(repr(float(v)) for v in row)
         for t, p, row in zip(true, pred, table)
     ]
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("\n".join(lines) + "\n")
+    # through a temporary file: a run stopped while writing leaves no half file, which
+    # tsml-eval's loader would reject (or, cut at a line's end, read as fewer test cases)
+    write_atomic(path, "\n".join(lines) + "\n")
     return accuracy

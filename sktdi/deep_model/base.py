@@ -50,7 +50,7 @@ from ..utils.inputs import (
 from ..utils.memory import keep_freed_memory
 from ..utils.options import HasOptionGroups, resolve_options
 from ..utils.seeding import random_streams, seeded
-from ..utils.threads import resolve_n_threads, torch_threads
+from ..utils.threads import flushed_denormals, resolve_n_threads, torch_threads
 from ..utils.validation import (
     INPUT_RECORD_STATE,
     check_state_params,
@@ -289,11 +289,8 @@ class _BaseSSM(OnFastPath, HasOptionGroups, SaveMixin, BaseEstimator):
         check_state_params(self.d_state, self.dt_min, resolved_network_params(self)["dt_max"])
         check_network_params(self)
         self._check_fast_path(for_partial_fit)
-        if self.n_iter_no_change not in (None, "auto") and self.validation_fraction in (0, "auto"):
-            raise ValueError(
-                f"n_iter_no_change={self.n_iter_no_change} needs a validation split to "
-                f"monitor: set validation_fraction > 0 (e.g. 0.2), or n_iter_no_change=None"
-            )
+        # partial_fit's error first: no validation_fraction makes early stopping work there,
+        # so the advice of _check_stopping_has_a_split (set one > 0) would mislead
         if for_partial_fit and (
             self.validation_fraction not in (0, "auto")
             or self.n_iter_no_change not in (None, "auto")
@@ -303,6 +300,7 @@ class _BaseSSM(OnFastPath, HasOptionGroups, SaveMixin, BaseEstimator):
                 "every series it is given (early stopping needs one fixed held-out set); set "
                 "validation_fraction=0 and n_iter_no_change=None"
             )
+        self._check_stopping_has_a_split(for_partial_fit)
         if self.prefix_weight > 0:
             check_causal_scaling(self.input_scaling, f"prefix_weight={self.prefix_weight}")
         if self.prefix_weight > 0 and self.bidirectional:
@@ -426,7 +424,9 @@ class _BaseSSM(OnFastPath, HasOptionGroups, SaveMixin, BaseEstimator):
             problem = self._validation_split_problem(target, fraction)
             if problem is not None:
                 raise ValueError(problem)
-        with torch_threads(resolve_n_threads(self.n_threads)), seeded(streams.torch):
+        # subnormals flushed: an epoch otherwise took up to 20 times as long, at random
+        with torch_threads(resolve_n_threads(self.n_threads)), seeded(streams.torch), \
+                flushed_denormals():
             if first:
                 self.net_ = build_net(
                     self, training,
@@ -468,7 +468,7 @@ class _BaseSSM(OnFastPath, HasOptionGroups, SaveMixin, BaseEstimator):
                 self._train(inputs, target, n_epochs, training)
                 self.n_epochs_ = len(self.net_.history)
         if first and self.fast_path_ is not None:
-            self.fast_path_report_ = self._fast_path_report(fraction, note)
+            self.fast_path_report_ = self._fast_path_report(fraction, patience, note)
         # the trained weights changed: empty the cache of inference copies before the check
         # below reads them (a refit's held the previous network's), and after it (a fitted
         # model holds no copy until it predicts)

@@ -100,12 +100,14 @@ default="channel"
         which the fast path's whole-series features cannot serve. False: the network alone.
     validation_fraction : float or "auto", default="auto"
         Share of the training data held out (stratified) to monitor the validation loss.
-        "auto": 0.2 on the fast path where that holds out 2 series per class, else 0.
-        Not with ``partial_fit``.
+        "auto": 0.2 on the fast path where that holds out 2 series per class (a regressor:
+        10 series), else 0. Not with ``partial_fit``.
     n_iter_no_change : int, None or "auto", default="auto"
         Stop after this many epochs without a better validation loss and restore the best
-        weights (the fast path's counts as epoch 0); needs a validation split. "auto": 10
-        where "auto" holds series out on the fast path, else None.
+        weights (the fast path's counts as epoch 0). "auto": 10 where "auto" holds series out
+        on the fast path, else None. An int needs held-out series: with the fast path's
+        "auto" share, where too few series leave none, the fit trains on all of them for
+        ``max_epochs``, as "auto" does, and warns; without the fast path, set a share > 0.
     tdi : TDIOptions or None, default=None
         How TDI aligns the modes (:class:`~sktdi.tdi.TDIOptions`; None: its defaults), e.g.
         ``TDIOptions(spectrum=...)`` to align to a known statistic. ``GridSearchCV`` reaches
@@ -169,9 +171,11 @@ default="channel"
         The temperature that makes the fast path's ridge scores log-odds, fitted on their
         leave-one-out values (1.0 without a fast path).
     fast_path_report_ : dict or None
-        What the fit did with the fast path: ``validation_fraction``, the fast path's
-        ``fast_path_valid_loss``, ``best_valid_loss``, ``best_epoch`` (0: no epoch beat the
-        fast path, and the model is the fast path), ``network_adds`` and the ``reason``.
+        What the fit did with the fast path: ``validation_fraction`` and
+        ``n_iter_no_change`` as the fit resolved them (None: no early stopping), the fast
+        path's ``fast_path_valid_loss``, ``best_valid_loss``, ``best_epoch`` (0: no epoch
+        beat the fast path, and the model is the fast path), ``network_adds`` and the
+        ``reason``.
     n_features_in_, n_channels_, n_timepoints_ : int
         Input shape seen in ``fit`` (``n_features_in_`` is the length for 2-D X and the
         channel count for 3-D X).

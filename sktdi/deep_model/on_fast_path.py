@@ -46,11 +46,16 @@ def whole_lengths(X3: np.ndarray, lengths) -> np.ndarray:
 
 
 def _patience(patience, from_fast_path: bool, fraction: float) -> int | None:
-    """``n_iter_no_change`` resolved: "auto" is :data:`FAST_PATH_PATIENCE` where the network
-    starts from the fast path with series held out, else None (no stop)."""
+    """``n_iter_no_change`` resolved: None (no stop) where no series are held out, else an
+    int as given, and "auto" :data:`FAST_PATH_PATIENCE` where the network starts from the
+    fast path, else None. Nothing held out with an int happens only where
+    ``validation_fraction="auto"`` found too few series (an explicit 0 with an int is
+    refused: :meth:`OnFastPath._check_stopping_has_a_split`), and the fit says so."""
+    if fraction == 0:
+        return None  # nothing to monitor
     if patience != "auto":
         return patience
-    return FAST_PATH_PATIENCE if from_fast_path and fraction > 0 else None
+    return FAST_PATH_PATIENCE if from_fast_path else None
 
 
 def _has_sktime() -> bool:
@@ -94,17 +99,42 @@ class OnFastPath:
     def _uses_fast_path(self, partial: bool) -> bool:
         return bool(self.fast_path) and self._fast_path_obstacle(partial) is None
 
+    def _check_stopping_has_a_split(self, partial: bool) -> None:
+        """An int ``n_iter_no_change`` needs series held out: refused where the parameters
+        hold out none whatever the data, an explicit ``validation_fraction=0``, or "auto"
+        on a model without the fast path (on top of which alone "auto" holds series out).
+        Where "auto" is on the fast path, the data decide (:meth:`_stopping`)."""
+        patience, fraction = self.n_iter_no_change, self.validation_fraction
+        if patience in (None, "auto"):
+            return
+        if fraction == 0:
+            raise ValueError(
+                f"n_iter_no_change={patience} needs a validation split to monitor: set "
+                f"validation_fraction > 0 (e.g. 0.2), or 'auto' (on the fast path, "
+                f"{FAST_PATH_VALIDATION:g} where the data afford it), or n_iter_no_change=None"
+            )
+        if fraction == "auto" and not self._uses_fast_path(partial):
+            why = "fast_path=False" if not self.fast_path else self._fast_path_obstacle(partial)
+            raise ValueError(
+                f"n_iter_no_change={patience} needs a validation split to monitor, and "
+                f"validation_fraction='auto' holds series out only on top of the fast path, "
+                f"which this model leaves out ({why}): set validation_fraction > 0 "
+                f"(e.g. 0.2), or n_iter_no_change=None"
+            )
+
     def _stopping(self, from_fast_path: bool, target) -> tuple[float, int | None, str | None]:
         """The held-out share and early stopping's patience, each "auto" resolved, and what
         the fit does about them, for ``fast_path_report_``. On top of the fast path, "auto"
         holds out :data:`FAST_PATH_VALIDATION` of the series and stops after
-        :data:`FAST_PATH_PATIENCE` epochs that do not beat the best validation loss, the
-        fast path's own counted: the network adds only what held-out series show it earns.
-        Where that share would hold out fewer than :meth:`_min_held_out` series (a few long
-        recordings per class: the network's own ground), a held-out set that small would
-        decide by chance and cost the network a fifth of its few series: it trains on all of
-        them, from the fast path's outputs, for ``max_epochs``. Without the fast path, "auto"
-        is as before it: no split, no stop."""
+        ``n_iter_no_change`` epochs ("auto": :data:`FAST_PATH_PATIENCE`) that do not beat
+        the best validation loss, the fast path's own counted: the network adds only what
+        held-out series show it earns. Where that share would hold out fewer than
+        :meth:`_min_held_out` series (a few long recordings per class: the network's own
+        ground), a held-out set that small would decide by chance and cost the network a
+        fifth of its few series: it trains on all of them, from the fast path's outputs, for
+        ``max_epochs``, whatever ``n_iter_no_change`` says (an int warns that it is not
+        applied: an explicit ``validation_fraction`` holds series out regardless). Without
+        the fast path, "auto" is as before it: no split, no stop."""
         fraction, patience, note = self.validation_fraction, self.n_iter_no_change, None
         if fraction == "auto":
             fraction = FAST_PATH_VALIDATION if from_fast_path else 0.0
@@ -114,11 +144,28 @@ class OnFastPath:
                 or self._validation_split_problem(target, fraction) is not None
             ):
                 fraction = 0.0
-                note = (
+                too_few = (
                     f"{len(target)} series: too few to hold out {FAST_PATH_VALIDATION:g} of "
-                    f"them ({n_held_out}, fewer than {self._min_held_out(target)}), so the "
-                    f"network trained on all of them from the fast path's outputs"
+                    f"them ({n_held_out}, fewer than {self._min_held_out(target)})"
                 )
+                note = (
+                    f"{too_few}, so the network trained on all of them from the fast path's "
+                    f"outputs"
+                )
+                if patience != "auto":
+                    # an int asks for a stop that has nothing to monitor here: "auto"'s choice
+                    # stands, as for the default patience (a fit in a grid search must not
+                    # fail on a small fold), and is said
+                    note += f" for max_epochs; n_iter_no_change={patience} was not applied"
+                    warnings.warn(
+                        f"{type(self).__name__}: n_iter_no_change={patience} is not applied, "
+                        f"and the network trains on every series for max_epochs: "
+                        f"validation_fraction='auto' holds none out of {too_few}. Set "
+                        f"validation_fraction > 0 to hold series out regardless (early "
+                        f"stopping on so few decides by chance)",
+                        UserWarning,
+                        stacklevel=_caller_stacklevel(),
+                    )
         return fraction, _patience(patience, from_fast_path, fraction), note
 
     def _fitted_stopping(self) -> dict:
@@ -181,8 +228,9 @@ class OnFastPath:
                 network.head.weight.zero_()
                 network.head.bias.zero_()
 
-    def _fast_path_report(self, fraction: float, note: str | None) -> dict:
-        """What the fit did with the fast path, for ``fast_path_report_``."""
+    def _fast_path_report(self, fraction: float, patience: int | None, note: str | None) -> dict:
+        """What the fit did with the fast path, for ``fast_path_report_``: among it the
+        held-out share and the patience, each "auto" resolved."""
         early = dict(self.net_.callbacks_).get("early_stopping")
         start = getattr(early, "start_loss_", None)
         best_epoch = int(getattr(early, "best_epoch_", self.n_epochs_))
@@ -192,6 +240,7 @@ class OnFastPath:
         return {
             "rocket": self.fast_path_.rocket,
             "validation_fraction": fraction,
+            "n_iter_no_change": patience,
             "fast_path_valid_loss": start,
             "best_valid_loss": None if best is None else float(best),
             "best_epoch": best_epoch,

@@ -40,7 +40,7 @@ from ..utils.inputs import (
 )
 from ..utils.options import HasOptionGroups, resolve_options
 from ..utils.seeding import spawn_seeds
-from ..utils.threads import default_threads, keep_torch_threads, torch_thread_count
+from ..utils.threads import default_threads, keep_torch_threads, numba_thread_count
 from ..utils.validation import (
     INPUT_RECORD_STATE,
     check_two_classes,
@@ -82,21 +82,20 @@ def _rocket_transformer(random_state: int, n_channels: int, n_features: int, une
         raise ImportError(
             "rocket='minirocket' uses sktime's MiniRocket: pip install 'sktdi[sktime]'"
         ) from exc
-    # the transform's threads: torch's count, as the bank's scan runs on (the fit's
-    # default_threads: one, or a joblib worker's share); the features do not depend on it
-    n_jobs = torch_thread_count()
+    # n_jobs (the transform's threads) is set by _run_rocket at each call, in the process
+    # that runs it
     if unequal:
         # dilations for the longest series ("max", sktime's default), so that a long series'
         # slow shapes are seen; a shorter series' widest kernels run over its own steps
         rocket = MiniRocketMultivariateVariable(
-            num_kernels=n_features, random_state=random_state, n_jobs=n_jobs
+            num_kernels=n_features, random_state=random_state
         )
         # sktime's input checks of a list of frames cost more than the transform on short
         # series (0.5 s of a 1.6 s fit on JapaneseVowels); _frames builds exactly the list
         # of (L_i, C) frames its inner methods read
         return rocket.set_config(input_conversion="off", output_conversion="off")
     rocket = MiniRocket if n_channels == 1 else MiniRocketMultivariate
-    return rocket(num_kernels=n_features, random_state=random_state, n_jobs=n_jobs)
+    return rocket(num_kernels=n_features, random_state=random_state)
 
 
 def _is_variable(rocket) -> bool:
@@ -126,6 +125,15 @@ def _run_rocket(method: str, rocket, X3: np.ndarray, lengths, difference: bool):
     """``rocket.fit`` or ``rocket.transform`` (``method``) on X (n, C, L)'s series, or their
     first differences, in the form the transform reads: frames of each series' own steps
     (:func:`_frames`) for the variable-length one, the (n, C, L) panel otherwise."""
+    if method == "transform":
+        # a shallow copy, so that predicting changes nothing of the fitted model
+        rocket = copy.copy(rocket)
+    # the transform's threads (sktime passes n_jobs to numba.set_num_threads): torch's count,
+    # as the bank's scan runs on (the fit's default_threads: one, or a joblib worker's
+    # share), within what numba allows in the process that runs it, not the one that fitted:
+    # a model fitted on 2 threads may predict in a loky worker whose numba allows 1. The
+    # features do not depend on it
+    rocket.n_jobs = numba_thread_count()
     if _is_variable(rocket):
         data = _frames(X3, lengths, difference)
     else:

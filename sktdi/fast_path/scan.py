@@ -53,7 +53,10 @@ RESPONSE_DECAY = 2.0**-60
 @contextlib.contextmanager
 def _scan_threads():
     """The compiled kernels and the thread count the scans run on: torch's (the estimators'
-    default_threads: one, or a joblib worker's share), as every other step of a fit."""
+    default_threads: one, or a joblib worker's share), as every other step of a fit. The
+    count goes to Python threads that run serial kernels (:func:`_in_threads`), never to
+    numba's own thread pool, so numba's per-process cap (NUMBA_NUM_THREADS, which
+    :func:`~sktdi.utils.threads.numba_thread_count` keeps MiniRocket within) does not apply."""
     with keep_torch_threads():  # numba's first import, should it come here
         from . import scan_kernels as kernels
 

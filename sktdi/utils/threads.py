@@ -22,6 +22,15 @@ the next fit, side by side with others, ran up to 40 times slower. The layer sta
 process; later numba calls pass their thread count to each parallel region and leave the
 OpenMP setting alone. :func:`keep_torch_threads` wraps any call that may start it and gives
 torch its count back.
+
+numba also caps the count a parallel call may ask for: ``numba.set_num_threads(n)`` (which
+MiniRocket calls with its ``n_jobs``) refuses any ``n`` above ``NUMBA_NUM_THREADS``, the
+threads it launches in the process. loky sets that variable in each worker to
+``cpu_count() // n_jobs``, as it sets ``OMP_NUM_THREADS``, but passes on a variable the user
+has set: with ``OMP_NUM_THREADS=2`` (as clusters set it) and ``GridSearchCV(n_jobs=2)`` on two
+cores, torch runs a worker's fit on 2 threads while numba there allows 1, and handing torch's
+count to MiniRocket failed every fit ("The number of threads must be between 1 and 1").
+:func:`numba_thread_count` is the count for numba: torch's, at most numba's cap.
 """
 
 from __future__ import annotations
@@ -163,6 +172,28 @@ def torch_thread_count() -> int:
     return torch.get_num_threads()
 
 
+def numba_thread_count(n_threads: int | None = None) -> int:
+    """The thread count to hand numba's parallel code (sktime's MiniRocket's ``n_jobs``, which
+    it passes to ``numba.set_num_threads``): ``n_threads``, by default torch's count
+    (:func:`torch_thread_count`: the compiled code runs on the same share of the cores as
+    torch's), at most ``numba.config.NUMBA_NUM_THREADS``, the most numba accepts in this
+    process (a loky worker's share when the user's ``OMP_NUM_THREADS`` gives torch more;
+    see the module's notes), and at least 1.
+
+    Examples
+    --------
+    >>> import numba
+    >>> from sktdi.utils.threads import numba_thread_count
+    >>> numba_thread_count(10**6) == numba.config.NUMBA_NUM_THREADS, numba_thread_count(1)
+    (True, 1)
+    """
+    import numba
+
+    wanted = torch_thread_count() if n_threads is None else int(n_threads)
+    # read at each call: the cap is numba's current setting, which set_num_threads checks
+    return max(1, min(wanted, int(numba.config.NUMBA_NUM_THREADS)))
+
+
 @contextlib.contextmanager
 def blas_threads(n_threads: int | None):
     """Run a block with the BLAS libraries numpy calls limited to ``n_threads`` (None:
@@ -182,3 +213,45 @@ def blas_threads(n_threads: int | None):
 
 
 _controllers: dict = {}
+
+
+# how many flushed_denormals blocks each thread is inside: the CPU's flush-to-zero mode is a
+# setting of the thread that computes (x86's MXCSR), so nesting is counted per thread
+_flushing = threading.local()
+
+
+@contextlib.contextmanager
+def flushed_denormals():
+    """Run a block (a network's training) with subnormal floats flushed to zero on the CPU.
+
+    Training an S4D network makes subnormal numbers (below 1.2e-38 in float32): the kernels of
+    strongly damped modes and their gradients decay through them. An x86 CPU computes on them
+    tens of times slower, so an epoch took from 0.8 s to 16 s on the same series, at random
+    (CBF: 30 series of 128 steps; benchmarks/cost_model/README.md), and no budget could be
+    planned. Flushed, they are 0, as a GPU's kernels already take them. torch keeps the mode
+    per thread and has no getter: the outermost block turns it on and, on leaving, off again,
+    the default.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from sktdi.utils.threads import flushed_denormals
+    >>> tiny = torch.tensor([1e-39], dtype=torch.float32)  # subnormal
+    >>> with flushed_denormals():
+    ...     float(tiny * 1.0)
+    0.0
+    >>> float(tiny * 1.0) > 0
+    True
+    """
+    import torch
+
+    depth = getattr(_flushing, "depth", 0)
+    if depth == 0:
+        torch.set_flush_denormal(True)
+    _flushing.depth = depth + 1
+    try:
+        yield
+    finally:
+        _flushing.depth -= 1
+        if _flushing.depth == 0:
+            torch.set_flush_denormal(False)
