@@ -496,9 +496,11 @@ def _read_published(parser: argparse.ArgumentParser, specs: list[str] | None):
 def _recorded_specs(specs: list[str] | None) -> list[str]:
     """``--published``'s specs as settings.json keeps them: paths made absolute, so that
     ``--summarize-only`` reads them from any folder."""
+    from .benchmark.published import split_spec
+
     recorded = []
     for spec in specs or []:
-        name, _, location = spec.rpartition("=") if "=" in spec else ("", "", spec)
+        name, location = split_spec(spec)
         if location != "aeon":
             location = str(Path(location).expanduser().resolve())
         recorded.append(f"{name}={location}" if name else location)

@@ -50,7 +50,7 @@ def ucr_archive_published() -> str:
     reasons = "; ".join(f"{r.dataset} ({r.reason.split(' (')[0].split(';')[0]})"
                         for r in skipped.itertuples())
     figures, equal = int(check["figures"].sum()), int(check["equal"].sum())
-    lacking = "; ".join(f"{r.classifier} {r.datasets_lacking}"
+    lacking = ", ".join(f"{r.classifier} {r.datasets_lacking}"
                         for r in check.itertuples() if r.datasets_lacking)
     ours = difference_over_datasets(table[["minirocket-ridge", f"MiniRocket{SUFFIX}"]].dropna(),
                                     "minirocket-ridge", f"MiniRocket{SUFFIX}")
@@ -73,8 +73,8 @@ def ucr_archive_published() -> str:
         "MiniRocket=minirocket_ucr109_mean.csv` beside them. Every one of the "
         f"{figures} published figures the summary set beside the run equals its file's "
         f"({equal} of {figures}, read again with the csv module: resample 0 of aeon's tables, "
-        f"the paper's mean for MiniRocket); the tables lack {lacking} of the run's datasets, "
-        "which the summary lists.\n\n"
+        f"the paper's mean for MiniRocket). The tables lack some of the run's datasets "
+        f"({lacking}), which the summary names.\n\n"
         f"Over the {len(complete)} datasets with every figure, mean accuracy: {mean_text}. "
         f"Average ranks: {rank_text}. {cliques}. Our MiniRocket − its published mean: "
         f"{_points(ours['mean'])} points [{_points(ours['low'])}, {_points(ours['high'])}] "
@@ -94,12 +94,17 @@ def cost_model() -> str:
     ok = results[results["status"] == "ok"].pivot_table(
         index="dataset", columns="estimator", values="fit_seconds")
     fast_ratio = (ok["tdi+ridge+minirocket"] / ok["minirocket-ridge"]).median()
+    big = results[(results["dataset"] == "ElectricDevices")
+                  & (results["estimator"] == "minirocket-ridge")].iloc[0]
     one_results = _csv(RESULTS / "one_model_results.csv")
     one_ok = one_results[one_results["status"] == "ok"].set_index("dataset")
     one_ratio = (one_ok["fit_seconds"] / ok.loc[one_ok.index, "minirocket-ridge"]).median()
     early = deep[deep["validation_fraction"] > 0]
     stood = int((early["best_epoch"] == 0).sum())
-    a, b = fit["deep"]["epoch"]
+    a, per_series, b = fit["deep"]["epoch"]
+    denormals = _csv(COST / "denormals.csv")
+    kept = denormals.loc[~denormals["flushed"], "seconds"]
+    flushed = denormals.loc[denormals["flushed"], "seconds"]
 
     def estimate(run: dict) -> str:
         return (f"first estimate {run['expected_seconds'] / 60:.1f} min, wall "
@@ -118,16 +123,22 @@ def cost_model() -> str:
         f"{1e6 * fit['light']['minirocket']['per_step']:.1f} µs (MiniRocket) and "
         f"{1e6 * fit['light']['fast path']['per_step']:.1f} µs (the fast path) per series and "
         "step, training and test, and its ridge, whose Gram matrix and eigendecomposition rule "
-        "past a few thousand series (Crop's 7,200: over three minutes for either arm). Fit "
+        f"past a few thousand series (ElectricDevices' {int(big['n_train'])}: "
+        f"{big['fit_seconds']:.0f} s of MiniRocket's fit). Fit "
         f"seconds on the run's datasets, median: the fast path {fast_ratio:.1f}× MiniRocket's "
         f"algorithm, the one model {one_ratio:.0f}× it. The one model adds the network: "
-        f"{a:.2f} s + {1e6 * b:.0f} µs per training series and step (at least 64) for each "
-        "epoch, and its float64 predictions, "
+        f"{1e3 * a:.1f} ms + {1e3 * per_series:.1f} ms per training series + {1e6 * b:.0f} µs "
+        "per training series and step (at least 64) for each epoch, and its float64 "
+        "predictions, "
         f"{1e6 * fit['deep']['predict_per_step']:.0f} µs per test series and step. Where "
         "`validation_fraction=\"auto\"` holds a fifth out (2 series per class or more), early "
         f"stopping ended the fits after {fit['deep']['early_stopped_epochs']:.0f} epochs on the "
         f"mean ({early['epochs'].min()} to {early['epochs'].max()}; in {stood} of "
         f"{len(early)} no epoch beat the fast path); elsewhere the network trains for "
         "`max_epochs` (100). `--max-epochs N` caps the epochs: the network's part of a cell "
-        "scales with N where it trains them all, and not at all where it stops earlier.\n"
+        "scales with N where it trains them all, and not at all where it stops earlier. "
+        "The network trains with subnormal floats flushed to zero: with them kept, CBF's "
+        f"epochs took {kept.min():.1f} to {kept.max():.1f} s, at random, against "
+        f"{flushed.min():.2f} to {flushed.max():.2f} s flushed, with the same losses "
+        "(`benchmarks/cost_model/denormals.py`).\n"
     )

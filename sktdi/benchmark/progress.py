@@ -15,6 +15,7 @@ from __future__ import annotations
 import heapq
 import os
 import sys
+import threading
 import time
 from collections.abc import Callable
 from functools import cache
@@ -33,19 +34,20 @@ from .cells import Cell
 #   features (:data:`RIDGE_GRAM_SECONDS`, per n_train²) and its eigendecomposition
 #   (:data:`RIDGE_EIGEN_SECONDS`, per n_train³), which rule on sets of thousands of series;
 # - the SSM models' (the network on the fast path): the fast path's, then the network's epochs
-#   (:data:`NETWORK_EPOCH_SECONDS`: a fixed part and one per training step) and its
+#   (:data:`NETWORK_EPOCH_SECONDS`: a fixed part, one per series, one per step) and its
 #   predictions (:data:`NETWORK_PREDICT_SECONDS_PER_STEP`, float64). Where ``validation_fraction
 #   ="auto"`` holds a fifth out (2 series per class or more), early stopping ended the fits
 #   after :data:`EARLY_STOPPED_EPOCHS` epochs on the mean; elsewhere they train for
 #   ``max_epochs``;
 # - 1-NN's: a distance per training and test pair (a step each, or a step squared for DTW).
-TRANSFORM_SECONDS_PER_STEP = {"minirocket": 3.4e-6, "fast path": 5.5e-6}
-RIDGE_GRAM_SECONDS = {"minirocket": 3.8e-7, "fast path": 6.6e-7}  # per n_train² (10,000 features)
-RIDGE_EIGEN_SECONDS = {"minirocket": 4.4e-10, "fast path": 4.1e-10}  # per n_train³
-CELL_FIXED_SECONDS = {"minirocket": 0.10, "fast path": 0.19, "1nn": 0.01}
-NETWORK_EPOCH_SECONDS = (0.1, 7.0e-5)  # a + b * training series * max(length, 64), per epoch
-NETWORK_PREDICT_SECONDS_PER_STEP = 5.0e-5  # per test series and step (at least 64)
-EARLY_STOPPED_EPOCHS = 12
+TRANSFORM_SECONDS_PER_STEP = {"minirocket": 3.2e-6, "fast path": 5.8e-6}
+RIDGE_GRAM_SECONDS = {"minirocket": 1.57e-6, "fast path": 2.0e-6}  # per n_train² (10,000 features)
+RIDGE_EIGEN_SECONDS = {"minirocket": 4.1e-11, "fast path": 0.0}  # per n_train³
+CELL_FIXED_SECONDS = {"minirocket": 0.07, "fast path": 0.13, "1nn": 0.01}
+# per epoch: a + b * training series + c * training series * max(length, 64)
+NETWORK_EPOCH_SECONDS = (0.0014, 3.4e-3, 5.7e-5)
+NETWORK_PREDICT_SECONDS_PER_STEP = 5.3e-5  # per test series and step (at least 64)
+EARLY_STOPPED_EPOCHS = 13
 NN_SECONDS_PER_STEP = 1.0e-9  # per (training, test) pair and step; DTW: per step squared
 # sktime's deep peers (InceptionTime, ResNet) were not timed there: their cells keep the
 # earlier model of a deep cell, a + b * sqrt((n_train + 5) * max(length, 64)) for training and
@@ -143,8 +145,8 @@ def cell_parts(cell: Cell) -> dict[str, float]:
     max_epochs = cell.params.get("max_epochs", _default_epochs())
     held = _held_out(n_train, classes)
     epochs = min(EARLY_STOPPED_EPOCHS, max_epochs) if held else max_epochs
-    a, b = NETWORK_EPOCH_SECONDS
-    epoch = a + b * (n_train - held) * steps
+    a, b, c = NETWORK_EPOCH_SECONDS
+    epoch = a + b * (n_train - held) + c * (n_train - held) * steps
     return {"fit": fit, "epochs": epochs * epoch, "warm_up": fit + epoch,
             "predict": NETWORK_PREDICT_SECONDS_PER_STEP * n_test * steps}
 
@@ -177,6 +179,10 @@ def expected_seconds(cells: list[Cell], n_jobs: int, seconds: list[float] | None
     return RUN_START_SECONDS + max(free)
 
 
+# the heartbeat's thread and the run's own write a log's lines, one at a time
+_SAY_LOCK = threading.Lock()
+
+
 class RunProgress:
     """The progress of a run: cells done of cells to do, and the time elapsed and left.
 
@@ -184,8 +190,9 @@ class RunProgress:
     every second while a long cell runs. Anywhere else (a log file, a pipe) plain lines, each
     with the clock read when it is printed: the cells to compute and their expected time when
     the block is entered, then ``"3/60 cells (5%), 2:10 elapsed, about 12:34 left"`` when a
-    cell finishes, at most every :attr:`LOG_SECONDS`, and the total at the end (none when the
-    block ends on an exception: its caller says why it stopped).
+    cell finishes, at most every :attr:`LOG_SECONDS`, the same while a long cell runs when no
+    line came for :attr:`HEARTBEAT_SECONDS` (so that a log shows the run alive), and the total
+    at the end (none when the block ends on an exception: its caller says why it stopped).
 
     The time left starts from the cost model (:func:`expected_seconds`) and follows the
     measured pace as cells finish: the expected seconds of the cells finished so far are set
@@ -214,6 +221,8 @@ class RunProgress:
     TICK_SECONDS = 1.0
     # written to a file or a pipe (a log), a line at most this often (and at most one a cell)
     LOG_SECONDS = 30.0
+    # in a log, a line at least this often while cells run (a minutes-long cell gave none)
+    HEARTBEAT_SECONDS = 300.0
 
     def __init__(
         self, cells: list[Cell], n_jobs: int, *, enabled: bool = True,
@@ -254,11 +263,10 @@ class RunProgress:
             # at once, before the first cell ends: a log otherwise stayed empty until then
             self._say(
                 f"{self.n_total} cells to compute, about {format_clock(self.expected)} expected "
-                "(cost model)"
+                "(cost model)", self.start
             )
-            self._last_line = self.start
+            self._start_ticker(self._run_heartbeat, self.LOG_SECONDS)
             return self
-        import threading
 
         from tqdm.auto import tqdm
 
@@ -268,15 +276,33 @@ class RunProgress:
             bar_format="{n_fmt}/{total_fmt} cells {percentage:3.0f}%|{bar}| {desc}",
             mininterval=0.1,
         )
-        self._stop = threading.Event()
         self._tick()
-        self._ticker = threading.Thread(target=self._run_ticker, daemon=True)
-        self._ticker.start()
+        self._start_ticker(self._tick, self.TICK_SECONDS)
         return self
 
-    def _say(self, line: str) -> None:
-        # flushed at once: a pipe or a file would otherwise hold the line in its buffer
-        print(line, file=self._stream, flush=True)
+    def _start_ticker(self, action: Callable[[], None], every: float) -> None:
+        """Call ``action`` every ``every`` seconds (wall time) until the block ends."""
+        self._stop = threading.Event()
+
+        def run() -> None:
+            while not self._stop.wait(every):
+                action()
+
+        self._ticker = threading.Thread(target=run, daemon=True)
+        self._ticker.start()
+
+    def _run_heartbeat(self) -> None:
+        now = self.clock()
+        if now - self._last_line >= self.HEARTBEAT_SECONDS:
+            self._say(self.status(now), now)
+
+    def _say(self, line: str, now: float | None = None) -> None:
+        """Write a log line (flushed at once: a pipe or a file would otherwise hold it in its
+        buffer); ``now``, the clock it shows, is when the last line was written."""
+        with _SAY_LOCK:
+            print(line, file=self._stream, flush=True)
+            if now is not None:
+                self._last_line = now
 
     def status(self, now: float) -> str:
         """``"3/60 cells (5%), 2:10 elapsed, about 12:34 left"`` at clock time ``now``."""
@@ -293,10 +319,6 @@ class RunProgress:
             refresh=refresh,
         )
 
-    def _run_ticker(self) -> None:
-        while not self._stop.wait(self.TICK_SECONDS):
-            self._tick()
-
     def finished(self, key: tuple) -> None:
         if not self.enabled:
             return
@@ -311,15 +333,14 @@ class RunProgress:
             return  # the last cell's line is the end's (__exit__)
         now = self.clock()
         if now - self._last_line >= self.LOG_SECONDS:
-            self._say(self.status(now))
-            self._last_line = now
+            self._say(self.status(now), now)
 
     def __exit__(self, exc_type, *exc):
         if not self.enabled:
             return False
+        self._stop.set()
+        self._ticker.join()
         if self._terminal:
-            self._stop.set()
-            self._ticker.join()
             self._tick()
             self.bar.close()
         elif exc_type is None:

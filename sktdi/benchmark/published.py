@@ -68,6 +68,22 @@ def column_name(classifier: str) -> str:
     return f"{classifier}{SUFFIX}"
 
 
+def split_spec(spec: str) -> tuple[str, str]:
+    """``NAME=PATH`` as (NAME, PATH), anything else as ("", spec): a path that exists keeps an
+    ``=`` of its own.
+
+    Examples
+    --------
+    >>> from sktdi.benchmark.published import split_spec
+    >>> split_spec("HIVE-COTE 2=results/HC2.csv"), split_spec("aeon")
+    (('HIVE-COTE 2', 'results/HC2.csv'), ('', 'aeon'))
+    """
+    if "=" in spec and not Path(spec).expanduser().exists():
+        name, _, location = spec.partition("=")
+        return name, location
+    return "", spec
+
+
 def read_published(spec: str) -> pd.DataFrame:
     """Read published results: ``spec`` is a results table (CSV), a folder of them, a
     tsml-eval results folder, ``"aeon"`` (aeon's shipped tables), or ``NAME=PATH`` to name the
@@ -91,7 +107,7 @@ def read_published(spec: str) -> pd.DataFrame:
     2        HC2      Beef         0      0.80
     3        HC2      Beef         1      0.90
     """
-    name, _, location = spec.rpartition("=") if "=" in spec else ("", "", spec)
+    name, location = split_spec(spec)
     if location == "aeon":
         path = aeon_reference_folder()
     else:
@@ -120,7 +136,9 @@ def _table_name(path: Path) -> str:
 def _read_table(path: Path, name: str) -> pd.DataFrame:
     """One results table: datasets × resamples, or dataset and accuracy (means)."""
     try:
-        raw = pd.read_csv(path)
+        # round_trip: pandas' default parser may misread a float's last digit (a figure beside
+        # the run must be its file's own)
+        raw = pd.read_csv(path, float_precision="round_trip")
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise ValueError(f"{path}: cannot read it as a CSV table ({exc})") from exc
     lower = {str(c).strip().lower(): c for c in raw.columns}

@@ -24,7 +24,7 @@ from ..utils.threads import omp_num_threads
 # the grid's definitions live in .cells (the progress bar reads them too); they are
 # re-exported here, where they were first defined: sktdi.benchmark.runner.Cell still works
 from .cells import KEY, Cell, cell_keys, make_cells  # noqa: F401 (make_cells: re-exported)
-from .estimators import ESTIMATORS, gives_probabilities
+from .estimators import ESTIMATORS, gives_probabilities, trains_network
 from .progress import RunProgress
 from .results_file import (
     COLUMNS,
@@ -184,12 +184,21 @@ def _run_cell(cell: Cell) -> dict:
             start = time.perf_counter()
             model.fit(*train_args, y_train, **train_kwargs)
             fit_seconds = time.perf_counter() - start
-            start = time.perf_counter()
-            y_pred = model.predict(*test_args, **test_kwargs)
-            predict_seconds = time.perf_counter() - start
             nll, proba = np.nan, None  # no NLL for hard-label models: it restates the errors
-            if gives_probabilities(cell.estimator) and hasattr(model, "predict_proba"):
+            start = time.perf_counter()
+            if trains_network(cell.estimator) and kind == "ssm":
+                # SSMClassifier.predict is the argmax of predict_proba: one forward pass, not
+                # two (the network's float64 pass was most of a long test set's cell)
                 proba = model.predict_proba(*test_args, **test_kwargs)
+                y_pred = model.classes_[np.argmax(proba, axis=1)]
+            else:
+                y_pred = model.predict(*test_args, **test_kwargs)
+            predict_seconds = time.perf_counter() - start
+            if proba is None and gives_probabilities(cell.estimator) and hasattr(
+                model, "predict_proba"
+            ):
+                proba = model.predict_proba(*test_args, **test_kwargs)
+            if proba is not None:
                 nll = log_loss(y_test, np.clip(proba, 1e-15, 1), labels=model.classes_)
             aligned, action = tdi_action(model)
             row.update(
