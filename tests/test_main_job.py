@@ -335,6 +335,29 @@ def test_a_names_file_without_names_says_so(tmp_path, capsys):
     assert f"{listing} lists no dataset name" in capsys.readouterr().err
 
 
+def test_a_log_hears_from_a_long_cell_every_heartbeat(monkeypatch):
+    # a run of minutes-long cells (Crop's) left a log silent while they ran
+    import io
+    import time
+
+    log = io.StringIO()  # not a terminal
+    monkeypatch.setattr("sys.stderr", log)
+    monkeypatch.setattr(RunProgress, "LOG_SECONDS", 0.01)  # the heartbeat checks this often
+    monkeypatch.setattr(RunProgress, "HEARTBEAT_SECONDS", 60.0)
+    cells = make_cells(["ItalyPowerDemand"], [1.0], 2, ["1nn-euclidean"])
+    now = [0.0]
+    with RunProgress(cells, 1, clock=lambda: now[0]):
+        time.sleep(0.1)
+        assert len(log.getvalue().splitlines()) == 1  # the estimate only: no minute has passed
+        now[0] = 61.0  # a long first cell
+        deadline = time.monotonic() + 5
+        while len(log.getvalue().splitlines()) < 2 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert log.getvalue().splitlines()[1].startswith("0/2 cells (0%), 1:01 elapsed, about ")
+        time.sleep(0.1)  # no second heartbeat within the minute after the first
+        assert len(log.getvalue().splitlines()) == 2
+
+
 def test_progress_into_a_log_is_lines_with_the_clock_of_their_printing(monkeypatch):
     # before: a log got nothing until the first cell ended, then tqdm's carriage-return
     # updates, each with the clock of the cell before ("3/60 cells, 0:08 elapsed" minutes in)
@@ -345,7 +368,6 @@ def test_progress_into_a_log_is_lines_with_the_clock_of_their_printing(monkeypat
     cells = make_cells(["ItalyPowerDemand"], [1.0], 20, ["1nn-euclidean"])
     now = [100.0]
     with RunProgress(cells, 1, clock=lambda: now[0]) as progress:
-        assert progress._ticker is None  # no clock ticking into the log
         expected = format_clock(expected_seconds(cells, 1))
         # at once, before any cell has finished
         assert log.getvalue() == f"20 cells to compute, about {expected} expected (cost model)\n"
