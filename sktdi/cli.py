@@ -477,6 +477,11 @@ def _validate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> list
     for name, reason in args.skipped:
         print(f"skipping dataset {name}: {reason}", file=sys.stderr)
     args.published_table = _read_published(parser, args.published)
+    if args.published and (args.cv or 1.0 not in args.ratios):
+        # said before anything trains, not only in the summary at the end
+        print("--published: published results sit beside ratio-1 cells of the official split "
+              "and its resamples, and this run has none (" + ("--cv" if args.cv else
+              "--ratios without 1") + "): nothing will sit beside it", file=sys.stderr)
     return estimators
 
 

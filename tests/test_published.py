@@ -191,3 +191,21 @@ def test_the_command_sets_a_run_beside_published_results(tmp_path, capsys):
     capsys.readouterr()
     assert main(["benchmark", "--summarize-only", "--out", str(out), "--no-plot"]) == 0
     assert "1-NN (Euclidean) − HC2 (published)" in (out / "summary.txt").read_text()
+
+
+def test_one_file_under_two_names_and_a_name_left_empty_are_refused(tmp_path):
+    path = _table(tmp_path)
+    with pytest.raises(ValueError, match="is given twice, as HC2 and Other"):
+        read_all_published([str(path), f"Other={path}"])
+    with pytest.raises(ValueError, match="needs a name"):
+        read_published(f"={path}")
+
+
+def test_a_run_without_ratio_1_hears_it_before_anything_trains(tmp_path, capsys):
+    from sktdi.cli import main
+
+    argv = ["benchmark", "--datasets", "ItalyPowerDemand", "--estimators", "1nn-euclidean",
+            "--ratios", "0.5", "--resamples", "1", "--published", str(_table(tmp_path)),
+            "--dry-run", "--out", str(tmp_path / "run")]
+    assert main(argv) == 0
+    assert "nothing will sit beside it" in capsys.readouterr().err

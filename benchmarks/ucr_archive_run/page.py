@@ -63,7 +63,8 @@ def ucr_archive_published() -> str:
         + ("; ".join(f"{_label(a)} > {_label(b)}" for a, b, _ in differ) if differ else "none")
     )
     rank_text = ", ".join(f"{_label(c)} {ranks[c]:.2f}" for c in order)
-    mean_text = ", ".join(f"{_label(c)} {100 * means[c]:.2f}" for c in order)
+    mean_text = ", ".join(f"{_label(c)} {100 * means[c]:.2f}"
+                          for c in means.sort_values(ascending=False).index)
     return (
         f"On the real archive folder (`bash ../shared/data/ucr_archive.sh`: 59 UCR datasets, "
         f"their official splits; `benchmarks/ucr_archive_run/`), `--datasets all` ran "
@@ -117,7 +118,8 @@ def cost_model() -> str:
         f"{light['cells_computed']} cells: {estimate(light)}; the one model on the "
         f"{one['cells_computed']} smallest datasets the cost model was not fitted on: "
         f"{estimate(one)}. The estimate is printed before the first cell starts; "
-        "`--dry-run` prints it per dataset and arm without training.\n\n"
+        "`--dry-run` prints it, with each dataset's sizes and each arm's expected time, "
+        "without training.\n\n"
         "The cost model (`benchmarks/cost_model/`, fitted on 23 real archive datasets): a "
         "light cell is its transform, "
         f"{1e6 * fit['light']['minirocket']['per_step']:.1f} µs (MiniRocket) and "

@@ -356,7 +356,8 @@ def published_sections(summary: dict) -> list[str]:
         rank_lines = _rank_lines(beside["ranks"], beside["pairwise"],
                                  "with the published", f"{n} dataset{'' if n == 1 else 's'}")
         rank_lines.append("1 = best, over the datasets with every figure; sktdi benchmark draws "
-                          "the diagram as critical_difference_published.png")
+                          "the diagram as critical_difference_published.png (not with "
+                          "--no-plot)")
         parts.append(section("average rank beside published results, and critical-difference "
                              "cliques", "\n".join(rank_lines)))
     differences = beside["differences"]

@@ -373,8 +373,8 @@ def plan_report(
     >>> print(plan_report(cells, cells[1:], 2, results_path="out/results.csv"))
     datasets: training series, length (the longest, as padded), classes, test series
       ItalyPowerDemand: 67 train, length 24, 2 classes, 1029 test
-    arms: cells to compute of the grid's, and their expected seconds on one thread
-      1nn-euclidean: 3 of 4 cells, 0.0341 s
+    arms: cells to compute of the grid's, and their expected time on one thread
+      1nn-euclidean: 3 of 4 cells, 0.034 s
     finished in out/results.csv: 1 cell, which a resume reuses
     expected wall time: about 0:10 for 3 cells on 2 workers (--n-jobs 2; cost model)
     """
@@ -386,12 +386,12 @@ def plan_report(
         )
     seconds = cell_seconds(todo)
     by_key = dict(zip((c.key() for c in todo), seconds))
-    lines.append("arms: cells to compute of the grid's, and their expected seconds on one thread")
+    lines.append("arms: cells to compute of the grid's, and their expected time on one thread")
     for arm in dict.fromkeys(c.estimator for c in cells):
         left = [c for c in todo if c.estimator == arm]
         of = sum(c.estimator == arm for c in cells)
         cost = sum(by_key[c.key()] for c in left)
-        lines.append(f"  {arm}: {len(left)} of {of} cells, {cost:.3g} s")
+        lines.append(f"  {arm}: {len(left)} of {of} cells, {format_duration(cost)}")
     if results_path is not None:
         reused = len(cells) - len(todo)
         line = f"finished in {results_path}: {reused} cell{'' if reused == 1 else 's'}"
@@ -411,6 +411,18 @@ def plan_report(
             f"(--n-jobs {n_jobs}; cost model)"
         )
     return "\n".join(lines)
+
+
+def format_duration(seconds: float) -> str:
+    """"0.034 s" under a minute, else :func:`format_clock`'s "1:05" (never "3.34e+04 s").
+
+    Examples
+    --------
+    >>> from sktdi.benchmark.progress import format_duration
+    >>> format_duration(0.0341), format_duration(33400)
+    ('0.034 s', '9:16:40')
+    """
+    return f"{seconds:.2g} s" if seconds < 60 else format_clock(seconds)
 
 
 def format_clock(seconds: float) -> str:

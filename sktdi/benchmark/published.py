@@ -80,6 +80,8 @@ def split_spec(spec: str) -> tuple[str, str]:
     """
     if "=" in spec and not Path(spec).expanduser().exists():
         name, _, location = spec.partition("=")
+        if not name.strip():
+            raise ValueError(f"{spec}: NAME=PATH needs a name before the '='")
         return name, location
     return "", spec
 
@@ -217,6 +219,13 @@ def read_all_published(specs: list[str]) -> pd.DataFrame:
     """:func:`read_published` of each spec, into one table; a classifier named twice (by two
     files, or by a file and a folder) raises ValueError naming both sources."""
     tables = [read_published(spec) for spec in specs]
+    names_of: dict[str, set] = {}
+    for table in tables:
+        for source, part in table.groupby("source", sort=False):
+            names_of.setdefault(source, set()).update(part["classifier"])
+    for source, names in names_of.items():
+        if len(names) > 1:  # one file read twice, under two names: it would rank against itself
+            raise ValueError(f"{source} is given twice, as {' and '.join(sorted(names))}")
     seen: dict[str, str] = {}
     for table in tables:
         for classifier, part in table.groupby("classifier", sort=False):

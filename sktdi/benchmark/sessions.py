@@ -6,9 +6,10 @@ model's expected seconds for its cells, the cells it computed, whether it was in
 and where it ran (``--n-jobs``, the CPU count, the processor, the libraries' versions).
 
 The top level keeps the fields a single run had, so readers of one run's record read a
-resumed run's totals: ``wall_seconds``, ``expected_seconds`` and ``cells_computed`` are summed
-over the sessions, ``started`` is the first session's, and every other field is the latest
-session's. A ``run.json`` written before sessions (one dict, written when its run finished)
+resumed run's totals: ``wall_seconds`` and ``cells_computed`` are summed over the sessions;
+``started`` and ``expected_seconds`` are the first session's (its estimate covered the whole
+grid it set out to compute, and a resumed session's estimate covers the same cells again: a
+sum would count them twice); every other field is the latest session's. A ``run.json`` written before sessions (one dict, written when its run finished)
 reads as one session that was not interrupted.
 """
 
@@ -25,7 +26,9 @@ from ..utils.version import __version__
 from .results_file import write_atomic
 
 # the session fields summed into the record's top level
-TOTALS = ("wall_seconds", "expected_seconds", "cells_computed")
+TOTALS = ("wall_seconds", "cells_computed")
+# the session fields whose record value is the first session's
+FIRSTS = ("started", "expected_seconds")
 
 
 def read_sessions(path: str | Path) -> list[dict]:
@@ -66,7 +69,8 @@ def read_sessions(path: str | Path) -> list[dict]:
 
 def combined_record(sessions: list[dict]) -> dict:
     """``run.json``'s content for ``sessions``: the latest session's fields, the totals over
-    all of them (:data:`TOTALS`), the first one's start, and the sessions themselves.
+    all of them (:data:`TOTALS`), the first one's start and estimate (:data:`FIRSTS`), and
+    the sessions themselves.
 
     Examples
     --------
@@ -87,9 +91,10 @@ def combined_record(sessions: list[dict]) -> dict:
         if values:
             total = sum(values)
             record[key] = round(total, 1) if isinstance(total, float) else total
-    starts = [s["started"] for s in sessions if s.get("started")]
-    if starts:
-        record["started"] = starts[0]
+    for key in FIRSTS:
+        firsts = [s[key] for s in sessions if s.get(key) is not None]
+        if firsts:
+            record[key] = firsts[0]
     record["n_sessions"] = len(sessions)
     record["sessions"] = sessions
     return record
