@@ -103,6 +103,7 @@ def cost_model() -> str:
     early = deep[deep["validation_fraction"] > 0]
     stood = int((early["best_epoch"] == 0).sum())
     a, per_series, b = fit["deep"]["epoch"]
+    n_light = _csv(COST / "cells_light.csv")["dataset"].nunique()
     denormals = _csv(COST / "denormals.csv")
     kept = denormals.loc[~denormals["flushed"], "seconds"]
     flushed = denormals.loc[denormals["flushed"], "seconds"]
@@ -120,8 +121,9 @@ def cost_model() -> str:
         f"{estimate(one)}. The estimate is printed before the first cell starts; "
         "`--dry-run` prints it, with each dataset's sizes and each arm's expected time, "
         "without training.\n\n"
-        "The cost model (`benchmarks/cost_model/`, fitted on 23 real archive datasets): a "
-        "light cell is its transform, "
+        f"The cost model (`benchmarks/cost_model/`) was fitted on choice datasets, {n_light} for "
+        f"the light arms and {deep['dataset'].nunique()} for the one model; the one model's run "
+        "above is on none of them. A light cell is its transform, "
         f"{1e6 * fit['light']['minirocket']['per_step']:.1f} µs (MiniRocket) and "
         f"{1e6 * fit['light']['fast path']['per_step']:.1f} µs (the fast path) per series and "
         "step, training and test, and its ridge, whose Gram matrix and eigendecomposition rule "
