@@ -18,6 +18,8 @@ from .statistics import (
     CD_ALPHA,
     CONTROL_DATASETS,
     MIN_UNTIED,
+    complete_cells,
+    dataset_means,
     difference_over_datasets,
     ok_rows,
     pairwise_over_datasets,
@@ -303,11 +305,11 @@ def published_statistics(results: pd.DataFrame, published: pd.DataFrame) -> dict
     ok = ok[(ok["mode"] == "resample") & np.isclose(ok["ratio"].astype(float), PUBLISHED_RATIO)]
     if ok.empty or published is None or published.empty:
         return {}
-    cells = ok.pivot_table(index=["dataset", "resample"], columns="estimator",
-                           values="accuracy").dropna()
+    cells = complete_cells(ok)
     if cells.empty:
         return {}
-    means = cells.groupby(level="dataset").agg(lambda v: float(np.mean(v.to_numpy())))
+    # each dataset's mean as every other section takes it; one ratio is left, so its level goes
+    means = dataset_means(ok).droplevel("ratio")
     resamples = {d: sorted(int(r) for r in part.index.get_level_values("resample"))
                  for d, part in cells.groupby(level="dataset")}
     beside = beside_run(means, resamples, published)
@@ -315,7 +317,7 @@ def published_statistics(results: pd.DataFrame, published: pd.DataFrame) -> dict
     arms = list(means.columns)
     others = [c for c in table.columns if c not in arms]
     complete = table.dropna()
-    rows = [{**difference_over_datasets(table[[a, b]].dropna(), a, b)}
+    rows = [difference_over_datasets(table[[a, b]].dropna(), a, b)
             for a in arms for b in others]
     return {**beside, "arms": arms, "complete": complete,
             "ranks": ranks_over_datasets(complete), "pairwise": pairwise_over_datasets(complete),

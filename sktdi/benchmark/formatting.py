@@ -39,6 +39,27 @@ def p_text(p: float) -> str:
     return f"p {text}" if text.startswith("<") else f"p = {text}"
 
 
+def format_seconds(seconds: float) -> str:
+    """A duration with 3 significant digits and a readable unit.
+
+    Examples
+    --------
+    >>> from sktdi.benchmark.formatting import format_seconds
+    >>> format_seconds(4.00114), format_seconds(0.000675), format_seconds(123.4)
+    ('4.00 s', '0.675 ms', '123 s')
+    """
+    if seconds is None or not math.isfinite(seconds):
+        return "n/a"
+    if seconds == 0:
+        return "0 s"
+    # ms down to 0.1 ms ("0.675 ms" reads better than "675 µs"), µs below
+    for unit, scale, above in (("s", 1.0, 1.0), ("ms", 1e-3, 1e-4), ("µs", 1e-6, 0.0)):
+        if abs(seconds) >= above:
+            value = seconds / scale
+            return f"{value:.0f} {unit}" if abs(value) >= 100 else f"{value:#.3g} {unit}"
+    raise AssertionError  # pragma: no cover
+
+
 def format_points(fraction: float) -> str:
     """A difference of accuracies (a fraction) in signed points.
 

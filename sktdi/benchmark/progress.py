@@ -24,6 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from .cells import Cell
+from .formatting import format_seconds
 
 # The cost model of a run's first time left (and of the dry run), in seconds of one cell on
 # one thread of this project's 2-core machine, two cells at a time as ``--n-jobs 2`` runs them.
@@ -110,6 +111,7 @@ def _held_out(n_train: float, n_classes: int) -> int:
     return held if held >= 2 * n_classes else 0
 
 
+@cache
 def _default_epochs() -> int:
     from ..deep_model.estimators import SSMClassifier
 
@@ -374,7 +376,7 @@ def plan_report(
     datasets: training series, length (the longest, as padded), classes, test series
       ItalyPowerDemand: 67 train, length 24, 2 classes, 1029 test
     arms: cells to compute of the grid's, and their expected time on one thread
-      1nn-euclidean: 3 of 4 cells, 0.034 s
+      1nn-euclidean: 3 of 4 cells, 34.1 ms
     finished in out/results.csv: 1 cell, which a resume reuses
     expected wall time: about 0:10 for 3 cells on 2 workers (--n-jobs 2; cost model)
     """
@@ -414,15 +416,16 @@ def plan_report(
 
 
 def format_duration(seconds: float) -> str:
-    """"0.034 s" under a minute, else :func:`format_clock`'s "1:05" (never "3.34e+04 s").
+    """The summary's "34.1 ms" under a minute (:func:`~.formatting.format_seconds`), else
+    :func:`format_clock`'s "1:05" (never "3.34e+04 s").
 
     Examples
     --------
     >>> from sktdi.benchmark.progress import format_duration
     >>> format_duration(0.0341), format_duration(33400)
-    ('0.034 s', '9:16:40')
+    ('34.1 ms', '9:16:40')
     """
-    return f"{seconds:.2g} s" if seconds < 60 else format_clock(seconds)
+    return format_seconds(seconds) if seconds < 60 else format_clock(seconds)
 
 
 def format_clock(seconds: float) -> str:

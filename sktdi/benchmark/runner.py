@@ -563,9 +563,9 @@ def run_benchmark(
                     bar.finished(tuple(row[k] for k in KEY))
         finally:
             _stop(results)
-    # pandas' default parser may misread a float's last digit: round_trip gives back the very
-    # accuracies written, so that tsml-eval's evaluation of the results files matches them
-    return read_results(path, float_precision="round_trip")
+    # read round-trip (read_results' default): pandas' default parser may misread a float's
+    # last digit, and tsml-eval's evaluation of the results files must match these accuracies
+    return read_results(path)
 
 
 def _stop(results) -> None:

@@ -52,6 +52,17 @@ def real_datasets(results: pd.DataFrame) -> pd.DataFrame:
     return results[~results["dataset"].isin(CONTROL_DATASETS)]
 
 
+def complete_cells(results: pd.DataFrame, metric: str = "accuracy") -> pd.DataFrame:
+    """``metric`` of the finished cells, one row per (dataset, ratio, resample) that every
+    estimator finished, one column per estimator (empty without finished cells)."""
+    ok = ok_rows(results)
+    if ok.empty:
+        return pd.DataFrame()
+    return ok.pivot_table(
+        index=["dataset", "ratio", "resample"], columns="estimator", values=metric
+    ).dropna()
+
+
 def dataset_means(results: pd.DataFrame, metric: str = "accuracy") -> pd.DataFrame:
     """Mean ``metric`` over resamples: one row per (dataset, ratio), one column per estimator.
 
@@ -69,12 +80,9 @@ def dataset_means(results: pd.DataFrame, metric: str = "accuracy") -> pd.DataFra
     >>> dataset_means(results).round(3).to_dict("records")
     [{'s4d-lin': 0.775, 'tdi': 0.8}]
     """
-    ok = ok_rows(results)
-    if ok.empty:
+    cells = complete_cells(results, metric)
+    if cells.empty:
         return pd.DataFrame()
-    cells = ok.pivot_table(
-        index=["dataset", "ratio", "resample"], columns="estimator", values=metric
-    ).dropna()
     # numpy's mean of the resamples in order, as tsml-eval takes it: its evaluation of the
     # run's results files then gives these very numbers, not ones a rounding apart
     return cells.groupby(level=["dataset", "ratio"]).agg(lambda v: float(np.mean(v.to_numpy())))

@@ -40,6 +40,7 @@ from .formatting import (
     format_p_value,  # noqa: F401 (scripts import it from the summary)
     format_points,
     format_ratio,
+    format_seconds,
     section,
 )
 from .settings import HARNESS_SETTINGS, describe_settings, normalize_config, parse_config
@@ -551,30 +552,6 @@ def summarize(
 # -- text report -------------------------------------------------------------------------------
 
 
-def format_seconds(seconds: float) -> str:
-    """A duration with 3 significant digits and a readable unit.
-
-    Examples
-    --------
-    >>> from sktdi.benchmark.summary import format_seconds
-    >>> format_seconds(4.00114), format_seconds(0.000675), format_seconds(123.4)
-    ('4.00 s', '0.675 ms', '123 s')
-    """
-    if seconds is None or not np.isfinite(seconds):
-        return "n/a"
-    if seconds == 0:
-        return "0 s"
-    # ms down to 0.1 ms ("0.675 ms" reads better than "675 µs"), µs below
-    for unit, scale, above in (("s", 1.0, 1.0), ("ms", 1e-3, 1e-4), ("µs", 1e-6, 0.0)):
-        if abs(seconds) >= above:
-            value = seconds / scale
-            return f"{value:.0f} {unit}" if abs(value) >= 100 else f"{value:#.3g} {unit}"
-    raise AssertionError  # pragma: no cover
-
-
-
-
-
 def _estimator_order(names, reference: str, baseline: str) -> list[str]:
     return estimator_order(names, first=(reference, baseline))
 
@@ -601,8 +578,6 @@ def _per_class(row: pd.Series) -> str:
     if not np.isfinite(per_class):
         return total
     return f"{total} ({per_class_label(per_class)})"
-
-
 
 
 def _accuracy_section(summary: dict) -> str:
