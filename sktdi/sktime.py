@@ -41,7 +41,7 @@ from .persistence import (
     loads,
     save_estimator,
 )
-from .utils.inputs import check_causal_scaling
+from .utils.inputs import check_causal_scaling, resolve_scaling
 from .utils.options import HasOptionGroups
 from .utils.panels import read_sktime_panel
 from .utils.validation import keyword_only
@@ -602,7 +602,12 @@ class SktimeSSMEarlyClassifier(_SafeSktimeSave, BaseEarlyClassifier):
                 "the early classifier reads the network after every step, which a "
                 "bidirectional network cannot do; pass SSMClassifier(bidirectional=False)"
             )
-        check_causal_scaling(estimator.input_scaling, "the early classifier")
+        check_causal_scaling(
+            resolve_scaling(estimator.input_scaling, for_prefixes=True), "the early classifier"
+        )
+        if estimator.input_scaling == "auto":
+            # read after every step: the causal scaling "auto" means for a model of prefixes
+            estimator.set_params(input_scaling=resolve_scaling("auto", for_prefixes=True))
         if estimator.fast_path == "auto":
             # the network alone: the fast path's features need whole series, and this model
             # is read after every step (fast_path=True is refused by the fit, naming why)

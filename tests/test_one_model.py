@@ -56,13 +56,29 @@ def test_leave_one_out_scores_of_a_ridge_classifier_match_its_refits():
 
 
 def test_ridge_logits_and_temperature():
+    """The scale minimizes the cross-entropy on Platt's smoothed targets (true class
+    1 - 1/(n+2)), found here on a grid."""
     np.testing.assert_array_equal(ridge_logits(np.array([0.5, -2.0])), [[-0.5, 0.5], [2.0, -2.0]])
     scores = np.array([[1.0, -1.0], [-1.0, 1.0], [0.4, -0.4], [-0.3, 0.3], [0.8, -0.8]])
     codes = np.array([0, 1, 0, 0, 1])
-    t = fit_temperature(scores, codes)
     grid = np.exp(np.linspace(np.log(1e-2), np.log(1e2), 4001))
-    losses = [-np.log(softmax(g * scores, axis=1)[np.arange(5), codes]).mean() for g in grid]
-    assert abs(np.log(t) - np.log(grid[int(np.argmin(losses))])) < 0.01
+    for labels in (codes, np.array([0, 1, 0, 1, 0])):  # the second separable
+        smoothed = np.where(np.eye(2)[labels] == 1, 1 - 1 / 7, 1 / 7)
+        losses = [-(smoothed * np.log(softmax(g * scores, axis=1))).sum(axis=1).mean()
+                  for g in grid]
+        t = fit_temperature(scores, labels)
+        assert abs(np.log(t) - np.log(grid[int(np.argmin(losses))])) < 0.01
+
+
+def test_temperature_is_finite_on_separable_scores():
+    """Scores that separate the classes (a small set's leave-one-out scores often do) give a
+    finite scale: the plain cross-entropy's minimum was at its bound, 100."""
+    rng = np.random.default_rng(0)
+    codes = rng.integers(0, 3, size=30)
+    scores = np.eye(3)[codes] * 2 - 1 + rng.normal(scale=0.1, size=(30, 3))  # separable
+    t = fit_temperature(scores, codes)
+    top = softmax(t * scores, axis=1).max(axis=1)
+    assert t < 50 and top.max() < 1 - 1 / 64
 
 
 # ---- the estimators -------------------------------------------------------------------------

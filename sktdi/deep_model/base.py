@@ -44,6 +44,7 @@ from ..utils.inputs import (
     fit_standardization,
     network_channels,
     network_input,
+    resolve_scaling,
     scale_each_series,
     shape_and_amplitude,
 )
@@ -83,7 +84,7 @@ MIN_LENGTH = 2  # a single time step is a tabular feature, not a sequence
 # statistics (gain and offset free; a whole series' statistics: not causal); "running": by
 # its statistics so far (causal); "series+scale" and "running+scale": each series' shape by its
 # own statistics, its level and scale as channels of their own (issue 64)
-INPUT_SCALINGS = ("channel", "series", "running", "series+scale", "running+scale")
+INPUT_SCALINGS = ("auto", "channel", "series", "running", "series+scale", "running+scale")
 
 
 def _loss_still_falling(history) -> bool:
@@ -138,7 +139,7 @@ class _BaseSSM(OnFastPath, HasOptionGroups, SaveMixin, BaseEstimator):
         *,
         init="tdi",
         network="s4d",
-        input_scaling="channel",
+        input_scaling="auto",
         d_model="auto",
         n_layers="auto",
         d_state=64,
@@ -302,7 +303,7 @@ class _BaseSSM(OnFastPath, HasOptionGroups, SaveMixin, BaseEstimator):
             )
         self._check_stopping_has_a_split(for_partial_fit)
         if self.prefix_weight > 0:
-            check_causal_scaling(self.input_scaling, f"prefix_weight={self.prefix_weight}")
+            check_causal_scaling(self._scaling(), f"prefix_weight={self.prefix_weight}")
         if self.prefix_weight > 0 and self.bidirectional:
             raise ValueError(
                 f"prefix_weight={self.prefix_weight} trains the predictions for prefixes, which "
@@ -326,7 +327,7 @@ class _BaseSSM(OnFastPath, HasOptionGroups, SaveMixin, BaseEstimator):
             self, X, y, lengths=lengths, reset=reset, min_length=MIN_LENGTH, **y_kwargs
         )
         if reset:
-            self.input_scaling_ = self.input_scaling
+            self.input_scaling_ = self._scaling()
             self.input_reference_ = self.input_amplitude_ = None
             if self.input_scaling_ in WITH_SCALE:
                 self.input_reference_ = fit_reference(X3, lengths)
@@ -353,6 +354,11 @@ class _BaseSSM(OnFastPath, HasOptionGroups, SaveMixin, BaseEstimator):
         if self._fitted_scaling() == "channel":
             return X3
         return self._scaled(X3, lengths)[:, : X3.shape[1]]  # (n, C, L): the shape channels
+
+    def _scaling(self) -> str:
+        """``input_scaling`` as a fit resolves it (:func:`~sktdi.utils.inputs.resolve_scaling`):
+        "auto" is "series+scale", or "channel" for a model of prefixes."""
+        return resolve_scaling(self.input_scaling, for_prefixes=self.prefix_weight > 0)
 
     def _fitted_scaling(self) -> str:
         """The input scaling the fit used (``input_scaling_``; "channel" for models saved
@@ -420,6 +426,15 @@ class _BaseSSM(OnFastPath, HasOptionGroups, SaveMixin, BaseEstimator):
             # series (in-sample for series it was fitted on)
             offsets = self._offsets(self._fast_path_outputs(X3, whole_lengths(X3, lengths)))
         fraction, patience, note = self._stopping(offsets is not None, target)
+        check = None  # the cross-check, where no series can be held out
+        if first and offsets is not None and note is not None and n_epochs > 0:
+            check = self._cross_check(X3, y, target, lengths, streams.split)
+            note = check["reason"]
+            if check["keep_network"]:
+                offsets = None  # the network alone, trained as fast_path=False trains it
+            else:
+                n_epochs = 0  # the fast path alone: the network's last layer stays at zero
+        self.__dict__.pop("_fast_path_features", None)
         if n_epochs > 0 and fraction > 0:
             problem = self._validation_split_problem(target, fraction)
             if problem is not None:
@@ -468,7 +483,9 @@ class _BaseSSM(OnFastPath, HasOptionGroups, SaveMixin, BaseEstimator):
                 self._train(inputs, target, n_epochs, training)
                 self.n_epochs_ = len(self.net_.history)
         if first and self.fast_path_ is not None:
-            self.fast_path_report_ = self._fast_path_report(fraction, patience, note)
+            self.fast_path_report_ = self._fast_path_report(fraction, patience, note, check)
+            if check is not None and check["keep_network"]:
+                self.fast_path_ = None  # the network alone predicts
         # the trained weights changed: empty the cache of inference copies before the check
         # below reads them (a refit's held the previous network's), and after it (a fitted
         # model holds no copy until it predicts)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 import torch
+from scipy.special import softmax
 from sklearn.base import ClassifierMixin, RegressorMixin, _fit_context
 from sklearn.metrics import accuracy_score, r2_score
 from sklearn.preprocessing import LabelEncoder
@@ -56,12 +57,13 @@ class SSMClassifier(ClassifierMixin, _BaseSSM):
         and an S4D layer in every block for the long range. "s4d"
         (:class:`~sktdi.ssm.S4DNetwork`): S4D blocks only, faster to train. Each comes with
         its tested settings, which every parameter left at "auto" takes (Notes).
-    input_scaling : {"channel", "series", "running", "series+scale", "running+scale"}, \
-default="channel"
-        "channel": one mean and scale per channel. For raw recordings (a gain or offset per
-        recording), "series+scale": each series' shape, its level and scale as channels of
-        their own where they relate to the target (``input_amplitude_``); "running+scale"
-        from the steps so far, causal; "series", "running" without them (:doc:`/raw_data`).
+    input_scaling : {"auto", "series+scale", "channel", "series", "running", \
+"running+scale"}, default="auto"
+        "series+scale": each series' shape, its level and scale as channels of their own
+        where they relate to the target (``input_amplitude_``): raw gains and offsets held.
+        "auto": it, or "channel" (one mean and scale per channel, causal) with
+        ``prefix_weight > 0``. "running+scale" from the steps so far; "series", "running"
+        without level and scale (:doc:`/raw_data`).
     d_model, n_layers : int or "auto", default="auto"
         Width and depth. "conv-s4d": d_model a multiple of 4, a residual shortcut per three
         blocks; n_layers=3 took about half the fit time, level on the UCR sets but behind
@@ -302,6 +304,18 @@ default="channel"
     def _offsets(self, outputs: np.ndarray) -> np.ndarray:
         return self.fast_path_scale_ * ridge_logits(outputs)  # (n, n_classes) logits
 
+    # the cross-check's predictions and losses (OnFastPath._cross_check): probabilities (n, K)
+    # and each series' cross-entropy
+    def _predictions_from_outputs(self, outputs: np.ndarray) -> np.ndarray:
+        return softmax(self._offsets(outputs), axis=1)  # (n, n_classes)
+
+    def _network_predictions(self, model, X3, lengths) -> np.ndarray:
+        return model.predict_proba(X3, lengths=lengths)  # (n, n_classes), as self.classes_
+
+    def _held_out_losses(self, predicted: np.ndarray, y) -> np.ndarray:
+        codes = np.searchsorted(self.classes_, y)  # (n,)
+        return -np.log(np.clip(predicted[np.arange(len(codes)), codes], 1e-15, None))
+
     @restore_on_error
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, lengths=None):
@@ -468,6 +482,18 @@ class SSMRegressor(RegressorMixin, _BaseSSM):
     def _offsets(self, outputs: np.ndarray) -> np.ndarray:
         # in the standardized units the network trains in: (n, n_outputs)
         return (outputs.reshape(len(outputs), -1) - self.y_mean_) / self.y_scale_
+
+    # the cross-check's predictions and losses (OnFastPath._cross_check): predictions
+    # (n, n_outputs) and each series' squared error in the standardized units
+    def _predictions_from_outputs(self, outputs: np.ndarray) -> np.ndarray:
+        return outputs.reshape(len(outputs), -1)  # (n, n_outputs)
+
+    def _network_predictions(self, model, X3, lengths) -> np.ndarray:
+        return np.asarray(model.predict(X3, lengths=lengths)).reshape(len(X3), -1)
+
+    def _held_out_losses(self, predicted: np.ndarray, y) -> np.ndarray:
+        Y = np.asarray(y, dtype=np.float64).reshape(len(y), -1)  # (n, n_outputs)
+        return (((predicted - Y) / self.y_scale_) ** 2).mean(axis=1)
 
     @restore_on_error
     @_fit_context(prefer_skip_nested_validation=True)

@@ -25,12 +25,16 @@ from ..fast_path.ridge import ROCKET_MIN_LENGTH
 from ..tdi import TDI_INITS
 from ..utils.inputs import CAUSAL_SCALINGS, _caller_stacklevel
 from .stacking import ridge_loo_outputs, ridge_outputs
+from .training import KEEP_MARGIN_SE, beats_by_margin
 
 # on top of the fast path, validation_fraction="auto" and n_iter_no_change="auto" hold out this
 # share of the series and stop after this many epochs that do not beat the best validation
 # loss, the fast path's own counted (issue 70, benchmarks/one_model)
 FAST_PATH_VALIDATION = 0.2
 FAST_PATH_PATIENCE = 10
+# where too few series can be held out, the network alone is checked against the fast path on
+# this many stratified folds (:meth:`OnFastPath._cross_check`)
+CROSS_FOLDS = 2
 # the fewest held-out series that early stopping decides on (a regressor's; a classifier's is
 # 2 per class): fewer would decide by chance
 MIN_HELD_OUT = 10
@@ -79,7 +83,7 @@ class OnFastPath:
                 f"prefix_weight={self.prefix_weight} trains predictions for prefixes, and the "
                 f"fast path predicts from whole series"
             )
-        if self.input_scaling in ("running", "running+scale"):
+        if self._scaling() in ("running", "running+scale"):
             return (
                 f"input_scaling={self.input_scaling!r} is for streams, and the fast path "
                 f"predicts from whole series"
@@ -194,7 +198,7 @@ class OnFastPath:
         rocket = "minirocket" if shortest > ROCKET_MIN_LENGTH and _has_sktime() else None
         # the fast path reads what the network reads: each series' shape where the network's
         # scaling does, else the series as given
-        scaling = "series+scale" if self.input_scaling in ("series", "series+scale") else "channel"
+        scaling = "series+scale" if self._scaling() in ("series", "series+scale") else "channel"
         # its bank from the same initialization and TDI options as the network's layers (its
         # own copy of the options: set_params on this model after fit must not change it), so
         # that arms that differ by ``init`` differ in both parts
@@ -218,7 +222,84 @@ class OnFastPath:
             features, self._ridge_targets(fast, y), float(fast.ridge_.alpha_)
         )  # (n,) or (n, T)
         self.fast_path_scale_ = self._fit_fast_path_scale(outputs, target)
+        self._fast_path_features = features  # for the cross-check; dropped after the fit
         return self._offsets(outputs)
+
+    def _cross_check(self, X3, y, target, lengths, seed: int) -> dict:
+        """Where no fifth of the series can be held out (a few long recordings per class),
+        check the network alone against the fast path on :data:`CROSS_FOLDS` stratified
+        folds: on each, the network alone (this model with ``fast_path=False``) and the fast
+        path's ridge (its features and penalty) fitted on the other folds, and both scored
+        on the fold, series by series. The network is kept, alone, where its held-out loss
+        beats the fast path's by more than chance (:func:`beats_by_margin`): on such data it
+        trained from the fast path's outputs, unchecked, and ended behind both the network
+        alone (long recordings) and the fast path (issue 76). Returns the check's record,
+        ``keep_network`` among it."""
+        from sklearn.base import clone
+        from sklearn.linear_model import Ridge
+        from sklearn.model_selection import KFold, StratifiedKFold
+
+        features = self.__dict__.pop("_fast_path_features")  # (n, F)
+        ridge_targets = self._ridge_targets(self.fast_path_, y)  # (n,) or (n, T)
+        classified = self._task == "classification"
+        if classified and np.bincount(target).min() < CROSS_FOLDS:
+            return {"keep_network": False, "reason": (
+                f"{len(target)} series, a class with fewer than {CROSS_FOLDS}: too few to "
+                f"hold any out or to check the network on folds, so the fast path alone"
+            )}
+        splitter = (StratifiedKFold if classified else KFold)(
+            CROSS_FOLDS, shuffle=True, random_state=seed
+        )
+        alone = clone(self).set_params(
+            fast_path=False, validation_fraction=0, n_iter_no_change=None, verbose=0,
+            warm_start=False,
+        )
+        fast_losses, network_losses = [], []
+        for fold, (train, test) in enumerate(splitter.split(X3, target)):
+            fold_lengths = None if lengths is None else (lengths[train], lengths[test])
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # the folds' fits are this model's concern
+                ridge = Ridge(alpha=float(self.fast_path_.ridge_.alpha_))
+                ridge.fit(features[train], ridge_targets[train])
+                fast = self._predictions_from_outputs(ridge.predict(features[test]))
+                network = clone(alone).set_params(random_state=(seed + fold) % 2**32).fit(
+                    X3[train], y[train],
+                    lengths=None if fold_lengths is None else fold_lengths[0],
+                )
+                predicted = self._network_predictions(
+                    network, X3[test], None if fold_lengths is None else fold_lengths[1]
+                )
+            fast_losses.append(self._held_out_losses(fast, y[test]))
+            network_losses.append(self._held_out_losses(predicted, y[test]))
+        fast_losses = np.concatenate(fast_losses)  # (n,)
+        network_losses = np.concatenate(network_losses)  # (n,)
+        keep, gain, error = beats_by_margin(fast_losses, network_losses)
+        verdict = "so the network alone" if keep else "no more than chance: the fast path alone"
+        return {
+            "keep_network": keep,
+            "cross_fit_fast_path_loss": float(fast_losses.mean()),
+            "cross_fit_network_loss": float(network_losses.mean()),
+            "reason": (
+                f"{len(target)} series: too few to hold out {FAST_PATH_VALIDATION:g} of them; "
+                f"on {CROSS_FOLDS} folds the network alone's held-out loss was "
+                f"{network_losses.mean():.3g} against the fast path's {fast_losses.mean():.3g} "
+                f"(a gain of {gain:.3g}, standard error {error:.3g}), {verdict}"
+            ),
+        }
+
+    def _predictions_from_outputs(self, outputs: np.ndarray) -> np.ndarray:
+        """Hook: the fast path's predictions from its ridge's outputs (n,) or (n, T), in the
+        form :meth:`_held_out_losses` reads."""
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    def _network_predictions(self, model, X3, lengths) -> np.ndarray:
+        """Hook: a fitted model's predictions for X, in the form :meth:`_held_out_losses`
+        reads."""
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    def _held_out_losses(self, predicted: np.ndarray, y) -> np.ndarray:
+        """Hook: the loss of each series' prediction against its target y, (n,)."""
+        raise NotImplementedError  # pragma: no cover - abstract
 
     def _start_from_fast_path(self) -> None:
         """Zero each network's last layer: the model's outputs are the fast path's until
@@ -228,7 +309,9 @@ class OnFastPath:
                 network.head.weight.zero_()
                 network.head.bias.zero_()
 
-    def _fast_path_report(self, fraction: float, patience: int | None, note: str | None) -> dict:
+    def _fast_path_report(
+        self, fraction: float, patience: int | None, note: str | None, check: dict | None
+    ) -> dict:
         """What the fit did with the fast path, for ``fast_path_report_``: among it the
         held-out share and the patience, each "auto" resolved."""
         early = dict(self.net_.callbacks_).get("early_stopping")
@@ -237,7 +320,25 @@ class OnFastPath:
         history = self.net_.history
         best = min((row["valid_loss"] for row in history if "valid_loss" in row), default=None)
         network_adds = best_epoch > 0 if early is not None else self.n_epochs_ > 0
+        by_chance = bool(getattr(early, "by_chance_", False))
+        if by_chance:
+            network_adds = False
+            note = note or (
+                f"the network's best epoch ({best_epoch}) beat the fast path on the held-out "
+                f"series by {early.gain_:.3g} in loss, within {KEEP_MARGIN_SE:g} standard "
+                f"errors ({early.gain_error_:.3g}) of chance: the fast path alone"
+            )
+            best_epoch = 0
+        cross = {}
+        if check is not None:  # the cross-check chose: the network alone, or the fast path
+            network_adds = check["keep_network"]
+            best_epoch = self.n_epochs_ if network_adds else 0
+            cross = {key: check[key] for key in check if key.startswith("cross_fit")}
+        model = ("network" if check is not None else "fast path + network") if network_adds \
+            else "fast path"
         return {
+            "model": model,
+            **cross,
             "rocket": self.fast_path_.rocket,
             "validation_fraction": fraction,
             "n_iter_no_change": patience,

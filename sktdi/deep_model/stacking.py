@@ -13,7 +13,7 @@ predicts with the full ridge's. This module holds the math, each piece a pure fu
   eigendecomposition of the series' Gram matrix;
 - :func:`ridge_logits`: a ridge classifier's scores as the network's logits;
 - :func:`fit_temperature`: the one scale that makes those logits calibrated probabilities,
-  by leave-one-out cross-entropy.
+  by their leave-one-out cross-entropy on smoothed targets.
 """
 
 from __future__ import annotations
@@ -89,7 +89,15 @@ def ridge_logits(scores: np.ndarray) -> np.ndarray:
 
 def fit_temperature(logits: np.ndarray, codes: np.ndarray) -> float:
     """The scale t > 0 that minimizes the cross-entropy of ``softmax(t · logits)`` on the
-    class ``codes`` (n,): ridge scores are in the units of the ±1 codes, not log-odds.
+    class ``codes`` (n,), smoothed: ridge scores are in the units of the ±1 codes, not
+    log-odds.
+
+    The targets are Platt's: the true class ``1 − ε`` and the others ``ε`` shared, with
+    ``ε = 1 / (n + 2)``. On scores that separate the classes (a small set's leave-one-out
+    scores often do), the plain cross-entropy falls as t grows without end, and a scale fitted
+    on it sat at whatever bound it was given, making every later mistake with near-certainty;
+    with ε the loss has a finite minimum, and the most a fit on n series can claim is about
+    ``1 − 1 / (n + 2)`` (issue 76).
 
     Examples
     --------
@@ -97,13 +105,20 @@ def fit_temperature(logits: np.ndarray, codes: np.ndarray) -> float:
     >>> t = fit_temperature(logits, np.array([0, 1, 0, 0]))
     >>> 0 < t < 1e3
     True
+    >>> separable = fit_temperature(logits, np.array([0, 1, 0, 1]))  # a finite scale
+    >>> p = np.exp(separable * logits[0]) / np.exp(separable * logits[0]).sum()
+    >>> bool(0.75 < p[0] < 0.95)  # four series: about 1 - 1/6 at most
+    True
     """
     logits = np.asarray(logits, dtype=np.float64)
-    rows = np.arange(len(codes))
+    n, n_classes = logits.shape
+    epsilon = 1.0 / (n + 2)
+    targets = np.full((n, n_classes), epsilon / max(n_classes - 1, 1))  # (n, K)
+    targets[np.arange(n), codes] = 1.0 - epsilon
 
     def loss(log_t: float) -> float:
-        return float(-log_softmax(np.exp(log_t) * logits, axis=1)[rows, codes].mean())
+        return float(-(targets * log_softmax(np.exp(log_t) * logits, axis=1)).sum(axis=1).mean())
 
-    # bounded: separable scores would send the scale to infinity
-    result = minimize_scalar(loss, bounds=(np.log(1e-2), np.log(1e2)), method="bounded")
+    # the smoothed loss has a finite minimum; the bounds only keep the search in floats
+    result = minimize_scalar(loss, bounds=(np.log(1e-3), np.log(1e4)), method="bounded")
     return float(np.exp(result.x))

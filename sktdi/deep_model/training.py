@@ -431,6 +431,30 @@ def _every_step_loss(net, over_time, y_true, lengths) -> torch.Tensor:
     return torch.stack(losses).mean()
 
 
+# the network's best epoch is kept only where its held-out loss beats the fast path's by more
+# than this many standard errors of the mean of their paired per-series differences: the best
+# of a few dozen epochs on a few held-out series beats the fast path by chance alone (in issue
+# 75's archive run, one fit in three that kept the network scored below its fast path)
+KEEP_MARGIN_SE = 2.0
+
+
+def beats_by_margin(start_losses: np.ndarray, losses: np.ndarray) -> tuple[bool, float, float]:
+    """Whether per-series ``losses`` (n,) beat ``start_losses`` (n,), paired, by more than
+    :data:`KEEP_MARGIN_SE` standard errors; with the mean gain and its standard error.
+
+    Examples
+    --------
+    >>> start = np.array([0.9, 0.8, 1.0, 0.7])
+    >>> beats_by_margin(start, start - 0.5)[0], beats_by_margin(start, start[::-1])[0]
+    (True, False)
+    """
+    gain = np.asarray(start_losses, np.float64) - np.asarray(losses, np.float64)  # (n,)
+    mean = float(gain.mean())
+    spread = float(gain.std(ddof=1)) if len(gain) > 1 else 0.0
+    error = spread / np.sqrt(len(gain))
+    return bool(mean > 0 and mean > KEEP_MARGIN_SE * error), mean, error
+
+
 class StartFromFastPath(EarlyStopping):
     """skorch's early stopping, counting the state training starts from as its epoch 0.
 
@@ -439,28 +463,45 @@ class StartFromFastPath(EarlyStopping):
     one to beat, and its weights are the best so far; an epoch counts only where it beats
     the best, and after ``patience`` epochs that do not, the best weights are restored. So
     where no epoch beats the fast path on the held-out series, the model ends as it started:
-    the fast path, and training stopped ``patience`` epochs in.
+    the fast path, and training stopped ``patience`` epochs in. Where the best epoch beats it
+    by less than the held-out series can tell apart (:func:`beats_by_margin`), the starting
+    state is restored too, and ``by_chance_`` says so.
     """
 
     def on_train_begin(self, net, X=None, y=None, **kwargs):
         super().on_train_begin(net, X=X, y=y, **kwargs)
-        self.start_loss_ = validation_loss(net, X, y)
+        self.start_losses_ = validation_losses(net, X, y)  # (n_valid,)
+        self.start_loss_ = float(self.start_losses_.mean())
         self.dynamic_threshold_ = self._calc_new_threshold(self.start_loss_)
         self.best_model_weights_ = deepcopy(net.module_.state_dict())
+        self.start_weights_ = self.best_model_weights_
         self.best_epoch_ = 0  # skorch numbers the epochs from 1: 0 is the starting state
+        self.by_chance_ = False
+        self.gain_ = self.gain_error_ = None
+
+    def on_train_end(self, net, X=None, y=None, **kwargs):
+        super().on_train_end(net, X=X, y=y, **kwargs)  # the best epoch's weights restored
+        if self.best_epoch_ == 0:
+            return
+        keep, self.gain_, self.gain_error_ = beats_by_margin(
+            self.start_losses_, validation_losses(net, X, y)
+        )
+        if not keep:
+            net.module_.load_state_dict(self.start_weights_)
+            self.by_chance_ = True
 
 
-def validation_loss(net, X, y) -> float:
-    """The loss of ``net`` as it is on the validation series its ``train_split`` holds out
-    of (X, y), averaged over the series as skorch averages its ``valid_loss``."""
+def validation_losses(net, X, y) -> np.ndarray:
+    """The loss of ``net`` as it is on each validation series its ``train_split`` holds out
+    of (X, y), (n_valid,): their mean is skorch's ``valid_loss``."""
     _, dataset_valid = net.get_split_datasets(X, y)
-    total, count = 0.0, 0
+    losses = []
     for batch in net.get_iterator(dataset_valid, training=False):
-        step = net.validation_step(batch)
-        n = len(batch[1])
-        total += step["loss"].item() * n
-        count += n
-    return total / count
+        y_pred = net.evaluation_step(batch, training=False)  # (B, O)
+        y_true = to_tensor(unpack_data(batch)[1], device=net.device)  # (B,) or (B, O)
+        losses += [net.get_loss(y_pred[i : i + 1], y_true[i : i + 1]).item()
+                   for i in range(len(y_pred))]
+    return np.asarray(losses, dtype=np.float64)
 
 
 class SSMNetClassifier(_SSMNetMixin, NeuralNetClassifier):

@@ -353,7 +353,7 @@ class _SpectralRidge(HasOptionGroups, SaveMixin, BaseEstimator):
         dt_min=1e-2,
         dt_max=1.0,
         rocket=None,
-        input_scaling="channel",
+        input_scaling="series+scale",
         alphas=None,
         batch_size=256,
         random_state=None,
@@ -578,11 +578,11 @@ class SpectralRidgeClassifier(ClassifierMixin, _SpectralRidge):
         the first difference (``difference``, by default), of the first difference, as
         MultiRocket does (needs sktime, and series of at least 9 time steps, 10 with the
         difference).
-    input_scaling : {"channel", "series+scale"}, default="channel"
-        "channel": the series as given. "series+scale", for raw recordings (a gain or offset
-        per recording): the bank and MiniRocket read each series' shape, and each channel's
+    input_scaling : {"series+scale", "channel"}, default="series+scale"
+        "series+scale": the bank and MiniRocket read each series' shape, and each channel's
         level and scale are two features; where those relate to the target
-        (``input_amplitude_``) the series are read as given (:doc:`/raw_data`).
+        (``input_amplitude_``) the series are read as given: raw gains and offsets held
+        (:doc:`/raw_data`). "channel": the series as given.
     alphas : array-like or None, default=None
         Ridge penalties tried by leave-one-out CV; None is ``np.logspace(-3, 3, 10)``, as in
         sktime's ``RocketClassifier``.

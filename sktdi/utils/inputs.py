@@ -74,6 +74,16 @@ WITH_SCALE = ("series+scale", "running+scale")
 CAUSAL_SCALINGS = ("channel", "running", "running+scale")
 
 
+def resolve_scaling(scaling: str, for_prefixes: bool) -> str:
+    """``input_scaling`` with "auto" resolved: "series+scale" for a model of whole series
+    (raw recordings' gains and offsets held exactly, and level on every clean set measured:
+    issues 64 and 70), "channel" for one fitted for prefixes (``prefix_weight > 0``, the early
+    classifier), which needs a causal scaling and keeps the one it had."""
+    if scaling != "auto":
+        return scaling
+    return "channel" if for_prefixes else "series+scale"
+
+
 def network_channels(scaling: str, n_channels: int, kept: np.ndarray | None = None) -> int:
     """The network's input channels for ``n_channels`` channels of series under ``scaling``,
     with the level and scale channels ``kept`` (:func:`amplitude_carries_task`).
