@@ -213,9 +213,9 @@ def test_validation_split_and_early_stopping():
 
 def test_verbose_prints_and_silent_by_default(capsys):
     X, y = planted(n_per_class=5)
-    SSMClassifier(**FAST, random_state=0).fit(X, y)
+    SSMClassifier(**NETWORK, random_state=0).fit(X, y)
     assert capsys.readouterr().out == ""
-    SSMClassifier(**FAST, verbose=1, random_state=0).fit(X, y)
+    SSMClassifier(**NETWORK, verbose=1, random_state=0).fit(X, y)
     assert "train_loss" in capsys.readouterr().out
 
 
@@ -313,7 +313,7 @@ def test_ensemble_aligns_every_member_and_averages_their_probabilities():
     # the ensemble's probabilities are the mean of its members' (float64, as predicted)
     inputs = torch.as_tensor(network_input(
         X[:, None, :], clf.input_mean_, clf.input_scale_, None, np.float64,
-        scaling=clf.input_scaling_,
+        scaling=clf.input_scaling_, reference=clf.input_reference_, kept=clf.input_amplitude_,
     ))
     with torch.no_grad():
         each = [torch.softmax(m.double().eval()(inputs), dim=-1) for m in members]
@@ -774,7 +774,8 @@ def test_a_fit_on_long_series_hands_back_the_heaps_free_memory_each_epoch(
     monkeypatch.setattr(memory, "release_freed_memory", lambda: released.append(1) or True)
     X, y = planted(n_per_class=6, length=16)
     lengths = np.full(len(X), 16) if not with_lengths else np.r_[np.full(len(X) - 1, 16), 9]
-    params = dict(d_model=4, n_layers=3, d_state=4, max_epochs=3, random_state=0, device="cpu")
+    params = dict(d_model=4, n_layers=3, d_state=4, max_epochs=3, random_state=0, device="cpu",
+                  fast_path=False)
     SSMClassifier(**params).fit(X, y, lengths=lengths)
     assert released == []  # short series
     monkeypatch.setattr(conv_ops, "MMAP_THRESHOLD_BYTES", 1)  # every block output is "long"
@@ -1009,7 +1010,8 @@ def test_verbose_log_shows_the_users_lr_without_colour_codes(capsys):
     assert float(columns["ssm_lr"]) == pytest.approx(0.001)
     assert clf.history_[0, "event_lr"] == pytest.approx(0.01)
     constant = {**FAST, "max_epochs": 2, "lr": 0.02}
-    SSMClassifier(**constant, training=TrainingOptions(lr_schedule="constant"), verbose=1).fit(X, y)
+    SSMClassifier(**constant, fast_path=False, training=TrainingOptions(lr_schedule="constant"),
+                  verbose=1).fit(X, y)
     header, _, first_row = capsys.readouterr().out.splitlines()[:3]
     assert float(dict(zip(header.split(), first_row.split()))["lr"]) == pytest.approx(0.02)
 
@@ -1026,7 +1028,7 @@ def test_verbose_colours_on_a_terminal_only(monkeypatch):
 
 def test_verbose_2_piped_has_no_progress_bar(capsys):
     X, y = planted(n_per_class=5)
-    clf = SSMClassifier(**{**FAST, "max_epochs": 2}, verbose=2).fit(X, y)
+    clf = SSMClassifier(**{**NETWORK, "max_epochs": 2}, verbose=2).fit(X, y)
     captured = capsys.readouterr()
     assert "train_loss" in captured.out
     assert "\r" not in captured.out + captured.err and "it/s" not in captured.out + captured.err

@@ -145,15 +145,64 @@ def test_where_no_epoch_beats_the_fast_path_the_model_ends_as_it_started():
     assert report["fast_path_valid_loss"] >= 0 and model.n_epochs_ < model.max_epochs
 
 
-def test_too_few_series_to_hold_out_train_on_all_of_them():
+def test_too_few_series_to_hold_out_check_the_network_on_folds(monkeypatch):
     """4 series per class, 5 classes (the long-series study's size): a fifth held out would
-    be 4 series, fewer than 2 per class; the network trains on all of them for max_epochs."""
+    be 4 series, fewer than 2 per class. The network alone is checked against the fast path
+    on 2 folds; kept, it is the network alone, as fast_path=False fits it from the same seed;
+    not kept, the model is its fast path, and no epoch is trained."""
+    from sktdi.deep_model import on_fast_path
+
     X, y = _task(n_per_class=4, n_classes=5)
-    model = SSMClassifier(d_model=8, n_layers=3, max_epochs=3, random_state=0).fit(X, y)
+    params = dict(d_model=8, n_layers=3, max_epochs=3, random_state=0)
+    checked = SSMClassifier(**params).fit(X, y)
+    report = checked.fast_path_report_
+    assert report["validation_fraction"] == 0.0
+    assert "too few to hold out" in report["reason"] and "on 2 folds" in report["reason"]
+    assert np.isfinite(report["cross_fit_network_loss"])
+    assert np.isfinite(report["cross_fit_fast_path_loss"])
+    monkeypatch.setattr(on_fast_path, "beats_by_margin", lambda *a: (True, 1.0, 0.1))
+    kept = SSMClassifier(**params).fit(X, y)
+    alone = SSMClassifier(**params, fast_path=False).fit(X, y)
+    assert kept.fast_path_ is None and kept.fast_path_report_["model"] == "network"
+    assert kept.n_epochs_ == 3 and kept.fast_path_report_["network_adds"]
+    np.testing.assert_allclose(kept.predict_proba(X), alone.predict_proba(X), rtol=0, atol=0)
+    monkeypatch.setattr(on_fast_path, "beats_by_margin", lambda *a: (False, -1.0, 0.1))
+    not_kept = SSMClassifier(**params).fit(X, y)
+    assert not_kept.n_epochs_ == 0 and not_kept.fast_path_report_["model"] == "fast path"
+    scores = not_kept.fast_path_.decision_function(X)
+    expected = softmax(not_kept.fast_path_scale_ * ridge_logits(scores), axis=1)
+    np.testing.assert_allclose(not_kept.predict_proba(X), expected, rtol=1e-6, atol=1e-9)
+
+
+def test_a_class_of_one_series_leaves_the_fast_path_alone():
+    """A class with one training series: nothing can be held out, nor checked on folds; the
+    model is its fast path (whose leave-one-out fit it had), and says why."""
+    X, y = _task(n_per_class=4, n_classes=3)
+    X, y = X[3:], y[3:]  # class 0 keeps one series
+    model = SSMClassifier(d_model=8, n_layers=1, max_epochs=3, random_state=0).fit(X, y)
+    assert model.n_epochs_ == 0 and model.fast_path_report_["model"] == "fast path"
+    assert "a class with fewer than 2" in model.fast_path_report_["reason"]
+
+
+def test_a_best_epoch_within_chance_of_the_fast_path_is_not_kept(monkeypatch):
+    """The best epoch on the held-out fifth is kept only where it beats the fast path by more
+    than chance (beats_by_margin); otherwise the model ends as its fast path, and says so."""
+    from sktdi.deep_model import training
+    from sktdi.deep_model.training import beats_by_margin
+
+    start = np.array([0.6, 0.5, 0.7, 0.4, 0.9, 0.3])
+    assert beats_by_margin(start, start - 0.2)[0]  # every series better
+    assert not beats_by_margin(start, start + np.array([-0.5, 0.4, -0.5, 0.4, -0.1, 0.2]))[0]
+    X, y = _task(n_per_class=20)
+    params = dict(d_model=8, n_layers=1, max_epochs=6, n_iter_no_change=3, random_state=0)
+    monkeypatch.setattr(training, "beats_by_margin", lambda *a: (False, 0.01, 0.1))
+    model = SSMClassifier(**params).fit(X, y)
     report = model.fast_path_report_
-    assert report["validation_fraction"] == 0.0 and model.n_epochs_ == 3
-    assert "too few to hold out" in report["reason"]
-    assert "valid_loss" not in model.history_[-1]
+    assert report["best_epoch"] == 0 and not report["network_adds"]
+    scores = model.fast_path_.decision_function(X)
+    expected = softmax(model.fast_path_scale_ * ridge_logits(scores), axis=1)
+    # an epoch that beat it within chance is reverted; none that beat it, restored anyway
+    np.testing.assert_allclose(model.predict_proba(X), expected, rtol=1e-5, atol=1e-9)
 
 
 def test_an_int_patience_stops_early_on_the_split_that_auto_holds_out():
@@ -174,8 +223,9 @@ def test_an_int_patience_stops_early_on_the_split_that_auto_holds_out():
 
 def test_an_int_patience_where_auto_holds_nothing_out_trains_on_all_and_says_so():
     """Too few series for "auto" to hold any out (the long-series study's size): the fit
-    does what "auto" does for the default patience, trains on every series for max_epochs,
-    and warns, from the caller's line, that the int was not applied; the report says so."""
+    does what "auto" does for the default patience (the check on folds, then the network
+    on every series for max_epochs, or the fast path), and warns, from the caller's line,
+    that the int was not applied; the report says so."""
     X, y = _task(n_per_class=4, n_classes=5)
     with pytest.warns(UserWarning, match=r"n_iter_no_change=2 is not applied.*too few") as seen:
         model = SSMClassifier(d_model=8, n_layers=3, max_epochs=3, n_iter_no_change=2,
@@ -184,7 +234,7 @@ def test_an_int_patience_where_auto_holds_nothing_out_trains_on_all_and_says_so(
     report = model.fast_path_report_
     assert report["validation_fraction"] == 0.0 and report["n_iter_no_change"] is None
     assert "n_iter_no_change=2 was not applied" in report["reason"]
-    assert model.n_epochs_ == 3 and "valid_loss" not in model.history_[-1]
+    assert model.n_epochs_ in (0, 3) and not any("valid_loss" in row for row in model.history_)
     # an explicit share holds series out regardless, with its own errors where it cannot
     with pytest.raises(ValueError, match="validation_fraction=0.2 holds out 4 of 20 series"):
         SSMClassifier(d_model=8, n_layers=3, max_epochs=3, n_iter_no_change=2,
@@ -199,9 +249,12 @@ def test_models_for_prefixes_leave_the_fast_path_out_and_say_why_elsewhere():
     streaming = SSMClassifier(d_model=8, max_epochs=1, prefix_weight=0.5, random_state=0)
     assert streaming.fit(X, y).fast_path_ is None
     streaming.stream(1)  # as before the fast path
-    whole = SSMClassifier(d_model=8, max_epochs=1, random_state=0).fit(X, y)
+    whole = SSMClassifier(d_model=8, max_epochs=1, input_scaling="channel", random_state=0)
+    whole.fit(X, y)
     with pytest.raises(ValueError, match="fast_path=False"):
         whole.stream(1)
+    with pytest.raises(ValueError, match="input_scaling='series\\+scale' scales each series"):
+        SSMClassifier(d_model=8, max_epochs=1, random_state=0).fit(X, y).stream(1)
     with pytest.raises(ValueError, match="computed from whole series"):
         whole.predict_proba_over_time(X[:2])
     with pytest.raises(ValueError, match="fast_path=True, but prefix_weight=0.5"):
@@ -273,7 +326,8 @@ def test_the_fast_paths_advice_on_raw_amplitudes_comes_from_the_model():
     gains = 10 ** np.random.default_rng(1).uniform(-2, 2, size=(len(X), 1, 1))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        SSMClassifier(d_model=8, max_epochs=0, random_state=0).fit(X * gains, y)
+        SSMClassifier(d_model=8, max_epochs=0, input_scaling="channel",
+                      random_state=0).fit(X * gains, y)
     ours = [w for w in caught if "input_scaling='series+scale'" in str(w.message)]
     assert len(ours) == 1 and str(ours[0].message).startswith("SSMClassifier: ")
     assert ours[0].filename == __file__

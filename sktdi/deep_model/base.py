@@ -429,7 +429,12 @@ class _BaseSSM(OnFastPath, HasOptionGroups, SaveMixin, BaseEstimator):
         check = None  # the cross-check, where no series can be held out
         if first and offsets is not None and note is not None and n_epochs > 0:
             check = self._cross_check(X3, y, target, lengths, streams.split)
-            note = check["reason"]
+            unapplied = self.n_iter_no_change != "auto"  # said by _stopping's warning
+            note = check["reason"] + (
+                f"; n_iter_no_change={self.n_iter_no_change} was not applied" if unapplied else ""
+            )
+            if self.verbose:
+                print(f"{type(self).__name__}: {note}", flush=True)  # the check's verdict
             if check["keep_network"]:
                 offsets = None  # the network alone, trained as fast_path=False trains it
             else:
@@ -655,7 +660,8 @@ class _BaseSSM(OnFastPath, HasOptionGroups, SaveMixin, BaseEstimator):
         >>> rng = np.random.default_rng(0)
         >>> y = np.repeat([0, 1], 20)
         >>> X = rng.normal(size=(40, 64)) + y[:, None] * np.sin(0.8 * np.arange(64))
-        >>> clf = SSMClassifier(max_epochs=2, fast_path=False, random_state=0).fit(X, y)
+        >>> clf = SSMClassifier(max_epochs=2, fast_path=False, input_scaling="channel",
+        ...                     random_state=0).fit(X, y)  # a causal scaling: for prefixes
         >>> live = clf.stream(n_streams=2)
         >>> for k in range(64):  # one sample of each of 2 series, (n_streams, n_channels)
         ...     proba = live.update(X[:2, k : k + 1]).predict_proba()

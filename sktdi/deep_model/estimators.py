@@ -385,7 +385,8 @@ class SSMClassifier(ClassifierMixin, _BaseSSM):
         >>> rng = np.random.default_rng(0)
         >>> y = np.repeat([0, 1], 20)
         >>> X = rng.normal(size=(40, 64)) + y[:, None] * np.sin(0.8 * np.arange(64))
-        >>> clf = SSMClassifier(max_epochs=2, fast_path=False, random_state=0).fit(X, y)
+        >>> clf = SSMClassifier(max_epochs=2, fast_path=False, input_scaling="channel",
+        ...                     random_state=0).fit(X, y)  # a causal scaling: for prefixes
         >>> proba = clf.predict_proba_over_time(X[:3])
         >>> proba.shape
         (3, 64, 2)
