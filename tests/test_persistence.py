@@ -1106,3 +1106,34 @@ def test_a_saved_file_gets_the_mode_open_gives_a_file_beside_it(tmp_path, umask)
     bank.save(tmp_path / "model.sktdi")
     assert os.stat(tmp_path / "model.sktdi").st_mode & 0o777 == 0o640
     assert [p.name for p in tmp_path.iterdir() if p.suffix == ".tmp"] == []
+
+
+# written by sktdi at a48cb7d (tests/data/legacy_v2/write_fixtures.py), before issue 76: one
+# scale per channel by default, the network on the fast path unchecked where nothing could be
+# held out, the temperature fitted on unsmoothed targets
+LEGACY_V2 = Path(__file__).parent / "data" / "legacy_v2"
+LEGACY_V2_FILES = {
+    "one_model_held_out": "predict_proba",
+    "one_model_unchecked": "predict_proba",
+    "one_model_regressor": "predict",
+    "ridge_classifier": "decision_function",
+}
+
+
+@pytest.mark.parametrize("name", list(LEGACY_V2_FILES))
+def test_models_saved_before_the_new_defaults_load_and_predict_as_saved(name, tmp_path):
+    """A file saved before input_scaling="auto" holds "channel", and its model predicts
+    exactly as it did: the new defaults change new fits only."""
+    pytest.importorskip("sktime")  # their fast paths hold MiniRocket
+    expected = np.load(LEGACY_V2 / "expected.npz")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # a later sktdi or torch version warns, and loads
+        model = sktdi.load(LEGACY_V2 / f"{name}.sktdi")
+    method = LEGACY_V2_FILES[name]
+    assert model.get_params()["input_scaling"] == "channel"
+    np.testing.assert_allclose(getattr(model, method)(expected["X"]), expected[name],
+                               rtol=1e-5 if name == "ridge_classifier" else 1e-12,
+                               atol=1e-6 if name == "ridge_classifier" else 1e-14)
+    again = round_trip(model, tmp_path)
+    np.testing.assert_array_equal(getattr(again, method)(expected["X"]),
+                                  getattr(model, method)(expected["X"]))

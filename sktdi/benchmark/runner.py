@@ -26,6 +26,7 @@ from ..utils.threads import omp_num_threads
 from .cells import KEY, Cell, cell_keys, make_cells  # noqa: F401 (make_cells: re-exported)
 from .estimators import ESTIMATORS, gives_probabilities, trains_network
 from .progress import RunProgress
+from .probabilities import brier, expected_calibration_error
 from .results_file import (
     COLUMNS,
     append_row,
@@ -184,7 +185,9 @@ def _run_cell(cell: Cell) -> dict:
             start = time.perf_counter()
             model.fit(*train_args, y_train, **train_kwargs)
             fit_seconds = time.perf_counter() - start
-            nll, proba = np.nan, None  # no NLL for hard-label models: it restates the errors
+            # no NLL (Brier, ECE) for hard-label models: it restates the errors
+            nll = brier_score = ece = np.nan
+            proba = None
             start = time.perf_counter()
             if trains_network(cell.estimator) and kind == "ssm":
                 # SSMClassifier.predict is the argmax of predict_proba: one forward pass, not
@@ -200,6 +203,10 @@ def _run_cell(cell: Cell) -> dict:
                 proba = model.predict_proba(*test_args, **test_kwargs)
             if proba is not None:
                 nll = log_loss(y_test, np.clip(proba, 1e-15, 1), labels=model.classes_)
+                if np.isin(y_test, model.classes_).all():
+                    codes = np.searchsorted(model.classes_, y_test)  # (n_test,)
+                    brier_score = brier(proba, codes)
+                    ece = expected_calibration_error(proba, codes)
             aligned, action = tdi_action(model)
             row.update(
                 n_train=len(y_train),
@@ -208,6 +215,8 @@ def _run_cell(cell: Cell) -> dict:
                 accuracy=accuracy_score(y_test, y_pred),
                 balanced_accuracy=balanced_accuracy_score(y_test, y_pred),
                 nll=nll,
+                brier=brier_score,
+                ece=ece,
                 fit_seconds=fit_seconds,
                 predict_seconds=predict_seconds,
                 status="ok",

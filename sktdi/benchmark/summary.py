@@ -296,13 +296,32 @@ def mean_nll(results: pd.DataFrame) -> pd.Series:
     >>> mean_nll(results).to_dict()
     {'1nn-euclidean': nan, 'tdi': 0.61}
     """
+    return mean_probability_score(results, "nll")
+
+
+def mean_probability_score(results: pd.DataFrame, column: str) -> pd.Series:
+    """Mean of a score of the test probabilities, ``column`` ("nll", "brier" or "ece": the
+    expected calibration error, 15 bins; :mod:`sktdi.benchmark.probabilities`), per estimator
+    over "ok" cells, NaN for hard-label models (as :func:`mean_nll`). Empty when the table
+    has no such column (a results file from before it).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from sktdi.benchmark.summary import mean_probability_score
+    >>> results = pd.DataFrame({
+    ...     "dataset": "D", "mode": "resample", "ratio": 0.1, "resample": 0, "status": "ok",
+    ...     "estimator": ["tdi", "1nn-euclidean"], "accuracy": 0.7, "ece": [0.04, 0.3]})
+    >>> mean_probability_score(results, "ece").to_dict()
+    {'1nn-euclidean': nan, 'tdi': 0.04}
+    """
     from .estimators import gives_probabilities
 
     ok = ok_rows(results)
-    if ok.empty or "nll" not in ok.columns:
-        return pd.Series(dtype=float, name="nll")
-    nll = ok.groupby("estimator")["nll"].mean()
-    return nll.where([gives_probabilities(name) for name in nll.index])
+    if ok.empty or column not in ok.columns or ok[column].isna().all():
+        return pd.Series(dtype=float, name=column)
+    score = ok.groupby("estimator")[column].mean()
+    return score.where([gives_probabilities(name) for name in score.index])
 
 
 def training_size(results: pd.DataFrame) -> pd.DataFrame:
@@ -478,7 +497,8 @@ def summarize(
     (:func:`duplicate_training_sets`), "average_rank" (over cells), "fit_seconds" and
     "predict_seconds"
     (means per estimator),
-    "nll" (:func:`mean_nll`: mean test NLL per estimator, NaN for hard-label models),
+    "nll", "brier" and "ece" (:func:`mean_probability_score`: the mean test log-loss, Brier
+    score and expected calibration error per estimator, NaN for hard-label models),
     "settings" (:func:`run_settings`), "errors" (number of failed cells), "cells" (number of
     rows), "reference", "baseline"; the statistics over datasets of
     :func:`sktdi.benchmark.answer.dataset_statistics` ("ranks", "pairwise", "tdi_help",
@@ -499,8 +519,9 @@ def summarize(
     ...     "status": "ok", "fit_seconds": 1.0})
     >>> from sktdi.benchmark import summarize
     >>> sorted(summarize(results))  # doctest: +NORMALIZE_WHITESPACE
-    ['accuracy', 'accuracy_stats', 'average_rank', 'baseline', 'cells', 'controls', 'duplicates',
-     'errors', 'fit_seconds', 'nll', 'pairwise', 'predict_seconds', 'ranks', 'reference',
+    ['accuracy', 'accuracy_stats', 'average_rank', 'baseline', 'brier', 'cells', 'controls',
+     'duplicates', 'ece', 'errors', 'fit_seconds', 'nll', 'pairwise', 'predict_seconds', 'ranks',
+     'reference',
      'settings', 'tdi_help', 'tie_split', 'training_size', 'warnings', 'wilcoxon',
      'wins_ties_losses']
     >>> summarize(pd.DataFrame())["errors"]
@@ -521,6 +542,8 @@ def summarize(
         "fit_seconds": fit,
         "predict_seconds": predict,
         "nll": mean_nll(results),
+        "brier": mean_probability_score(results, "brier"),
+        "ece": mean_probability_score(results, "ece"),
         "settings": run_settings(results),
         "errors": errors,
         "cells": len(results),
@@ -671,13 +694,22 @@ def format_summary(summary: dict[str, object]) -> str:
             },
             index=[estimator_label(name) for name in order],
         )
+        for column, title in (("brier", "test Brier"), ("ece", "test ECE")):
+            score = summary.get(column)
+            if score is not None and len(score):  # not in results files from before them
+                table[title] = [
+                    f"{score[name]:.3f}" if name in score.index and np.isfinite(score[name])
+                    else "—" for name in order
+                ]
         if not len(predict):  # a results file from before predict times were recorded
             table = table.drop(columns="predict time")
         body = table.to_string()
         if (table["test NLL"] == "—").any():
             body += ("\n—: no probabilities (a 0/1 vote such as 1-NN's or MiniRocket's ridge "
-                     "head, or no predict_proba), so no NLL")
-        parts.append(section(f"mean per cell: {', '.join(table.columns)} (log loss)", body))
+                     "head, or no predict_proba), so no NLL, Brier or ECE")
+        parts.append(section(
+            f"mean per cell: {', '.join(table.columns)} (NLL: log loss; ECE: expected "
+            f"calibration error, 15 bins)", body))
     elif fit is not None and len(fit):
         order = _estimator_order(fit.index, reference, baseline)
         lines = [f"{estimator_label(name):<20} {format_seconds(fit[name])}" for name in order]

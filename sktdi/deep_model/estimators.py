@@ -296,10 +296,16 @@ class SSMClassifier(ClassifierMixin, _BaseSSM):
         coded = fast.ridge_._label_binarizer.transform(y).astype(np.float64)  # (n, 1 or K)
         return coded[:, 0] if coded.shape[1] == 1 else coded
 
-    def _fit_fast_path_scale(self, outputs: np.ndarray, codes: np.ndarray) -> float:
+    def _fit_fast_path_scale(self, outputs: np.ndarray, codes: np.ndarray, fitted) -> float:
         # the ridge's scores are in the units of its ±1 codes: the temperature that makes
-        # them log-odds, fitted on their leave-one-out values
-        return fit_temperature(ridge_logits(outputs), codes)
+        # them log-odds, fitted on their leave-one-out values. A series alone in its class has
+        # no leave-one-out score worth the name (its class is missing from the fit without
+        # it), so it is left out; where every class is such, the scale is fitted on the
+        # in-sample scores (``fitted()``), which the smoothed targets keep finite
+        own = np.bincount(codes)[codes] >= 2  # (n,): series with another of their class
+        if not own.any():
+            return fit_temperature(ridge_logits(fitted()), codes)
+        return fit_temperature(ridge_logits(outputs[own]), codes[own])
 
     def _offsets(self, outputs: np.ndarray) -> np.ndarray:
         return self.fast_path_scale_ * ridge_logits(outputs)  # (n, n_classes) logits
@@ -477,7 +483,7 @@ class SSMRegressor(RegressorMixin, _BaseSSM):
     def _ridge_targets(self, fast, y) -> np.ndarray:
         return np.asarray(y, dtype=np.float64)  # (n,) or (n, n_outputs), the ridge's own
 
-    def _fit_fast_path_scale(self, outputs: np.ndarray, target: np.ndarray) -> float:
+    def _fit_fast_path_scale(self, outputs: np.ndarray, target: np.ndarray, fitted) -> float:
         return 1.0  # the ridge's predictions are in the targets' own units
 
     def _offsets(self, outputs: np.ndarray) -> np.ndarray:

@@ -221,7 +221,9 @@ class OnFastPath:
         outputs = ridge_loo_outputs(
             features, self._ridge_targets(fast, y), float(fast.ridge_.alpha_)
         )  # (n,) or (n, T)
-        self.fast_path_scale_ = self._fit_fast_path_scale(outputs, target)
+        self.fast_path_scale_ = self._fit_fast_path_scale(
+            outputs, target, lambda: ridge_outputs(features, fast.ridge_)
+        )
         self._fast_path_features = features  # for the cross-check; dropped after the fit
         return self._offsets(outputs)
 
