@@ -47,7 +47,9 @@ def test_sklearn_conformance(estimator, check):
 @pytest.mark.parametrize("init", ["tdi", "s4d-lin"])
 def test_classifier_is_the_pipeline_it_stands_for(init):
     X, y = planted()
-    model = SpectralRidgeClassifier(n_filters=8, init=init, random_state=0).fit(X, y)
+    # the series as given (input_scaling="channel"): the pipeline of the bank and the head
+    model = SpectralRidgeClassifier(n_filters=8, init=init, input_scaling="channel",
+                                    random_state=0).fit(X, y)
     # the classifier's features, scaling and head run in float32, as MiniRocket's do
     pipeline = make_pipeline(
         clone(model.transformer_),
@@ -86,7 +88,8 @@ def test_regressor_is_the_pipeline_it_stands_for_with_several_outputs():
         + amplitude[:, :1] * np.sin(0.6 * t)
         + amplitude[:, 1:] * np.sin(2.0 * t)
     )
-    model = SpectralRidgeRegressor(n_filters=8, alphas=[0.1, 1.0], random_state=0)
+    model = SpectralRidgeRegressor(n_filters=8, alphas=[0.1, 1.0], input_scaling="channel",
+                                   random_state=0)
     model.fit(X[:40], amplitude[:40])
     pipeline = make_pipeline(
         clone(model.transformer_), StandardScaler(), RidgeCV(alphas=[0.1, 1.0])
@@ -107,15 +110,18 @@ def test_minirocket_features_are_appended():
     pytest.importorskip("numba")
     X, y = planted(n_per_class=10)
     X3 = X[:, np.newaxis, :]  # (n, 1, L)
-    plain = SpectralRidgeClassifier(n_filters=4, random_state=0).fit(X3, y)
-    both = SpectralRidgeClassifier(n_filters=4, rocket="minirocket", random_state=0).fit(X3, y)
+    # the series as given: the features are the bank's and MiniRocket's alone
+    plain = SpectralRidgeClassifier(n_filters=4, input_scaling="channel", random_state=0).fit(X3, y)
+    both = SpectralRidgeClassifier(n_filters=4, rocket="minirocket", input_scaling="channel",
+                                   random_state=0).fit(X3, y)
     n_rocket = np.asarray(both.rocket_.transform(X3)).shape[1]
     # the first difference's MiniRocket, as the bank's own difference (on by default)
     n_difference = np.asarray(both.difference_rocket_.transform(np.diff(X3, axis=-1))).shape[1]
     assert n_rocket > 1000 and n_difference > 1000  # MiniRocket's ~10,000 features, each
     assert both.scaler_.n_features_in_ == plain.scaler_.n_features_in_ + n_rocket + n_difference
     alone = SpectralRidgeClassifier(
-        n_filters=4, rocket="minirocket", difference=False, random_state=0
+        n_filters=4, rocket="minirocket", difference=False, input_scaling="channel",
+        random_state=0
     ).fit(X3, y)
     assert alone.difference_rocket_ is None
     # MiniRocket's feature budget is shared by the two representations, or the series' alone
@@ -208,8 +214,10 @@ def test_padded_series_are_predicted_as_each_series_alone(make):
     series, padded, lengths, y = unequal([40, 64, 52, 48, 57, 44] * 4)
     target = y if make is SpectralRidgeClassifier else y * 1.5
     scores = "decision_function" if make is SpectralRidgeClassifier else "predict"
-    model = make(n_filters=8, random_state=0).fit(series, target)
-    from_padding = make(n_filters=8, random_state=0).fit(padded, target, lengths=lengths)
+    # the series as given: the bank's features alone are the head's (no level and scale)
+    model = make(n_filters=8, input_scaling="channel", random_state=0).fit(series, target)
+    from_padding = make(n_filters=8, input_scaling="channel", random_state=0).fit(
+        padded, target, lengths=lengths)
     np.testing.assert_allclose(from_padding.ridge_.coef_, model.ridge_.coef_, rtol=1e-8)
 
     new, new_padded, new_lengths, new_y = unequal([30, 75, 61], seed=1)
