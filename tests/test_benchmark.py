@@ -594,7 +594,35 @@ def test_hard_label_models_get_no_nll():
     assert set(np.unique(proba)) == {0.0, 1.0}  # what puts it among the hard-label models
     row = run_cell(cell)
     assert row["status"] == "ok" and np.isnan(row["nll"])
-    assert np.isfinite(run_cell(Cell("ItalyPowerDemand", 1.0, 0, "tdi", params=FAST))["nll"])
+    assert np.isnan(row["brier"]) and np.isnan(row["ece"])
+    scored = run_cell(Cell("ItalyPowerDemand", 1.0, 0, "tdi", params=FAST))
+    assert np.isfinite(scored["nll"]) and 0 <= scored["brier"] <= 2 and 0 <= scored["ece"] <= 1
+
+
+def test_probability_scores_match_independent_computations():
+    """The Brier score against scikit-learn's (two classes: half the multiclass sum), and the
+    expected calibration error against a loop over numpy's histogram bins."""
+    from sklearn.metrics import brier_score_loss
+
+    from sktdi.benchmark.probabilities import brier, expected_calibration_error
+
+    rng = np.random.default_rng(0)
+    p1 = rng.uniform(size=200)
+    codes = (rng.uniform(size=200) < p1).astype(int)
+    proba = np.column_stack([1 - p1, p1])  # (200, 2)
+    assert brier(proba, codes) == pytest.approx(2 * brier_score_loss(codes, p1))
+    K = 4
+    logits = rng.normal(size=(300, K)) * 2
+    proba = np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
+    codes = np.array([rng.choice(K, p=p) for p in proba])
+    confidence, correct = proba.max(axis=1), proba.argmax(axis=1) == codes
+    edges = np.linspace(0, 1, 16)
+    ece = 0.0
+    for lo, hi in zip(edges[:-1], edges[1:]):
+        inside = (confidence >= lo) & ((confidence < hi) | (hi == 1.0))
+        if inside.any():
+            ece += inside.mean() * abs(correct[inside].mean() - confidence[inside].mean())
+    assert expected_calibration_error(proba, codes) == pytest.approx(ece)
 
 
 def test_summary_shows_nll_only_for_models_that_give_probabilities():
@@ -612,6 +640,12 @@ def test_summary_shows_nll_only_for_models_that_give_probabilities():
 
     assert re.search(r"^TDI\s+1\.74 s\s+0\.612$", text, re.MULTILINE), text
     assert re.search(r"^1-NN \(Euclidean\)\s+1\.74 s\s+—$", text, re.MULTILINE), text
+    # with the Brier score and the ECE recorded (issue 76), beside the NLL
+    results["brier"] = np.where(results["estimator"] == "tdi", 0.2345, 0.6)
+    results["ece"] = np.where(results["estimator"] == "tdi", 0.0456, 0.3)
+    text = format_summary(summarize(results))
+    assert re.search(r"^TDI\s+1\.74 s\s+0\.612\s+0\.234\s+0\.046$", text, re.MULTILINE), text
+    assert re.search(r"^1-NN \(Euclidean\)\s+1\.74 s\s+—\s+—\s+—$", text, re.MULTILINE), text
 
 
 def test_non_default_settings_are_recorded_in_the_summary_and_the_figures():
