@@ -438,9 +438,12 @@ def _every_step_loss(net, over_time, y_true, lengths) -> torch.Tensor:
 KEEP_MARGIN_SE = 2.0
 
 
-def beats_by_margin(start_losses: np.ndarray, losses: np.ndarray) -> tuple[bool, float, float]:
+def beats_by_margin(
+    start_losses: np.ndarray, losses: np.ndarray, margin: float = KEEP_MARGIN_SE
+) -> tuple[bool, float, float]:
     """Whether per-series ``losses`` (n,) beat ``start_losses`` (n,), paired, by more than
-    :data:`KEEP_MARGIN_SE` standard errors; with the mean gain and its standard error.
+    ``margin`` standard errors of their mean difference (0: by any amount); with the mean
+    gain and its standard error.
 
     Examples
     --------
@@ -452,7 +455,7 @@ def beats_by_margin(start_losses: np.ndarray, losses: np.ndarray) -> tuple[bool,
     mean = float(gain.mean())
     spread = float(gain.std(ddof=1)) if len(gain) > 1 else 0.0
     error = spread / np.sqrt(len(gain))
-    return bool(mean > 0 and mean > KEEP_MARGIN_SE * error), mean, error
+    return bool(mean > 0 and mean > margin * error), mean, error
 
 
 class StartFromFastPath(EarlyStopping):
