@@ -22,6 +22,9 @@ OWN = "own fast path"  # the one model with no epoch (the second run)
 WORST_SET, LONG_WORST, LONG_AHEAD = 1.0, 1.0, 10.0
 # the probabilities' rules: log-loss at most this above the better part's; ECE on the mean
 LOG_LOSS_MARGIN, ECE_LIMIT = 0.02, 0.05
+# raw recordings: the most a perturbation may cost against clean (points), and the PLAID subset
+RAW_WORST = {"gain": 1.0, "offset": 1.0, "trend": 3.0}
+PLAID_TARGET = 0.93
 
 
 def _archive() -> pd.DataFrame:
@@ -157,5 +160,34 @@ def checked_network_long() -> str:
         f"a cell, so one series is 2 points). Below the network alone by more than "
         f"{LONG_WORST:g} point: {', '.join(below) if below else 'none'}. The one model − "
         f"MiniRocket on the mean: {_pts(ahead)} points (the issue's target +{LONG_AHEAD:g})."
+    )
+    return _md_table(pd.DataFrame(rows)) + "\n" + text + "\n"
+
+
+@region("checked-network-raw")
+def checked_network_raw() -> str:
+    from .raw_cells import RAW_SETS, PERTURBATIONS
+
+    table = _csv(HERE / "raw_cells.csv")
+    means = table.groupby(["dataset", "perturbation"])["accuracy"].mean()
+    rows, failing = [], []
+    for dataset in RAW_SETS:
+        clean = means.get((dataset, "clean"))
+        row = {"set": dataset, "clean": _f(clean)}
+        for kind in PERTURBATIONS[1:]:
+            gap = 100 * (means.get((dataset, kind)) - clean)
+            row[f"{kind} − clean"] = _pts(gap)
+            if gap < -RAW_WORST[kind]:
+                failing.append(f"{dataset}, {kind}")
+        rows.append(row)
+    plaid = table[table["dataset"] == "PLAID-subset"]["accuracy"]
+    kept = (table["model"] != "fast path").sum()
+    text = (
+        f"`SSMClassifier()` at issue 76's defaults, mean accuracy over {table['resample'].nunique()}"
+        f" draws per cell (the PLAID subset: {len(plaid)} draws, mean {plaid.mean():.3f}, the "
+        f"issue's target {PLAID_TARGET:g}). Cells beyond the issue's limits (gain and offset "
+        f"{RAW_WORST['gain']:g} point, trend {RAW_WORST['trend']:g}): "
+        f"{'; '.join(failing) if failing else 'none'}. The network was kept in {kept} of "
+        f"{len(table)} fits."
     )
     return _md_table(pd.DataFrame(rows)) + "\n" + text + "\n"
