@@ -1108,7 +1108,7 @@ def test_a_saved_file_gets_the_mode_open_gives_a_file_beside_it(tmp_path, umask)
     assert [p.name for p in tmp_path.iterdir() if p.suffix == ".tmp"] == []
 
 
-# written by sktdi at a48cb7d (tests/data/legacy_v2/write_fixtures.py), before issue 76: one
+# written by sktdi at a48cb7d (tests/data/legacy_v2/write_legacy_v2.py), before issue 76: one
 # scale per channel by default, the network on the fast path unchecked where nothing could be
 # held out, the temperature fitted on unsmoothed targets
 LEGACY_V2 = Path(__file__).parent / "data" / "legacy_v2"

@@ -166,7 +166,7 @@ def checked_network_long() -> str:
 
 @region("checked-network-raw")
 def checked_network_raw() -> str:
-    from .raw_cells import RAW_SETS, PERTURBATIONS
+    from .raw_cells import PERTURBATIONS, RAW_DRAWS, RAW_SETS
 
     table = _csv(HERE / "raw_cells.csv")
     means = table.groupby(["dataset", "perturbation"])["accuracy"].mean()
@@ -183,8 +183,8 @@ def checked_network_raw() -> str:
     plaid = table[table["dataset"] == "PLAID-subset"]["accuracy"]
     kept = (table["model"] != "fast path").sum()
     text = (
-        f"`SSMClassifier()` at issue 76's defaults, mean accuracy over {table['resample'].nunique()}"
-        f" draws per cell (the PLAID subset: {len(plaid)} draws, mean {plaid.mean():.3f}, the "
+        f"`SSMClassifier()` at issue 76's defaults, mean accuracy over {RAW_DRAWS} draws per "
+        f"cell (the PLAID subset: {len(plaid)} draws, mean {plaid.mean():.3f}, the "
         f"issue's target {PLAID_TARGET:g}). Cells beyond the issue's limits (gain and offset "
         f"{RAW_WORST['gain']:g} point, trend {RAW_WORST['trend']:g}): "
         f"{'; '.join(failing) if failing else 'none'}. The network was kept in {kept} of "

@@ -3,7 +3,7 @@ it: one scale per channel by default, the network on top of the fast path traine
 where nothing could be held out, the temperature fitted on unsmoothed targets), from that
 checkout's root (FOLDER: this folder):
 
-    PYTHONPATH=. python FOLDER/write_fixtures.py FOLDER
+    PYTHONPATH=. python FOLDER/write_legacy_v2.py FOLDER
 
 Each model is tiny; ``expected.npz`` holds the inputs and what each model predicted when it
 was saved, which tests/test_persistence.py compares with the same files loaded by the
