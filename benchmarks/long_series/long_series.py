@@ -71,6 +71,10 @@ The tasks (a sample is one step; frequencies in cycles per step, at most 0.5):
     # the one-model study's long recordings (benchmarks/one_model): one seed per process
     OMP_NUM_THREADS=1 python benchmarks/long_series/long_series.py --out benchmarks/one_model/results/long_seed1.csv \\
         --lengths 1000 4000 --models ssm ssm-network minirocket --seeds 1
+    # issue 76's check of the network (benchmarks/checked_network), one seed per process; at
+    # commit 04984f5 into long_lower_loss_seed1.csv (and seed 2) instead of long_seed1.csv
+    OMP_NUM_THREADS=1 python benchmarks/long_series/long_series.py --out benchmarks/checked_network/results/long_seed1.csv \\
+        --lengths 1000 4000 --models ssm ssm-network minirocket --seeds 1
     python benchmarks/long_series/long_series.py --memory --out benchmarks/long_series/results/long_series_memory.csv
     python benchmarks/long_series/long_series.py --memory --memory-per-class 8 --memory-epochs 6 \\
         --out benchmarks/long_series/results/long_series_memory_40.csv
