@@ -255,8 +255,12 @@ def test_models_for_prefixes_leave_the_fast_path_out_and_say_why_elsewhere():
     whole.fit(X, y)
     with pytest.raises(ValueError, match="fast_path=False"):
         whole.stream(1)
-    with pytest.raises(ValueError, match="input_scaling='series\\+scale' scales each series"):
-        SSMClassifier(d_model=8, max_epochs=1, random_state=0).fit(X, y).stream(1)
+    default = SSMClassifier(d_model=8, max_epochs=1, random_state=0).fit(X, y)
+    with pytest.raises(ValueError, match=r"'series\+scale' scales each series.*prefix_weight > 0"
+                       r".*fast_path=False with input_scaling='channel'"):
+        default.stream(1)  # both obstacles named: its scaling and its fast path
+    with pytest.raises(ValueError, match="fast_path=False with input_scaling='channel'"):
+        default.predict_proba_over_time(X[:2])
     with pytest.raises(ValueError, match="computed from whole series"):
         whole.predict_proba_over_time(X[:2])
     with pytest.raises(ValueError, match="fast_path=True, but prefix_weight=0.5"):

@@ -613,7 +613,8 @@ class _BaseSSM(OnFastPath, HasOptionGroups, SaveMixin, BaseEstimator):
         with ``over_time``, after every step: (n, L, n_outputs)."""
         check_is_fitted(self)
         if over_time and not self.bidirectional:  # a bidirectional network's own error first
-            check_causal_scaling(self._fitted_scaling(), "a prediction over time")
+            check_causal_scaling(self._fitted_scaling(), "a prediction over time",
+                                 fast_path=self.__dict__.get("fast_path_") is not None)
         if over_time:
             self._check_without_fast_path("a prediction over time")
         X3, _, lengths = self._validate(X, reset=False, lengths=lengths)

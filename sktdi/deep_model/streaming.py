@@ -89,7 +89,8 @@ class PredictionStream:
             )
         check_is_fitted(estimator)
         if not estimator.bidirectional:  # a bidirectional network's own error first
-            check_causal_scaling(estimator._fitted_scaling(), "a stream")
+            check_causal_scaling(estimator._fitted_scaling(), "a stream",
+                                 fast_path=estimator.__dict__.get("fast_path_") is not None)
         if not isinstance(n_streams, Integral) or isinstance(n_streams, bool) or n_streams < 1:
             raise ValueError(f"n_streams must be a positive int, got {n_streams!r}")
         self.n_streams = int(n_streams)

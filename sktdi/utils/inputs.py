@@ -144,18 +144,29 @@ def scale_each_series(
     return centered / np.where(constant | (std == 0), np.inf, std)
 
 
-def check_causal_scaling(scaling: str, what: str) -> None:
+def check_causal_scaling(scaling: str, what: str, fast_path: bool = False) -> None:
     """A clear error where a model whose inputs are scaled by each whole series' statistics
     (``input_scaling="series"`` or ``"series+scale"``) is asked for ``what`` needs prefixes:
-    a prefix's scaling would need the steps that have not come yet."""
+    a prefix's scaling would need the steps that have not come yet. Where the fitted model
+    also adds its fast path (``fast_path``), which needs whole series too, the advice names
+    both, so that following it works at the first try."""
     if scaling not in CAUSAL_SCALINGS:
         causal = "running+scale" if scaling in WITH_SCALE else "running"
+        advice = (
+            f"fit with input_scaling='{causal}' (each series by its statistics so far: causal, "
+            f"and as blind to gains and offsets) or 'channel' (one scale per channel)"
+        )
+        if fast_path:
+            advice = (
+                f"fit a model for prefixes: prefix_weight > 0 (which leaves the fast path out "
+                f"and scales causally by default), input_scaling='{causal}' (which leaves it "
+                f"out too), or fast_path=False with input_scaling='channel'; this model also "
+                f"adds its fast path's outputs, which need whole series"
+            )
         raise ValueError(
             f"{what} needs the network's output for every prefix, but input_scaling="
             f"'{scaling}' scales each series by the statistics of the whole series, which a "
-            f"prefix does not have yet. For {what}, fit with input_scaling='{causal}' (each "
-            f"series by its statistics so far: causal, and as blind to gains and offsets) or "
-            f"'channel' (one scale per channel)"
+            f"prefix does not have yet. For {what}, {advice}"
         )
 
 
