@@ -107,8 +107,9 @@ def test_the_network_is_trained_against_leave_one_out_outputs(monkeypatch):
     original = base._BaseSSM._fit_fast_path
 
     def spy(self, *args, **kwargs):
-        seen["offsets"] = original(self, *args, **kwargs)
-        return seen["offsets"]
+        offsets, features = original(self, *args, **kwargs)
+        seen["offsets"] = offsets
+        return offsets, features
 
     monkeypatch.setattr(base._BaseSSM, "_fit_fast_path", spy)
     X, y = _task(n_per_class=8)

@@ -26,8 +26,9 @@ from pathlib import Path
 # run reuses a row only when they match
 COLUMNS = [
     "dataset", "mode", "ratio", "resample", "estimator", "n_train", "n_test", "n_classes",
-    "accuracy", "balanced_accuracy", "nll", "brier", "ece", "fit_seconds", "predict_seconds", "status", "error",
-    "traceback", "config", "finished_at", "tdi_aligned", "tdi_action", "warnings",
+    "accuracy", "balanced_accuracy", "nll", "brier", "ece", "fit_seconds", "predict_seconds",
+    "status", "error", "traceback", "config", "finished_at", "tdi_aligned", "tdi_action",
+    "warnings",
 ]
 
 

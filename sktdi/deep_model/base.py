@@ -417,10 +417,13 @@ class _BaseSSM(OnFastPath, HasOptionGroups, SaveMixin, BaseEstimator):
         n_epochs = self.max_epochs if epochs is None else epochs
         streams = random_streams(self.random_state)
         offsets = None  # the fast path's outputs (n, n_outputs), which the network adds to
+        features = None  # the fast path's features (n, F), for the cross-check
         if first:
             self.fast_path_, self.fast_path_scale_, self.fast_path_report_ = None, 1.0, None
             if self._uses_fast_path(partial):
-                offsets = self._fit_fast_path(X3, y, target, lengths, streams.fast_path)
+                offsets, features = self._fit_fast_path(
+                    X3, y, target, lengths, streams.fast_path
+                )
         elif self.__dict__.get("fast_path_") is not None:
             # a warm start continues from the fast path fitted first: its outputs for these
             # series (in-sample for series it was fitted on)
@@ -428,7 +431,7 @@ class _BaseSSM(OnFastPath, HasOptionGroups, SaveMixin, BaseEstimator):
         fraction, patience, note = self._stopping(offsets is not None, target)
         check = None  # the cross-check, where no series can be held out
         if first and offsets is not None and note is not None and n_epochs > 0:
-            check = self._cross_check(X3, y, target, lengths, streams.split)
+            check = self._cross_check(X3, y, target, lengths, features, streams.split)
             unapplied = self.n_iter_no_change != "auto"  # said by _stopping's warning
             note = check["reason"] + (
                 f"; n_iter_no_change={self.n_iter_no_change} was not applied" if unapplied else ""
@@ -439,7 +442,6 @@ class _BaseSSM(OnFastPath, HasOptionGroups, SaveMixin, BaseEstimator):
                 offsets = None  # the network alone, trained as fast_path=False trains it
             else:
                 n_epochs = 0  # the fast path alone: the network's last layer stays at zero
-        self.__dict__.pop("_fast_path_features", None)
         if n_epochs > 0 and fraction > 0:
             problem = self._validation_split_problem(target, fraction)
             if problem is not None:

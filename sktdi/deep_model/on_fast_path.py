@@ -194,10 +194,12 @@ class OnFastPath:
         classifier)."""
         return MIN_HELD_OUT
 
-    def _fit_fast_path(self, X3, y, target, lengths, seed: int) -> np.ndarray:
+    def _fit_fast_path(self, X3, y, target, lengths, seed: int) -> tuple[np.ndarray, np.ndarray]:
         """Fit ``fast_path_`` on the training series; return its leave-one-out outputs as
         the network's offsets (n, n_outputs): the residual is trained against what the fast
-        path predicts for series it was not fitted on (:mod:`sktdi.deep_model.stacking`)."""
+        path predicts for series it was not fitted on (:mod:`sktdi.deep_model.stacking`);
+        and the scaled features its head read (n, F), which :meth:`_cross_check` refits on
+        folds."""
         shortest = X3.shape[-1] if lengths is None else int(np.min(lengths))
         # MiniRocket's features where sktime is installed and the series are long enough
         rocket = "minirocket" if shortest > ROCKET_MIN_LENGTH and _has_sktime() else None
@@ -229,10 +231,9 @@ class OnFastPath:
         self.fast_path_scale_ = self._fit_fast_path_scale(
             outputs, target, lambda: ridge_outputs(features, fast.ridge_)
         )
-        self._fast_path_features = features  # for the cross-check; dropped after the fit
-        return self._offsets(outputs)
+        return self._offsets(outputs), features
 
-    def _cross_check(self, X3, y, target, lengths, seed: int) -> dict:
+    def _cross_check(self, X3, y, target, lengths, features, seed: int) -> dict:
         """Where no fifth of the series can be held out (a few long recordings per class),
         check the network alone against the fast path on :data:`CROSS_FOLDS` stratified
         folds: on each, the network alone (this model with ``fast_path=False``) and the fast
@@ -247,7 +248,6 @@ class OnFastPath:
         from sklearn.linear_model import Ridge
         from sklearn.model_selection import KFold, StratifiedKFold
 
-        features = self.__dict__.pop("_fast_path_features")  # (n, F)
         ridge_targets = self._ridge_targets(self.fast_path_, y)  # (n,) or (n, T)
         classified = self._task == "classification"
         if classified and np.bincount(target).min() < CROSS_FOLDS:
