@@ -417,31 +417,27 @@ class _BaseSSM(OnFastPath, HasOptionGroups, SaveMixin, BaseEstimator):
         n_epochs = self.max_epochs if epochs is None else epochs
         streams = random_streams(self.random_state)
         offsets = None  # the fast path's outputs (n, n_outputs), which the network adds to
-        features = None  # the fast path's features (n, F), for the cross-check
         if first:
             self.fast_path_, self.fast_path_scale_, self.fast_path_report_ = None, 1.0, None
             if self._uses_fast_path(partial):
-                offsets, features = self._fit_fast_path(
-                    X3, y, target, lengths, streams.fast_path
-                )
+                offsets = self._fit_fast_path(X3, y, target, lengths, streams.fast_path)
         elif self.__dict__.get("fast_path_") is not None:
             # a warm start continues from the fast path fitted first: its outputs for these
             # series (in-sample for series it was fitted on)
             offsets = self._offsets(self._fast_path_outputs(X3, whole_lengths(X3, lengths)))
         fraction, patience, note = self._stopping(offsets is not None, target)
-        check = None  # the cross-check, where no series can be held out
-        if first and offsets is not None and note is not None and n_epochs > 0:
-            check = self._cross_check(X3, y, target, lengths, features, streams.split)
-            unapplied = self.n_iter_no_change != "auto"  # said by _stopping's warning
-            note = check["reason"] + (
-                f"; n_iter_no_change={self.n_iter_no_change} was not applied" if unapplied else ""
-            )
-            if self.verbose:
-                print(f"{type(self).__name__}: {note}", flush=True)  # the check's verdict
-            if check["keep_network"]:
-                offsets = None  # the network alone, trained as fast_path=False trains it
-            else:
-                n_epochs = 0  # the fast path alone: the network's last layer stays at zero
+        decided = None  # the model chosen before any epoch: "fast path" or "network"
+        if first and offsets is not None and n_epochs > 0:
+            off_ground = self._off_network_ground(X3, lengths, target)
+            if off_ground is not None:
+                decided, note, n_epochs = "fast path", off_ground, 0
+            elif note is not None:
+                # too few series to hold any out: on its own ground, the network alone,
+                # trained as fast_path=False trains it (a check on folds of half the series
+                # chose the fast path where the network alone was far ahead: issue 76)
+                decided, offsets = "network", None
+            if self.verbose and note is not None:
+                print(f"{type(self).__name__}: {note}", flush=True)  # the choice, and why
         if n_epochs > 0 and fraction > 0:
             problem = self._validation_split_problem(target, fraction)
             if problem is not None:
@@ -490,8 +486,8 @@ class _BaseSSM(OnFastPath, HasOptionGroups, SaveMixin, BaseEstimator):
                 self._train(inputs, target, n_epochs, training)
                 self.n_epochs_ = len(self.net_.history)
         if first and self.fast_path_ is not None:
-            self.fast_path_report_ = self._fast_path_report(fraction, patience, note, check)
-            if check is not None and check["keep_network"]:
+            self.fast_path_report_ = self._fast_path_report(fraction, patience, note, decided)
+            if decided == "network":
                 self.fast_path_ = None  # the network alone predicts
         # the trained weights changed: empty the cache of inference copies before the check
         # below reads them (a refit's held the previous network's), and after it (a fitted
@@ -621,6 +617,12 @@ class _BaseSSM(OnFastPath, HasOptionGroups, SaveMixin, BaseEstimator):
             self._check_without_fast_path("a prediction over time")
         X3, _, lengths = self._validate(X, reset=False, lengths=lengths)
         self._check_fast_path_lengths(X3, lengths)
+        if self.__dict__.get("fast_path_") is not None and not over_time and self._head_is_zero():
+            # no epoch changed the network's zero last layer: its outputs are zero, and the
+            # model's are the fast path's (the network's forward pass cost up to 10 times
+            # the fast path's prediction)
+            offsets = self._offsets(self._fast_path_outputs(X3, whole_lengths(X3, lengths)))
+            return torch.as_tensor(offsets, dtype=INFERENCE_DTYPES[self.inference_dtype])  # (n, n_outputs)
         module = self._inference_module()
         keep_freed_memory()  # the batches are prepared on the CPU
 

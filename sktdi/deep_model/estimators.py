@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import numpy as np
 import torch
-from scipy.special import softmax
 from sklearn.base import ClassifierMixin, RegressorMixin, _fit_context
 from sklearn.metrics import accuracy_score, r2_score
 from sklearn.preprocessing import LabelEncoder
@@ -310,17 +309,8 @@ class SSMClassifier(ClassifierMixin, _BaseSSM):
     def _offsets(self, outputs: np.ndarray) -> np.ndarray:
         return self.fast_path_scale_ * ridge_logits(outputs)  # (n, n_classes) logits
 
-    # the cross-check's predictions and losses (OnFastPath._cross_check): probabilities (n, K)
-    # and each series' cross-entropy
-    def _predictions_from_outputs(self, outputs: np.ndarray) -> np.ndarray:
-        return softmax(self._offsets(outputs), axis=1)  # (n, n_classes)
-
-    def _network_predictions(self, model, X3, lengths) -> np.ndarray:
-        return model.predict_proba(X3, lengths=lengths)  # (n, n_classes), as self.classes_
-
-    def _held_out_losses(self, predicted: np.ndarray, y) -> np.ndarray:
-        codes = np.searchsorted(self.classes_, y)  # (n,)
-        return -np.log(np.clip(predicted[np.arange(len(codes)), codes], 1e-15, None))
+    def _series_per_class(self, target) -> float:
+        return float(np.median(np.bincount(target)))
 
     @restore_on_error
     @_fit_context(prefer_skip_nested_validation=True)
@@ -489,18 +479,6 @@ class SSMRegressor(RegressorMixin, _BaseSSM):
     def _offsets(self, outputs: np.ndarray) -> np.ndarray:
         # in the standardized units the network trains in: (n, n_outputs)
         return (outputs.reshape(len(outputs), -1) - self.y_mean_) / self.y_scale_
-
-    # the cross-check's predictions and losses (OnFastPath._cross_check): predictions
-    # (n, n_outputs) and each series' squared error in the standardized units
-    def _predictions_from_outputs(self, outputs: np.ndarray) -> np.ndarray:
-        return outputs.reshape(len(outputs), -1)  # (n, n_outputs)
-
-    def _network_predictions(self, model, X3, lengths) -> np.ndarray:
-        return np.asarray(model.predict(X3, lengths=lengths)).reshape(len(X3), -1)
-
-    def _held_out_losses(self, predicted: np.ndarray, y) -> np.ndarray:
-        Y = np.asarray(y, dtype=np.float64).reshape(len(y), -1)  # (n, n_outputs)
-        return (((predicted - Y) / self.y_scale_) ** 2).mean(axis=1)
 
     @restore_on_error
     @_fit_context(prefer_skip_nested_validation=True)

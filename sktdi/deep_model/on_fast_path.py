@@ -25,21 +25,22 @@ from ..fast_path.ridge import ROCKET_MIN_LENGTH
 from ..tdi import TDI_INITS
 from ..utils.inputs import CAUSAL_SCALINGS, _caller_stacklevel
 from .stacking import ridge_loo_outputs, ridge_outputs
-from .training import KEEP_MARGIN_SE, beats_by_margin
+from .training import KEEP_MARGIN_SE
 
 # on top of the fast path, validation_fraction="auto" and n_iter_no_change="auto" hold out this
 # share of the series and stop after this many epochs that do not beat the best validation
 # loss, the fast path's own counted (issue 70, benchmarks/one_model)
 FAST_PATH_VALIDATION = 0.2
 FAST_PATH_PATIENCE = 10
-# where too few series can be held out, the network alone is checked against the fast path on
-# this many stratified folds (:meth:`OnFastPath._cross_check`), and kept unless the fast path's
-# cross-fitted loss is the lower by more than this many standard errors: a few long recordings
-# per class are the network's own ground, and there folds of half the series say least about
-# a network trained on all of them (on the long-series study's tasks, a check that kept the
-# lower loss chose the fast path where the network alone was far ahead: issue 76)
-CROSS_FOLDS = 2
-CROSS_CHECK_MARGIN_SE = 2.0
+# the network's ground (issues 76, 77): long recordings, few series per class. There the
+# network alone leads the fast path by far (benchmarks/long_series: 1,000 and 4,000 steps, 4
+# and 20 series per class); on 21 real archive sets of at most 512 steps it was kept on 4 and
+# added nothing to the mean accuracy, at about 80 times the fast path's fit
+# (benchmarks/checked_network). Elsewhere the model is its fast path and trains no epoch; a
+# set with many series per class is left to the fast path too, for the cost: an epoch there
+# takes minutes on a CPU, unmeasured against the fast path (benchmarks/network_ground)
+LONG_SERIES = 1000
+FEW_PER_CLASS = 50
 # the fewest held-out series that early stopping decides on (a regressor's; a classifier's is
 # 2 per class): fewer would decide by chance
 MIN_HELD_OUT = 10
@@ -140,7 +141,7 @@ class OnFastPath:
         held-out series show it earns. Where that share would hold out fewer than
         :meth:`_min_held_out` series (a few long recordings per class: the network's own
         ground), a held-out set that small would decide by chance and cost the network a
-        fifth of its few series: it trains on all of them, from the fast path's outputs, for
+        fifth of its few series: the network alone trains on all of them, for
         ``max_epochs``, whatever ``n_iter_no_change`` says (an int warns that it is not
         applied: an explicit ``validation_fraction`` holds series out regardless). Without
         the fast path, "auto" is as before it: no split, no stop."""
@@ -157,10 +158,7 @@ class OnFastPath:
                     f"{len(target)} series: too few to hold out {FAST_PATH_VALIDATION:g} of "
                     f"them ({n_held_out}, fewer than {self._min_held_out(target)})"
                 )
-                note = (
-                    f"{too_few}, so the network trained on all of them from the fast path's "
-                    f"outputs"
-                )
+                note = f"{too_few}, so the network alone trained on all of them"
                 if patience != "auto":
                     # an int asks for a stop that has nothing to monitor here: "auto"'s choice
                     # stands, as for the default patience (a fit in a grid search must not
@@ -194,12 +192,10 @@ class OnFastPath:
         classifier)."""
         return MIN_HELD_OUT
 
-    def _fit_fast_path(self, X3, y, target, lengths, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    def _fit_fast_path(self, X3, y, target, lengths, seed: int) -> np.ndarray:
         """Fit ``fast_path_`` on the training series; return its leave-one-out outputs as
         the network's offsets (n, n_outputs): the residual is trained against what the fast
-        path predicts for series it was not fitted on (:mod:`sktdi.deep_model.stacking`);
-        and the scaled features its head read (n, F), which :meth:`_cross_check` refits on
-        folds."""
+        path predicts for series it was not fitted on (:mod:`sktdi.deep_model.stacking`)."""
         shortest = X3.shape[-1] if lengths is None else int(np.min(lengths))
         # MiniRocket's features where sktime is installed and the series are long enough
         rocket = "minirocket" if shortest > ROCKET_MIN_LENGTH and _has_sktime() else None
@@ -231,92 +227,35 @@ class OnFastPath:
         self.fast_path_scale_ = self._fit_fast_path_scale(
             outputs, target, lambda: ridge_outputs(features, fast.ridge_)
         )
-        return self._offsets(outputs), features
+        return self._offsets(outputs)
 
-    def _cross_check(self, X3, y, target, lengths, features, seed: int) -> dict:
-        """Where no fifth of the series can be held out (a few long recordings per class),
-        check the network alone against the fast path on :data:`CROSS_FOLDS` stratified
-        folds: on each, the network alone (this model with ``fast_path=False``) and the fast
-        path's ridge (its features and penalty) fitted on the other folds, and both scored
-        on the fold, series by series. The network is kept, alone, unless the fast path's
-        cross-fitted loss is the lower by more than chance (:data:`CROSS_CHECK_MARGIN_SE`): on
-        such data it
-        trained from the fast path's outputs, unchecked, and ended behind both the network
-        alone (long recordings) and the fast path (issue 76). Returns the check's record,
-        ``keep_network`` among it."""
-        from sklearn.base import clone
-        from sklearn.linear_model import Ridge
-        from sklearn.model_selection import KFold, StratifiedKFold
+    def _off_network_ground(self, X3, lengths, target) -> str | None:
+        """Why these series are not the network's ground (:data:`LONG_SERIES`,
+        :data:`FEW_PER_CLASS`), so that the model is its fast path and trains no epoch; or
+        None."""
+        length = X3.shape[-1] if lengths is None else int(np.median(lengths))
+        per_class = self._series_per_class(target)
+        if length < LONG_SERIES:
+            why = (f"series of {length} time steps (the median), shorter than the network's "
+                   f"ground ({LONG_SERIES} or more)")
+        elif per_class > FEW_PER_CLASS:
+            why = (f"{per_class:g} series per class (the median), more than the network's "
+                   f"ground ({FEW_PER_CLASS} or fewer)")
+        else:
+            return None
+        return f"{why}: the fast path alone, no epoch trained (fast_path=False trains the network)"
 
-        ridge_targets = self._ridge_targets(self.fast_path_, y)  # (n,) or (n, T)
-        classified = self._task == "classification"
-        if classified and np.bincount(target).min() < CROSS_FOLDS:
-            return {"keep_network": False, "reason": (
-                f"{len(target)} series, a class with fewer than {CROSS_FOLDS}: too few to "
-                f"hold any out or to check the network on folds, so the fast path alone"
-            )}
-        splitter = (StratifiedKFold if classified else KFold)(
-            CROSS_FOLDS, shuffle=True, random_state=seed
+    def _series_per_class(self, target) -> float:
+        """Hook: the median number of training series of a class (a regressor's: all)."""
+        return float(len(target))
+
+    def _head_is_zero(self) -> bool:
+        """Whether every network's last layer is zero: the model's outputs are its fast
+        path's, and predicting need not run the network."""
+        return all(
+            not torch.count_nonzero(network.head.weight) and not torch.count_nonzero(network.head.bias)
+            for network in self._networks()
         )
-        alone = clone(self).set_params(
-            fast_path=False, validation_fraction=0, n_iter_no_change=None, verbose=0,
-            warm_start=False,
-        )
-        fast_losses, network_losses = [], []
-        for fold, (train, test) in enumerate(splitter.split(X3, target)):
-            fold_lengths = None if lengths is None else (lengths[train], lengths[test])
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")  # the folds' fits are this model's concern
-                ridge = Ridge(alpha=float(self.fast_path_.ridge_.alpha_))
-                ridge.fit(features[train], ridge_targets[train])
-                fast = self._predictions_from_outputs(ridge.predict(features[test]))
-                network = clone(alone).set_params(random_state=(seed + fold) % 2**32).fit(
-                    X3[train], y[train],
-                    lengths=None if fold_lengths is None else fold_lengths[0],
-                )
-                predicted = self._network_predictions(
-                    network, X3[test], None if fold_lengths is None else fold_lengths[1]
-                )
-            fast_losses.append(self._held_out_losses(fast, y[test]))
-            network_losses.append(self._held_out_losses(predicted, y[test]))
-        fast_losses = np.concatenate(fast_losses)  # (n,)
-        network_losses = np.concatenate(network_losses)  # (n,)
-        # the fast path's advantage: network's loss − fast path's, per series
-        fast_wins, gain, error = beats_by_margin(
-            network_losses, fast_losses, CROSS_CHECK_MARGIN_SE
-        )
-        keep = not fast_wins
-        verdict = (
-            f"the fast path ahead by more than {CROSS_CHECK_MARGIN_SE:g} standard errors: the "
-            f"fast path alone" if fast_wins else
-            f"the fast path not ahead by more than {CROSS_CHECK_MARGIN_SE:g} standard errors: "
-            f"the network alone"
-        )
-        return {
-            "keep_network": keep,
-            "cross_fit_fast_path_loss": float(fast_losses.mean()),
-            "cross_fit_network_loss": float(network_losses.mean()),
-            "reason": (
-                f"{len(target)} series: too few to hold out {FAST_PATH_VALIDATION:g} of them; "
-                f"on {CROSS_FOLDS} folds the network alone's held-out loss was "
-                f"{network_losses.mean():.3g} against the fast path's {fast_losses.mean():.3g} "
-                f"(a difference of {gain:.3g}, standard error {error:.3g}), {verdict}"
-            ),
-        }
-
-    def _predictions_from_outputs(self, outputs: np.ndarray) -> np.ndarray:
-        """Hook: the fast path's predictions from its ridge's outputs (n,) or (n, T), in the
-        form :meth:`_held_out_losses` reads."""
-        raise NotImplementedError  # pragma: no cover - abstract
-
-    def _network_predictions(self, model, X3, lengths) -> np.ndarray:
-        """Hook: a fitted model's predictions for X, in the form :meth:`_held_out_losses`
-        reads."""
-        raise NotImplementedError  # pragma: no cover - abstract
-
-    def _held_out_losses(self, predicted: np.ndarray, y) -> np.ndarray:
-        """Hook: the loss of each series' prediction against its target y, (n,)."""
-        raise NotImplementedError  # pragma: no cover - abstract
 
     def _start_from_fast_path(self) -> None:
         """Zero each network's last layer: the model's outputs are the fast path's until
@@ -327,7 +266,7 @@ class OnFastPath:
                 network.head.bias.zero_()
 
     def _fast_path_report(
-        self, fraction: float, patience: int | None, note: str | None, check: dict | None
+        self, fraction: float, patience: int | None, note: str | None, decided: str | None
     ) -> dict:
         """What the fit did with the fast path, for ``fast_path_report_``: among it the
         held-out share and the patience, each "auto" resolved."""
@@ -346,16 +285,13 @@ class OnFastPath:
                 f"errors ({early.gain_error_:.3g}) of chance: the fast path alone"
             )
             best_epoch = 0
-        cross = {}
-        if check is not None:  # the cross-check chose: the network alone, or the fast path
-            network_adds = check["keep_network"]
+        if decided is not None:  # chosen before training: the network alone, or the fast path
+            network_adds = decided == "network"
             best_epoch = self.n_epochs_ if network_adds else 0
-            cross = {key: check[key] for key in check if key.startswith("cross_fit")}
-        model = ("network" if check is not None else "fast path + network") if network_adds \
+        model = ("network" if decided is not None else "fast path + network") if network_adds \
             else "fast path"
         return {
             "model": model,
-            **cross,
             "rocket": self.fast_path_.rocket,
             "validation_fraction": fraction,
             "n_iter_no_change": patience,

@@ -1,0 +1,136 @@
+"""The field's maintained transforms as the fast path's features (issue 77, point 2).
+
+On each dataset of the real UCR archive folder (official split), the fast path as
+``SSMClassifier()`` fits it (:class:`~sktdi.SpectralRidgeClassifier` with MiniRocket's
+features, each series' shape read) is fitted, and its scaled features are joined with one
+candidate block at a time: Hydra (aeon), MultiRocket (aeon), QUANT (aeon), each block
+standardized as the fast path standardizes its own (Hydra's counts square-rooted first, as its
+authors' sparse scaler does), under one cross-validated ridge with the fast path's penalty
+grid. MiniRocket's algorithm (transform and ridge) and aeon's MultiRocket-Hydra classifier run
+beside, in the same process. One thread; each arm's fit seconds include its transforms.
+
+Rules declared before any cell ran: the candidates are compared on the 23 choice datasets
+(``benchmarks/shared/ucr_archive.CHOICE``) only; a candidate is adopted if its mean accuracy
+is above the fast path's by more than the 95% interval's half width of the paired
+differences, and its median fit costs at most 5× MiniRocket's algorithm's; then it is
+confirmed on the 23 confirmation datasets, which no choice reads.
+
+    OMP_NUM_THREADS=1 python benchmarks/fast_path_features/candidates.py DATA_DIR \\
+        --datasets choice --out benchmarks/fast_path_features/results/choice.csv
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import os
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from benchmarks.shared.ucr_archive import CHOICE  # noqa: E402
+
+ARMS = ("fast-path", "fast-path+hydra", "fast-path+multirocket", "fast-path+quant",
+        "minirocket-ridge", "multirocket-hydra")
+FIELDS = ("dataset", "arm", "n_train", "n_test", "length", "accuracy", "fit_seconds",
+          "predict_seconds")
+
+
+def _ridge(features, y):
+    from sklearn.linear_model import RidgeClassifierCV
+
+    from sktdi.fast_path.ridge import DEFAULT_ALPHAS
+
+    return RidgeClassifierCV(alphas=DEFAULT_ALPHAS).fit(features, y)
+
+
+def _block(name: str, seed: int):
+    """A candidate transform (aeon's), and how its raw features are read before scaling."""
+    from aeon.transformations.collection.convolution_based import HydraTransformer, MultiRocket
+    from aeon.transformations.collection.interval_based import QUANTTransformer
+
+    if name == "hydra":
+        return HydraTransformer(random_state=seed, n_jobs=1), lambda f: np.sqrt(np.clip(f, 0, None))
+    if name == "multirocket":
+        return MultiRocket(random_state=seed, n_jobs=1), lambda f: f
+    if name == "quant":
+        return QUANTTransformer(), lambda f: f
+    raise ValueError(name)
+
+
+def run_arm(arm: str, X_train, y_train, X_test):
+    """Fit ``arm`` on the training series; return (test predictions, fit s, predict s)."""
+    from sklearn.preprocessing import StandardScaler
+
+    from sktdi import SpectralRidgeClassifier
+
+    start = time.perf_counter()
+    if arm == "minirocket-ridge":
+        from sktdi.benchmark.estimators import ESTIMATORS
+
+        model = ESTIMATORS[arm][0](0, {}).fit(X_train, y_train)
+        fitted = time.perf_counter()
+        return model.predict(X_test), fitted - start, time.perf_counter() - fitted
+    if arm == "multirocket-hydra":
+        from aeon.classification.convolution_based import MultiRocketHydraClassifier
+
+        model = MultiRocketHydraClassifier(random_state=0, n_jobs=1).fit(X_train, y_train)
+        fitted = time.perf_counter()
+        return model.predict(X_test), fitted - start, time.perf_counter() - fitted
+    fast = SpectralRidgeClassifier(rocket="minirocket", random_state=0).fit(X_train, y_train)
+    if arm == "fast-path":
+        fitted = time.perf_counter()
+        return fast.predict(X_test), fitted - start, time.perf_counter() - fitted
+    transform, read = _block(arm.split("+")[1], 0)
+    transform.fit(X_train.astype(np.float64), y_train)
+    scaler = StandardScaler()
+    extra = scaler.fit_transform(read(np.asarray(transform.transform(X_train.astype(np.float64)))))
+    ridge = _ridge(np.hstack([fast._features(X_train, None), extra]), y_train)
+    fitted = time.perf_counter()
+    extra_test = scaler.transform(read(np.asarray(transform.transform(X_test.astype(np.float64)))))
+    predicted = ridge.predict(np.hstack([fast._features(X_test, None), extra_test]))
+    return predicted, fitted - start, time.perf_counter() - fitted
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("data_dir")
+    parser.add_argument("--datasets", nargs="+", default=["choice"])
+    parser.add_argument("--arms", nargs="+", default=list(ARMS))
+    parser.add_argument("--out", required=True)
+    args = parser.parse_args(argv)
+    from sktdi.datasets import load_ucr_split
+
+    names = list(CHOICE) if args.datasets == ["choice"] else args.datasets
+    out = Path(args.out)
+    done = set()
+    if out.exists():
+        done = {(r["dataset"], r["arm"]) for r in csv.DictReader(out.open())}
+    for name in names:
+        X_train, y_train, X_test, y_test = load_ucr_split(name, args.data_dir)
+        if isinstance(X_train, list):
+            print(f"{name}: unequal lengths, left out", flush=True)
+            continue
+        for arm in args.arms:
+            if (name, arm) in done:
+                continue
+            predicted, fit_s, predict_s = run_arm(arm, X_train, y_train, X_test)
+            row = {"dataset": name, "arm": arm, "n_train": len(y_train), "n_test": len(y_test),
+                   "length": X_train.shape[-1],
+                   "accuracy": float(np.mean(predicted == y_test)),
+                   "fit_seconds": round(fit_s, 3), "predict_seconds": round(predict_s, 3)}
+            new = not out.exists()
+            with out.open("a", newline="") as handle:
+                writer = csv.DictWriter(handle, FIELDS)
+                if new:
+                    writer.writeheader()
+                writer.writerow(row)
+            print(name, arm, f"{row['accuracy']:.3f}", f"{fit_s:.1f}s", flush=True)
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    main()
