@@ -199,6 +199,7 @@ def test_warm_start_and_partial_fit_continue_training():
     assert reg.n_epochs_ == 2
 
 
+@pytest.mark.usefixtures("network_ground")
 def test_validation_split_and_early_stopping():
     X, y = planted(n_per_class=20)
     # the S4D network: its validation loss turns within 200 epochs on this task, which makes
@@ -523,6 +524,7 @@ def _epoch_lrs(model):
     return list(model.history_[:, "event_lr"])
 
 
+@pytest.mark.usefixtures("network_ground")
 def test_warm_start_restarts_the_schedule_and_partial_fit_runs_at_lr():
     X, y = planted(n_per_class=10)
     clf = SSMClassifier(**FAST, warm_start=True, random_state=0).fit(X, y)
@@ -787,6 +789,7 @@ def test_a_fit_on_long_series_hands_back_the_heaps_free_memory_each_epoch(
     assert len(released) == 6  # an S4D network keeps its outputs: nothing to hand back
 
 
+@pytest.mark.usefixtures("network_ground")
 @pytest.mark.parametrize("Estimator", [SSMClassifier, SSMRegressor])
 def test_a_diverging_training_is_an_error_that_names_its_settings(Estimator):
     """A loss that becomes NaN or infinite stops the fit with an error in plain words: what
@@ -812,6 +815,7 @@ def test_a_diverging_training_is_an_error_that_names_its_settings(Estimator):
     assert not hasattr(model, "net_")  # as before the fit
 
 
+@pytest.mark.usefixtures("network_ground")
 def test_weights_made_non_finite_by_the_last_step_are_an_error(monkeypatch):
     """One batch, one epoch: the only loss is computed before the step that breaks the
     weights, so the check after training catches it. The step is broken by a NaN gradient
@@ -878,6 +882,7 @@ def _threads_seen_in_forward(monkeypatch=None):
     return seen, lambda: setattr(network, "forward", original)
 
 
+@pytest.mark.usefixtures("network_ground")
 def test_n_threads_applies_inside_fit_and_predict_and_restores(monkeypatch):
     X, y = planted(n_per_class=5)
     previous = torch.get_num_threads()
@@ -952,7 +957,9 @@ def _fit_in_worker():
     seen, undo = _threads_seen_in_forward()
     try:
         X, y = planted(n_per_class=5, length=16)
-        SSMClassifier(**{**FAST, "max_epochs": 2}, random_state=0).fit(X, y)
+        # the network alone: on series this short the default trains no epoch (its fast path
+        # alone), and a worker process does not see a test's monkeypatch
+        SSMClassifier(**{**NETWORK, "max_epochs": 2}, random_state=0).fit(X, y)
     finally:
         undo()
     return sorted(seen)
@@ -994,6 +1001,7 @@ def test_resolve_n_threads_reads_the_workers_share(monkeypatch):
         assert resolve_n_threads(4) == 4
 
 
+@pytest.mark.usefixtures("network_ground")
 def test_verbose_log_shows_the_users_lr_without_colour_codes(capsys):
     X, y = planted(n_per_class=5)
     clf = SSMClassifier(
@@ -1136,6 +1144,9 @@ def test_minirocket_leaves_torch_threads_as_the_user_set_them():
         "seen = set()\n"
         "torch.nn.modules.module.register_module_forward_pre_hook(\n"
         "    lambda module, args: seen.add(torch.get_num_threads()))\n"
+        # the network's ground extended to these 24 steps, so that the fit runs an epoch on
+        # top of its fast path (by default it would train none on series this short)
+        "import sktdi.deep_model.on_fast_path as on_fast_path; on_fast_path.LONG_SERIES = 1\n"
         "SSMClassifier(network='s4d', d_model=4, n_layers=1, d_state=4, max_epochs=1,\n"
         "              random_state=0).fit(X, y)\n"
         "print(before, after_fit, after_predict, *sorted(seen))\n"

@@ -85,15 +85,6 @@ def test_temperature_is_finite_on_separable_scores():
 # ---- the estimators -------------------------------------------------------------------------
 
 
-@pytest.fixture
-def network_ground(monkeypatch):
-    """The network's ground extended to the short series of these tests, whose fits train
-    epochs: by default series shorter than LONG_SERIES steps leave the model its fast path."""
-    from sktdi.deep_model import on_fast_path
-
-    monkeypatch.setattr(on_fast_path, "LONG_SERIES", 1)
-
-
 def test_before_training_the_model_is_its_fast_path():
     """The network's last layer starts at zero: with no epoch, the model's probabilities are
     the fast path's scores through the fitted temperature, computed here from its own

@@ -80,7 +80,9 @@ def test_estimator_standardizes_one_batch_at_a_time(long_series, small_model, mo
 @pytest.mark.parametrize("cls", [SSMClassifier, SSMRegressor])
 def test_pickle_leaves_out_the_inference_cache(cls, long_series):
     X, y = long_series
-    model = cls(d_model=4, d_state=4, n_layers=1, max_epochs=0, init="s4d-lin", device="cpu")
+    # the network alone: a model left its fast path (no epoch) predicts without the network
+    model = cls(d_model=4, d_state=4, n_layers=1, max_epochs=0, init="s4d-lin", device="cpu",
+                fast_path=False)
     X, y = X[::4, :, :64], y[::4]  # both classes, short series
     model.fit(X, y)
     before = model.predict(X)

@@ -438,7 +438,9 @@ class _BaseSSM(OnFastPath, HasOptionGroups, SaveMixin, BaseEstimator):
                 decided, offsets = "network", None
             if self.verbose and note is not None:
                 print(f"{type(self).__name__}: {note}", flush=True)  # the choice, and why
-        if n_epochs > 0 and fraction > 0:
+        # an explicit share that cannot split these series is an error, also where the gate
+        # above left the model its fast path: the user asked for that split
+        if (n_epochs > 0 or decided == "fast path") and fraction > 0:
             problem = self._validation_split_problem(target, fraction)
             if problem is not None:
                 raise ValueError(problem)

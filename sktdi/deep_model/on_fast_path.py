@@ -211,16 +211,18 @@ class OnFastPath:
             init=self.init, tdi=tdi, rocket=rocket, input_scaling=scaling, random_state=seed,
         )
         lengths = whole_lengths(X3, lengths)
+        fast._validate_params()  # as its fit would: the parameters built above are checked
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            self.fast_path_ = fast.fit(X3, y, lengths=lengths)
+            # the scaled features its head read (n, F), which the leave-one-out outputs need
+            features = fast._fit_returning_features(X3, y, lengths)
+        self.fast_path_ = fast
         # its warnings said again from this model (its advice, input_scaling="series+scale",
         # is this model's too), pointing at the caller's line
         fast_name = type(fast).__name__
         for caught_warning in caught:
             message = str(caught_warning.message).replace(fast_name, type(self).__name__, 1)
             warnings.warn(message, caught_warning.category, stacklevel=_caller_stacklevel())
-        features = fast._features(X3, lengths)  # (n, F): the scaled features its head read
         outputs = ridge_loo_outputs(
             features, self._ridge_targets(fast, y), float(fast.ridge_.alpha_)
         )  # (n,) or (n, T)

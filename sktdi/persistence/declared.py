@@ -287,8 +287,8 @@ def _check_value(name: str, spec: Spec, value, env: dict, type_of) -> None:
 
 # The library classes a fitted sktdi model holds, declared here since sktdi cannot annotate
 # them: scikit-learn's encoder, scaler and ridge heads, sktime's MiniRocket (whose
-# ``parameters`` the ridge models check further, sktdi.fast_path.ridge._minirocket_problem), and the
-# TDI records, keyed by their names in sktdi.persistence's allow-list.
+# ``parameters`` the ridge models check further: sktdi.fast_path.rocket._minirocket_problem),
+# and the TDI records, keyed by their names in sktdi.persistence's allow-list.
 _SKTIME_BASE_STATE = {
     "_is_fitted": "bool", "_is_vectorized": "bool", "_tags_dynamic": "data",
     "_config_dynamic": "data", "_converter_store_X": "data?",
