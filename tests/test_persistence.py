@@ -856,6 +856,19 @@ def test_ridge_models_with_minirocket_round_trip_exactly(estimator_class, n_chan
         np.testing.assert_array_equal(loaded.decision_function(X), model.decision_function(X))
 
 
+def test_a_fast_path_with_quant_round_trips_and_an_altered_length_is_refused(tmp_path):
+    pytest.importorskip("sktime")
+    pytest.importorskip("aeon")
+    X, y = planted(n_channels=2)
+    model = sktdi.SpectralRidgeClassifier(rocket="minirocket+quant", **BANK).fit(X, y)
+    loaded = round_trip(model, tmp_path)
+    assert loaded.quant_length_ == model.quant_length_ == X.shape[-1]
+    np.testing.assert_array_equal(loaded.decision_function(X), model.decision_function(X))
+    loaded.quant_length_ = X.shape[-1] - 1  # a state that claims another length
+    with pytest.raises(ValueError, match=r"scaler_\.n_features_in_ has \d+ where n_features"):
+        loaded.save(tmp_path / "altered.sktdi")
+
+
 @pytest.fixture(scope="module")
 def saved_rocket(tmp_path_factory):
     pytest.importorskip("numba")

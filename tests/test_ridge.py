@@ -148,6 +148,29 @@ def test_minirocket_features_are_appended():
     assert "rocket=None" in message and "pass lengths=" not in message
 
 
+def test_quant_features_are_aeons_after_minirocket():
+    """rocket="minirocket+quant": the features are the bank's, MiniRocket's, then aeon's
+    QUANT of the same series (computed here by aeon itself), each standardized; series of
+    unequal length keep MiniRocket's alone, and a saved model says its QUANT length."""
+    pytest.importorskip("sktime")
+    quant = pytest.importorskip("aeon.transformations.collection.interval_based")
+    X, y = planted(n_per_class=10)
+    X3 = X[:, np.newaxis, :]  # (n, 1, L)
+    params = dict(n_filters=4, input_scaling="channel", random_state=0)
+    rocket = SpectralRidgeClassifier(rocket="minirocket", **params).fit(X3, y)
+    both = SpectralRidgeClassifier(rocket="minirocket+quant", **params).fit(X3, y)
+    expected = quant.QUANTTransformer().fit_transform(X3)  # (n, F_quant)
+    n_rocket = rocket.scaler_.n_features_in_
+    assert both.quant_length_ == 64
+    assert both.scaler_.n_features_in_ == n_rocket + expected.shape[1]
+    raw = both._raw_features(X3, None, None)  # (n, F): before the scaler
+    np.testing.assert_allclose(raw[:, :n_rocket], rocket._raw_features(X3, None, None))
+    np.testing.assert_allclose(raw[:, n_rocket:], expected, rtol=1e-6)
+    series = [x[: 40 + i % 12] for i, x in enumerate(X)]  # 40 to 51 steps
+    unequal = SpectralRidgeClassifier(rocket="minirocket+quant", **params).fit(series, y)
+    assert unequal.quant_length_ is None and unequal.predict(series).shape == (len(y),)
+
+
 def test_minirocket_takes_series_of_unequal_length_over_their_own_steps():
     """Fitted on series of unequal length, MiniRocket's part is sktime's variable-length
     transform: each series convolved over its own steps (so padding changes no feature), a

@@ -16,3 +16,11 @@ CHOICE = (
     "CricketY", "CricketZ", "Crop", "DiatomSizeReduction", "DistalPhalanxOutlineAgeGroup",
     "DistalPhalanxOutlineCorrect", "DistalPhalanxTW", "Earthquakes",
 )
+
+#: the datasets that confirm what the choice datasets chose: no choice reads them
+CONFIRM = (
+    "ECG200", "ECG5000", "ECGFiveDays", "EOGHorizontalSignal", "EOGVerticalSignal",
+    "ElectricDevices", "EthanolLevel", "FaceAll", "FaceFour", "FacesUCR", "FiftyWords", "Fish",
+    "FordA", "FordB", "FreezerRegularTrain", "FreezerSmallTrain", "GunPoint", "GunPointAgeSpan",
+    "GunPointMaleVersusFemale", "GunPointOldVersusYoung", "Ham", "Haptics", "Herring",
+)

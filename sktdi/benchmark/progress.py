@@ -111,6 +111,17 @@ def _held_out(n_train: float, n_classes: int) -> int:
     return held if held >= 2 * n_classes else 0
 
 
+def _on_network_ground(cell: Cell, n_train: float, length: float, classes: int) -> bool:
+    """Whether an SSM arm's cell trains its network: without the fast path always, on top
+    of it only on the network's ground (sktdi.deep_model.on_fast_path: long series, few per
+    class)."""
+    from ..deep_model.on_fast_path import FEW_PER_CLASS, LONG_SERIES
+
+    if cell.params.get("fast_path", "auto") is False:
+        return True
+    return length >= LONG_SERIES and n_train / max(classes, 1) <= FEW_PER_CLASS
+
+
 @cache
 def _default_epochs() -> int:
     from ..deep_model.estimators import SSMClassifier
@@ -144,6 +155,9 @@ def cell_parts(cell: Cell) -> dict[str, float]:
         fit = _light_seconds(family, n_train, n_test, length)
         return {"fit": fit, "epochs": 0.0, "predict": 0.0, "warm_up": fit}
     fit = _light_seconds("fast path", n_train, n_test, length)
+    if not _on_network_ground(cell, n_train, length, classes):
+        # the model is its fast path: no epoch, and predictions without the network
+        return {"fit": fit, "epochs": 0.0, "predict": 0.0, "warm_up": fit}
     max_epochs = cell.params.get("max_epochs", _default_epochs())
     held = _held_out(n_train, classes)
     epochs = min(EARLY_STOPPED_EPOCHS, max_epochs) if held else max_epochs

@@ -56,6 +56,8 @@ from .rocket import (
     _minirocket_problem,
     _rocket_transformer,
     _run_rocket,
+    quant_features,
+    quant_width,
 )
 from .transformers import SpectralAlignmentTransformer
 
@@ -106,6 +108,9 @@ class _SpectralRidge(HasOptionGroups, SaveMixin, BaseEstimator):
         ),
         "rocket_": _ROCKET_TYPES,
         "difference_rocket_": _ROCKET_TYPES,
+        # the length QUANT's features were fitted on (rocket="minirocket+quant", series of one
+        # length); absent from files saved before it (issue 77): None
+        "quant_length_": "int | None?",
         "scaler_": "sklearn.preprocessing.StandardScaler(n_features_in_=n_features)",
         # absent from files saved before the fast path read each series' shape (issue 64)
         "input_reference_": "float64[n_channels_] | None?",
@@ -129,6 +134,8 @@ class _SpectralRidge(HasOptionGroups, SaveMixin, BaseEstimator):
                 raise ValueError(problem)
             per_dilation = rocket.parameters[-2]
             n_features += MINIROCKET_KERNELS * int(per_dilation.sum(dtype=np.int64))
+        if vars(self).get("quant_length_") is not None:
+            n_features += quant_width(self.n_channels_, self.quant_length_)
         if vars(self).get("input_reference_") is not None:  # each channel's level and scale
             n_features += 2 * self.n_channels_
         return {
@@ -154,6 +161,11 @@ class _SpectralRidge(HasOptionGroups, SaveMixin, BaseEstimator):
         problem = self._head_problem()
         if problem is not None:
             return problem
+        quant_length = vars(self).get("quant_length_")
+        if quant_length is not None and (
+            self.rocket != "minirocket+quant" or quant_length != self.transformer_.n_timepoints_
+        ):
+            return "quant_length_ is not the fit's: rocket='minirocket+quant' on its series' length"
         rockets = (self.rocket_, self.difference_rocket_)
         if self.rocket is None and any(rocket is not None for rocket in rockets):
             return "the model holds a MiniRocket with rocket=None"
@@ -190,7 +202,7 @@ class _SpectralRidge(HasOptionGroups, SaveMixin, BaseEstimator):
             for name in BANK_PARAMETERS
         },
         "features": [StrOptions({"stats", "multirocket"})],  # the head needs pooled features
-        "rocket": [None, StrOptions({"minirocket"})],
+        "rocket": [None, StrOptions({"minirocket", "minirocket+quant"})],
         "input_scaling": [StrOptions({"channel", "series+scale"})],
         "alphas": [None, "array-like"],
     }
@@ -291,6 +303,11 @@ class _SpectralRidge(HasOptionGroups, SaveMixin, BaseEstimator):
                     "fit", _rocket_transformer(seeds[2], X.shape[1], n_features, unequal),
                     X, lengths, True,
                 )
+        # QUANT's quantiles of the series, its differences and its spectrum (issue 77): for
+        # series of one length (its intervals are the length's); unequal ones keep MiniRocket's
+        one_length = lengths is None or bool(np.all(lengths == X.shape[-1]))
+        self.quant_length_ = X.shape[-1] if self.rocket == "minirocket+quant" and one_length \
+            else None
         # the scale of a feature is no information: PPVs are fractions, the statistics are
         # in the series' units, MiniRocket's are counts; the ridge penalty needs them alike
         # in place (copy=False): the features are this model's own fresh array, and a copy of
@@ -346,12 +363,14 @@ class _SpectralRidge(HasOptionGroups, SaveMixin, BaseEstimator):
 
     def _raw_features(self, X: np.ndarray, lengths, amplitude) -> np.ndarray:
         """The features (n, F) of the series' shapes X (:meth:`_shape_and_amplitude`): the
-        bank's, MiniRocket's, then each channel's level and scale (``amplitude``)."""
-        rockets = []  # MiniRocket's features of the series, then of its difference
+        bank's, MiniRocket's, QUANT's, then each channel's level and scale (``amplitude``)."""
+        rockets = []  # MiniRocket's features of the series, then of its difference; QUANT's
         for rocket, difference in ((self.rocket_, False), (self.difference_rocket_, True)):
             if rocket is not None:
                 features = _run_rocket("transform", rocket, X, lengths, difference)
                 rockets.append(np.asarray(features))  # (n, F_mr)
+        if vars(self).get("quant_length_") is not None:
+            rockets.append(quant_features(X))  # (n, F_quant)
         # one (n, F) matrix that every block is written into: no stacking copy
         n_bank = self.transformer_._n_features_out
         n_amplitude = 0 if amplitude is None else amplitude.shape[1]

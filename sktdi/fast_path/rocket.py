@@ -163,3 +163,32 @@ def _minirocket_problem(parameters, n_channels: int) -> str | None:
     if len(biases) != n_features:
         return f"MiniRocket has {len(biases)} biases for {n_features} features"
     return None
+
+
+def _quant_transformer():
+    """aeon's QUANT, with a clear error when aeon is missing."""
+    try:
+        from aeon.transformations.collection.interval_based import QUANTTransformer
+    except ImportError as exc:  # aeon is an optional dependency
+        raise ImportError(
+            "rocket='minirocket+quant' uses aeon's QUANT: pip install 'sktdi[sktime]'"
+        ) from exc
+    return QUANTTransformer()
+
+
+def quant_features(X3: np.ndarray) -> np.ndarray:
+    """aeon's QUANT features (n, F) of X (n, C, L): quantiles of the series, of its smoothed
+    first difference, of its second difference and of its Fourier magnitudes, over dyadic
+    intervals. Nothing is drawn at random and its fit reads only the length, so a model keeps
+    the length it was fitted on (``quant_length_``), not the transform."""
+    # torch's quantiles, on the caller's torch threads (the fit's default_threads)
+    with warnings.catch_warnings():
+        # aeon's interval arithmetic on a torch scalar: NumPy 2's notice, once per interval
+        warnings.filterwarnings("ignore", message="__array_wrap__", category=DeprecationWarning)
+        return np.asarray(_quant_transformer().fit_transform(X3), dtype=np.float64)  # (n, F)
+
+
+def quant_width(n_channels: int, length: int) -> int:
+    """How many QUANT features a series of ``n_channels`` channels and ``length`` steps has
+    (for the saved state's check: the scaler and the head must take them)."""
+    return quant_features(np.zeros((1, n_channels, length))).shape[1]
