@@ -3,7 +3,7 @@
 # splits), through the main job as a researcher runs it, beside the field's published results:
 #   1. ratio 1, resample 0 (the official split): the one model on TDI's filters (`tdi`, the
 #      default), on S4D-Lin's and on the placebo's; their fast paths as the one model fits
-#      them (MiniRocket's and QUANT's features: `*+ridge+minirocket+quant`); MiniRocket's
+#      them (the bank and MiniRocket's features: `*+ridge+minirocket`); MiniRocket's
 #      algorithm (`minirocket-ridge`), with aeon's published HIVE-COTE 2, InceptionTime,
 #      FreshPRINCE and WEASEL-2.0 and MiniRocket's paper's means beside (--published);
 #   2. ratio 0.1, resample 0: the three fast paths, for TDI − S4D-Lin and TDI − placebo where
@@ -20,7 +20,7 @@ data="$work/data"
 [ -d "$data" ] || bash ../shared/data/ucr_archive.sh "$data"
 mkdir -p "$work"
 published=(aeon "MiniRocket=../shared/data/published/minirocket_ucr109_mean.csv")
-fast=(tdi+ridge+minirocket+quant s4d-lin+ridge+minirocket+quant tdi-control+ridge+minirocket+quant)
+fast=(tdi+ridge+minirocket s4d-lin+ridge+minirocket tdi-control+ridge+minirocket)
 sktdi benchmark --data-dir "$data" --datasets all --ratios 1 --resamples 1 --n-jobs 2 \
     --estimators tdi s4d-lin tdi-control "${fast[@]}" minirocket-ridge \
     --published "${published[@]}" \

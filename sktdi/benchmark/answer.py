@@ -35,8 +35,7 @@ PLACEBO = "tdi-control"
 # aligned bank and on S4D-Lin's: what the alignment adds there)
 FAST_PATH_PAIRS = (
     ("tdi+ridge", "s4d-lin+ridge"), ("tdi+ridge+minirocket", "s4d-lin+ridge+minirocket"),
-    ("tdi+ridge+minirocket+quant", "s4d-lin+ridge+minirocket+quant"),
-    ("tdi+ridge+minirocket+quant", "tdi-control+ridge+minirocket+quant"),
+    ("tdi+ridge+minirocket", "tdi-control+ridge+minirocket"),
 )
 
 

@@ -135,14 +135,9 @@ ESTIMATORS: dict[str, tuple[Callable, str, str | None]] = {
         "ssm",
         "numba",
     ),
-    # the fast path as SSMClassifier() fits it where aeon is installed: QUANT's features too
-    # (issue 77), on TDI's filters, S4D-Lin's and the placebo's
-    "tdi+ridge+minirocket+quant": (_spectral_ridge(rocket="minirocket+quant"), "ssm", "aeon"),
-    "s4d-lin+ridge+minirocket+quant": (
-        _spectral_ridge(init="s4d-lin", rocket="minirocket+quant"), "ssm", "aeon",
-    ),
-    "tdi-control+ridge+minirocket+quant": (
-        _spectral_ridge(init="tdi-control", rocket="minirocket+quant"), "ssm", "aeon",
+    # the fast path on the placebo's filters: TDI − placebo in the fast path (issue 77)
+    "tdi-control+ridge+minirocket": (
+        _spectral_ridge(init="tdi-control", rocket="minirocket"), "ssm", "numba",
     ),
     "minirocket": (_minirocket, "panel", "numba"),
     "minirocket-ridge": (_minirocket_ridge, "panel", "numba"),

@@ -69,7 +69,7 @@ def _patience(patience, from_fast_path: bool, fraction: float) -> int | None:
 
 
 def _has_module(name: str) -> bool:
-    """Whether ``name`` is installed: sktime (MiniRocket's features), aeon (QUANT's)."""
+    """Whether ``name`` is installed (sktime, for MiniRocket's features)."""
     return importlib.util.find_spec(name) is not None
 
 
@@ -197,11 +197,9 @@ class OnFastPath:
         the network's offsets (n, n_outputs): the residual is trained against what the fast
         path predicts for series it was not fitted on (:mod:`sktdi.deep_model.stacking`)."""
         shortest = X3.shape[-1] if lengths is None else int(np.min(lengths))
-        # MiniRocket's features where sktime is installed and the series are long enough, and
-        # QUANT's where aeon is too (issue 77: benchmarks/fast_path_features)
-        rocket = None
-        if shortest > ROCKET_MIN_LENGTH and _has_module("sktime"):
-            rocket = "minirocket+quant" if _has_module("aeon") else "minirocket"
+        # MiniRocket's features where sktime is installed and the series are long enough (QUANT's
+        # too did not pass issue 77's rule on the choice datasets: benchmarks/fast_path_features)
+        rocket = "minirocket" if shortest > ROCKET_MIN_LENGTH and _has_module("sktime") else None
         # the fast path reads what the network reads: each series' shape where the network's
         # scaling does, else the series as given
         scaling = "series+scale" if self._scaling() in ("series", "series+scale") else "channel"

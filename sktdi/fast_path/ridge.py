@@ -450,11 +450,13 @@ class SpectralRidgeClassifier(ClassifierMixin, _SpectralRidge):
         Range of the filters' log-uniform step sizes. Up to 1, the bank also holds
         fast-decaying, local filters that see local shape, with poles over the whole band.
         Rarely worth changing; how the range was chosen: ``docs/kernel_regime.md``.
-    rocket : {None, "minirocket"}, default=None
+    rocket : {None, "minirocket", "minirocket+quant"}, default=None
         Also append sktime's MiniRocket features of the raw series and, when the bank filters
         the first difference (``difference``, by default), of the first difference, as
         MultiRocket does (needs sktime, and series of at least 9 time steps, 10 with the
-        difference).
+        difference); "minirocket+quant" also aeon's QUANT features (quantiles of the series,
+        its differences and its spectrum over dyadic intervals; needs aeon), for series of
+        one length (unequal ones keep MiniRocket's alone).
     input_scaling : {"series+scale", "channel"}, default="series+scale"
         "series+scale": the bank and MiniRocket read each series' shape, and each channel's
         level and scale are two features; where those relate to the target
@@ -477,6 +479,9 @@ class SpectralRidgeClassifier(ClassifierMixin, _SpectralRidge):
     rocket_, difference_rocket_ : sktime MiniRocket (one channel), MiniRocketMultivariate or None
         The fitted MiniRocket transformers of the series and of its first difference
         (``rocket="minirocket"``; the second with ``difference``).
+    quant_length_ : int or None
+        The length QUANT's features were fitted on (``rocket="minirocket+quant"``, series of
+        one length); QUANT draws nothing at random, so the model keeps its length alone.
     input_reference_ : ndarray of shape (n_channels,) or None
         With ``input_scaling="series+scale"``, each channel's unit of level and scale (the
         median standard deviation of the training series).

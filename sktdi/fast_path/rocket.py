@@ -171,7 +171,7 @@ def _quant_transformer():
         from aeon.transformations.collection.interval_based import QUANTTransformer
     except ImportError as exc:  # aeon is an optional dependency
         raise ImportError(
-            "rocket='minirocket+quant' uses aeon's QUANT: pip install 'sktdi[sktime]'"
+            "rocket='minirocket+quant' uses aeon's QUANT: pip install aeon"
         ) from exc
     return QUANTTransformer()
 

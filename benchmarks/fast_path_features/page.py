@@ -1,0 +1,93 @@
+"""The generated region of ``docs/archive.md`` on the fast path's features (issue 77): the
+field's transforms added to the fast path's features, on the choice datasets
+(``results/choice.csv``), and the adopted one, as the package builds it, on the confirmation
+datasets (``results/confirm.csv``)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..shared.paired import paired
+from ..shared.regions import _csv, region, results_dir
+from ..shared.tables import _f, _interval, _md_table
+
+HERE = results_dir("fast_path_features")
+FAST, MINIROCKET, PACKAGE = "fast-path", "minirocket-ridge", "sktdi-minirocket+quant"
+LABELS = {
+    "fast-path": "the fast path (bank + MiniRocket)",
+    "fast-path+hydra": "+ Hydra",
+    "fast-path+multirocket": "+ MultiRocket",
+    "fast-path+quant": "+ QUANT",
+    PACKAGE: "+ QUANT, as sktdi builds it (`rocket='minirocket+quant'`)",
+    "minirocket-ridge": "MiniRocket (transform + ridge)",
+    "multirocket-hydra": "MultiRocket-Hydra (aeon's classifier)",
+}
+CANDIDATES = ("fast-path+hydra", "fast-path+multirocket", "fast-path+quant")
+# the declared rule (candidates.py): the gain's 95% interval above zero, the median fit at most
+# this many times MiniRocket's algorithm's
+MAX_COST = 5.0
+
+
+def _table(file: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Accuracy and fit seconds, one row per dataset with every arm of the file."""
+    rows = _csv(HERE / file)
+    acc = rows.pivot_table(index="dataset", columns="arm", values="accuracy").dropna()
+    fit = rows.pivot_table(index="dataset", columns="arm", values="fit_seconds").loc[acc.index]
+    return acc, fit
+
+
+def _rows(acc: pd.DataFrame, fit: pd.DataFrame) -> tuple[pd.DataFrame, dict]:
+    rows, tests = [], {}
+    for arm in [a for a in LABELS if a in acc]:
+        test = paired((acc[arm] - acc[FAST]) * 100)
+        tests[arm] = test
+        rows.append({
+            "arm": LABELS[arm],
+            "mean accuracy": _f(acc[arm].mean(), 4),
+            "− the fast path (points, 95%)": "" if arm == FAST else _interval(test),
+            "fit ×MiniRocket (median)": f"{(fit[arm] / fit[MINIROCKET]).median():.1f}×",
+        })
+    return pd.DataFrame(rows), tests
+
+
+@region("fast-path-features")
+def fast_path_features() -> str:
+    acc, fit = _table("choice.csv")
+    table, tests = _rows(acc, fit)
+    cost = {arm: (fit[arm] / fit[MINIROCKET]).median() for arm in CANDIDATES}
+    passing = [arm for arm in CANDIDATES if tests[arm]["low"] > 0 and cost[arm] <= MAX_COST]
+    best = max(passing, key=lambda arm: tests[arm]["mean"]) if passing else None
+    verdict = (
+        f"The rule adopts **{LABELS[best].lstrip('+ ')}**: its gain's 95% interval is above "
+        f"zero, at {cost[best]:.1f}× MiniRocket's fit on the median dataset (the limit: "
+        f"{MAX_COST:g}×)." if best else
+        "No candidate passes the rule (its gain's interval above zero at most "
+        f"{MAX_COST:g}× MiniRocket's median fit): the fast path keeps its features."
+    )
+    failed = [
+        f"{LABELS[arm].lstrip('+ ')} ({'interval' if tests[arm]['low'] <= 0 else 'cost'})"
+        for arm in CANDIDATES if arm not in passing
+    ]
+    text = (
+        f"On the {len(acc)} choice datasets (official splits; one thread, fit seconds with every "
+        f"transform):\n\n{_md_table(table)}\n{verdict}"
+        + (f" Not adopted: {', '.join(failed)}." if failed else "") + "\n"
+    )
+    if (HERE / "confirm.csv").exists():
+        acc, fit = _table("confirm.csv")
+        table, tests = _rows(acc, fit)
+        text += (
+            f"\nOn the {len(acc)} confirmation datasets, which no choice read, with the adopted "
+            f"features as the package builds them (one scaler over every feature; QUANT of each "
+            f"series' shape, as MiniRocket reads it):\n\n{_md_table(table)}"
+        )
+        if PACKAGE in tests:
+            test = tests[PACKAGE]
+            held = "holds" if test["mean"] > 0 else "does not hold"
+            text += (
+                f"\nThe gain {held} where no choice read the data: "
+                f"{_interval(test)} points over {test['n']} datasets "
+                f"(the smallest difference these could detect: {test['mdd']:.1f}).\n"
+            )
+    return text
