@@ -248,7 +248,8 @@ def tdi_action(model) -> tuple[float, str]:
     """What TDI did in a fitted model: the channels it aligned, and its reasons in words.
 
     Reads ``init_report_`` of the model and of its fast path (``fast_path_``, where the model
-    holds one): ``(channels aligned in all, "network: <reason>; fast path: <reason>")``. A model
+    holds one): ``(channels aligned in all, "network: <reason>; fast path: <reason>")``, and
+    what a one model ended as (``fast_path_report_["model"]``: "; ended as: fast path"). A model
     whose init is not TDI's (S4D-Lin, MiniRocket, 1-NN) gives ``(nan, "")``. Zero channels
     aligned means TDI stood down everywhere: the model is its base's, the same fit as the
     S4D-Lin arm's of the same cell.
@@ -267,6 +268,10 @@ def tdi_action(model) -> tuple[float, str]:
         parts = [("model", parts[0][1])]
     aligned = sum(int(report.get("n_aligned_channels") or 0) for _, report in parts)
     action = "; ".join(f"{name}: {report.get('reason', '')}" for name, report in parts)
+    chosen = getattr(model, "fast_path_report_", None)
+    if isinstance(chosen, dict) and chosen.get("model"):
+        # what the one model ended as: its fast path, the network on top, or the network alone
+        action += f"; ended as: {chosen['model']}"
     return float(aligned), action
 
 

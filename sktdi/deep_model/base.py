@@ -624,7 +624,8 @@ class _BaseSSM(OnFastPath, HasOptionGroups, SaveMixin, BaseEstimator):
             # model's are the fast path's (the network's forward pass cost up to 10 times
             # the fast path's prediction)
             offsets = self._offsets(self._fast_path_outputs(X3, whole_lengths(X3, lengths)))
-            return torch.as_tensor(offsets, dtype=INFERENCE_DTYPES[self.inference_dtype])  # (n, n_outputs)
+            dtype = INFERENCE_DTYPES[self.inference_dtype]
+            return torch.as_tensor(offsets, dtype=dtype)  # (n, n_outputs)
         module = self._inference_module()
         keep_freed_memory()  # the batches are prepared on the CPU
 

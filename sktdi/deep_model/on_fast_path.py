@@ -256,7 +256,8 @@ class OnFastPath:
         """Whether every network's last layer is zero: the model's outputs are its fast
         path's, and predicting need not run the network."""
         return all(
-            not torch.count_nonzero(network.head.weight) and not torch.count_nonzero(network.head.bias)
+            not torch.count_nonzero(network.head.weight)
+            and not torch.count_nonzero(network.head.bias)
             for network in self._networks()
         )
 
