@@ -230,6 +230,30 @@ def test_progress_starts_from_the_cost_model_and_follows_the_pace():
     assert format_clock(65) == "1:05" and format_clock(3723) == "1:02:03"
 
 
+def test_the_cost_model_trains_the_network_only_on_its_ground(monkeypatch):
+    """A default SSM cell off the network's ground (GunPoint: 150 steps) is its fast path's
+    cost, with no epoch; the same cell with fast_path=False trains; and on the ground (the
+    bound lowered below GunPoint's length) the default trains too."""
+    from sktdi.benchmark.progress import cell_parts
+    from sktdi.deep_model import on_fast_path
+
+    default = cell_parts(Cell("GunPoint", 1.0, 0, "tdi"))
+    alone = cell_parts(Cell("GunPoint", 1.0, 0, "tdi", params={"fast_path": False}))
+    assert default["epochs"] == 0 and default["predict"] == 0 and alone["epochs"] > 0
+    monkeypatch.setattr(on_fast_path, "LONG_SERIES", 100)
+    assert cell_parts(Cell("GunPoint", 1.0, 0, "tdi"))["epochs"] > 0
+
+
+def test_tdi_action_says_what_the_one_model_ended_as():
+    from sktdi import SSMClassifier
+    from sktdi.benchmark.runner import tdi_action
+    from sktdi.datasets import load_ucr_split
+
+    X, y, _, _ = load_ucr_split("GunPoint")
+    aligned, action = tdi_action(SSMClassifier(random_state=0).fit(X[:20], y[:20]))
+    assert action.startswith("network: ") and action.endswith("; ended as: fast path")
+
+
 # -- the command -------------------------------------------------------------------------------
 
 
