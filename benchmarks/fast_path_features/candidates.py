@@ -13,7 +13,7 @@ Rules declared before any cell ran: the candidates are compared on the 23 choice
 (``benchmarks/shared/ucr_archive.CHOICE``) only; a candidate is adopted if its mean accuracy
 is above the fast path's by more than the 95% interval's half width of the paired
 differences, and its median fit costs at most 5× MiniRocket's algorithm's; then it is
-confirmed on the 23 confirmation datasets, which no choice reads.
+confirmed on the 23 confirmation datasets, which no choice reads (``--datasets confirm``).
 
     OMP_NUM_THREADS=1 python benchmarks/fast_path_features/candidates.py DATA_DIR \\
         --datasets choice --out benchmarks/fast_path_features/results/choice.csv

@@ -75,6 +75,12 @@ The tasks (a sample is one step; frequencies in cycles per step, at most 0.5):
     # commit 04984f5 into long_lower_loss_seed1.csv (and seed 2) instead of long_seed1.csv
     OMP_NUM_THREADS=1 python benchmarks/long_series/long_series.py --out benchmarks/checked_network/results/long_seed1.csv \\
         --lengths 1000 4000 --models ssm ssm-network minirocket --seeds 1
+    # the one model on the network's ground (issues 76, 77: the network alone where nothing can
+    # be held out), one seed per process
+    OMP_NUM_THREADS=1 python benchmarks/long_series/long_series.py --out benchmarks/checked_network/results/long_ground_seed1.csv \
+        --lengths 1000 4000 --models ssm --seeds 1
+    OMP_NUM_THREADS=1 python benchmarks/long_series/long_series.py --out benchmarks/checked_network/results/long_ground_seed2.csv \
+        --lengths 1000 4000 --models ssm --seeds 2
     python benchmarks/long_series/long_series.py --memory --out benchmarks/long_series/results/long_series_memory.csv
     python benchmarks/long_series/long_series.py --memory --memory-per-class 8 --memory-epochs 6 \\
         --out benchmarks/long_series/results/long_series_memory_40.csv

@@ -96,9 +96,9 @@ class SSMClassifier(ClassifierMixin, _BaseSSM):
         when you read predictions before a series ends (:doc:`/streaming`); it costs some
         full-length accuracy. Needs a causal network.
     fast_path : bool or "auto", default="auto"
-        Add the network to the fast path's outputs (``fast_path_``). "auto": yes, but for a
-        model of prefixes (``prefix_weight > 0``, a "running" scaling, ``partial_fit``),
-        which the fast path's whole-series features cannot serve. False: the network alone.
+        Fit the fast path (``fast_path_``); the network trains on top of it on long series
+        with few per class, else no epoch. "auto": yes, but for a model of prefixes
+        (``prefix_weight > 0``, a "running" scaling, ``partial_fit``). False: the network.
     validation_fraction : float or "auto", default="auto"
         Share of the training data held out (stratified) to monitor the validation loss.
         "auto": 0.2 on the fast path where that holds out 2 series per class (a regressor:

@@ -38,7 +38,8 @@ FAST_PATH_PATIENCE = 10
 # added nothing to the mean accuracy, at about 80 times the fast path's fit
 # (benchmarks/checked_network). Elsewhere the model is its fast path and trains no epoch; a
 # set with many series per class is left to the fast path too, for the cost: an epoch there
-# takes minutes on a CPU, unmeasured against the fast path (benchmarks/network_ground)
+# takes minutes on a CPU, unmeasured against the fast path (benchmarks/checked_network's long
+# runs at these bounds; the archive's run: benchmarks/archive_study)
 LONG_SERIES = 1000
 FEW_PER_CLASS = 50
 # the fewest held-out series that early stopping decides on (a regressor's; a classifier's is

@@ -451,12 +451,10 @@ class SpectralRidgeClassifier(ClassifierMixin, _SpectralRidge):
         fast-decaying, local filters that see local shape, with poles over the whole band.
         Rarely worth changing; how the range was chosen: ``docs/kernel_regime.md``.
     rocket : {None, "minirocket", "minirocket+quant"}, default=None
-        Also append sktime's MiniRocket features of the raw series and, when the bank filters
-        the first difference (``difference``, by default), of the first difference, as
-        MultiRocket does (needs sktime, and series of at least 9 time steps, 10 with the
-        difference); "minirocket+quant" also aeon's QUANT features (quantiles of the series,
-        its differences and its spectrum over dyadic intervals; needs aeon), for series of
-        one length (unequal ones keep MiniRocket's alone).
+        Also append sktime's MiniRocket features of the series and, with ``difference``, of
+        its first difference (needs sktime, and at least 9 time steps, 10 with the
+        difference); "minirocket+quant" also aeon's QUANT features (interval quantiles; needs
+        aeon) for series of one length.
     input_scaling : {"series+scale", "channel"}, default="series+scale"
         "series+scale": the bank and MiniRocket read each series' shape, and each channel's
         level and scale are two features; where those relate to the target
