@@ -7,8 +7,12 @@ recordings of unequal length), as issue 70's study drew them (``sktdi.datasets.r
 resample 0 the official split; each fit ``random_state=r``, one torch thread).
 
     OMP_NUM_THREADS=1 python benchmarks/checked_network/raw_cells.py [--n-jobs 1]
+    # at issue 77's defaults (the network on its own ground only)
+    OMP_NUM_THREADS=1 python benchmarks/checked_network/raw_cells.py \\
+        --out results/raw_cells_ground.csv
 
-Rows go to ``results/raw_cells.csv`` as cells finish; a rerun skips the cells it holds.
+Rows go to ``results/raw_cells.csv`` (or ``--out``, inside this study's folder) as cells
+finish; a rerun skips the cells it holds.
 """
 
 from __future__ import annotations
@@ -66,11 +70,14 @@ def run(dataset: str, perturbation: str, resample: int) -> dict:
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--n-jobs", type=int, default=1)
+    parser.add_argument("--out", default="results/raw_cells.csv",
+                        help="the results file, relative to this study's folder")
     args = parser.parse_args(argv)
-    rows, done = finished_rows(RESULTS, KEY)
+    out = RESULTS.parents[1] / args.out
+    rows, done = finished_rows(out, KEY)
     todo = [job for job in plan() if job not in done]
     print(f"{len(todo)} cells to run", flush=True)
-    run_cells(run, todo, rows, RESULTS, KEY, args.n_jobs)
+    run_cells(run, todo, rows, out, KEY, args.n_jobs)
 
 
 if __name__ == "__main__":
