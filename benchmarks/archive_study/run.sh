@@ -28,6 +28,9 @@ sktdi benchmark --data-dir "$data" --datasets all --ratios 1 --resamples 1 --n-j
 sktdi benchmark --data-dir "$data" --datasets all --ratios 0.1 --resamples 1 --n-jobs 2 \
     --estimators "${fast[@]}" \
     --out "$work/tenth" > "$work/tenth_stdout.txt" 2>> "$work/tenth_log.txt"
+# into results/: full_results.csv, full_run.json, full_summary.txt, full_skipped.csv,
+# full_log.txt, and tenth_results.csv, tenth_run.json, tenth_summary.txt, tenth_skipped.csv,
+# tenth_log.txt
 for run in full tenth; do
     cp "$work/$run/results.csv" "$here/${run}_results.csv"
     cp "$work/$run/run.json" "$here/${run}_run.json"
