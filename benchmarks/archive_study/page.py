@@ -180,7 +180,10 @@ def archive_cost() -> str:
     _, by_series, by_length = np.linalg.lstsq(design, np.log(fit.loc[sets, ONE]), rcond=None)[0]
     lines = [
         f"Fit seconds on one thread, two cells at a time, against MiniRocket's algorithm (its "
-        f"transform and ridge) fitted in the same run, on the {len(ratio)} datasets:",
+        f"transform and ridge) fitted in the same run, on the {len(ratio)} datasets. The "
+        f"machine was not idle throughout: other measurements of the session shared its two "
+        f"cores for parts of the run, so its wall time and seconds are upper bounds, and the "
+        f"ratios (cells of one dataset, run close together) are the figures to read:",
         "",
         f"- SSMClassifier()'s fit: {ratio.median():.1f}× MiniRocket's on the median dataset "
         f"(target ≤ {MEDIAN_COST:g}×); from {ratio.min():.1f}× to {ratio.max():.1f}×.",
