@@ -188,7 +188,7 @@ def checked_network_long() -> str:
         text += (
             f" \"On the network's ground\": `SSMClassifier()` as issue 77 ships it (the network "
             f"trained only on long series with few per class, and alone where too few can be held "
-            f"out), seed {seeds}, against the network alone and MiniRocket of the same seeds: "
+            f"out), seeds {seeds}, against the network alone and MiniRocket of the same seeds: "
             f"below the network alone by more than {LONG_WORST:g} point: "
             f"{', '.join(below) if below else 'none'}; − MiniRocket on the mean: "
             f"{_pts(100 * (mean['ground'] - mean['minirocket, same seeds']))} points (the target "
