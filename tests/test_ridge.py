@@ -167,7 +167,9 @@ def test_quant_features_are_aeons_after_minirocket():
     np.testing.assert_allclose(raw[:, :n_rocket], rocket._raw_features(X3, None, None))
     np.testing.assert_allclose(raw[:, n_rocket:], expected, rtol=1e-6)
     series = [x[: 40 + i % 12] for i, x in enumerate(X)]  # 40 to 51 steps
-    unequal = SpectralRidgeClassifier(rocket="minirocket+quant", **params).fit(series, y)
+    with pytest.warns(UserWarning, match=r"QUANT's features to series of one length; these "
+                      r"have 40 to 51 time steps, so the model has MiniRocket's alone"):
+        unequal = SpectralRidgeClassifier(rocket="minirocket+quant", **params).fit(series, y)
     assert unequal.quant_length_ is None and unequal.predict(series).shape == (len(y),)
 
 

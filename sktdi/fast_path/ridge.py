@@ -308,6 +308,14 @@ class _SpectralRidge(HasOptionGroups, SaveMixin, BaseEstimator):
         one_length = lengths is None or bool(np.all(lengths == X.shape[-1]))
         self.quant_length_ = X.shape[-1] if self.rocket == "minirocket+quant" and one_length \
             else None
+        if self.rocket == "minirocket+quant" and not one_length:
+            warnings.warn(
+                f"{type(self).__name__}: rocket='minirocket+quant' adds QUANT's features to "
+                f"series of one length; these have {int(lengths.min())} to "
+                f"{int(lengths.max())} time steps, so the model has MiniRocket's alone",
+                UserWarning,
+                stacklevel=_caller_stacklevel(),
+            )
         # the scale of a feature is no information: PPVs are fractions, the statistics are
         # in the series' units, MiniRocket's are counts; the ridge penalty needs them alike
         # in place (copy=False): the features are this model's own fresh array, and a copy of
