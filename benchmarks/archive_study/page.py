@@ -50,11 +50,11 @@ def _group(dataset: str) -> str:
 def _network_trained(datasets) -> pd.Series:
     """Per dataset: whether the one model trained its network: the network's ground, read
     from the datasets' shapes with the package's own bounds."""
-    from sktdi.deep_model.on_fast_path import FEW_PER_CLASS, LONG_SERIES
+    from sktdi.deep_model.on_fast_path import off_network_ground
 
     shapes = _csv(HERE / "shapes.csv").set_index("dataset").loc[list(datasets)]
-    return (shapes["length"] >= LONG_SERIES) & (
-        shapes["n_train"] / shapes["n_classes"] <= FEW_PER_CLASS)
+    return pd.Series([off_network_ground(row.length, row.n_train / row.n_classes) is None
+                      for row in shapes.itertuples()], index=shapes.index)
 
 
 def _ended_as(rows: pd.DataFrame) -> pd.Series:

@@ -115,11 +115,11 @@ def _on_network_ground(cell: Cell, n_train: float, length: float, classes: int) 
     """Whether an SSM arm's cell trains its network: without the fast path always, on top
     of it only on the network's ground (sktdi.deep_model.on_fast_path: long series, few per
     class)."""
-    from ..deep_model.on_fast_path import FEW_PER_CLASS, LONG_SERIES
+    from ..deep_model.on_fast_path import off_network_ground
 
     if cell.params.get("fast_path", "auto") is False:
         return True
-    return length >= LONG_SERIES and n_train / max(classes, 1) <= FEW_PER_CLASS
+    return off_network_ground(length, n_train / max(classes, 1)) is None
 
 
 @cache

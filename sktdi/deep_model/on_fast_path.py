@@ -69,9 +69,23 @@ def _patience(patience, from_fast_path: bool, fraction: float) -> int | None:
     return FAST_PATH_PATIENCE if from_fast_path else None
 
 
-def _has_module(name: str) -> bool:
-    """Whether ``name`` is installed (sktime, for MiniRocket's features)."""
-    return importlib.util.find_spec(name) is not None
+def _has_sktime() -> bool:
+    """Whether sktime (for MiniRocket's features) is installed."""
+    return importlib.util.find_spec("sktime") is not None
+
+
+def off_network_ground(length: float, per_class: float) -> str | None:
+    """Why training series of this (median) ``length`` and this many ``per_class`` (median)
+    are not the network's ground (:data:`LONG_SERIES`, :data:`FEW_PER_CLASS`), or None: the
+    one rule the estimators fit by, the benchmark's cost model estimates by and the studies
+    read their runs by."""
+    if length < LONG_SERIES:
+        return (f"series of {length:g} time steps (the median), shorter than the network's "
+                f"ground ({LONG_SERIES} or more)")
+    if per_class > FEW_PER_CLASS:
+        return (f"{per_class:g} series per class (the median), more than the network's "
+                f"ground ({FEW_PER_CLASS} or fewer)")
+    return None
 
 
 class OnFastPath:
@@ -200,7 +214,7 @@ class OnFastPath:
         shortest = X3.shape[-1] if lengths is None else int(np.min(lengths))
         # MiniRocket's features where sktime is installed and the series are long enough (QUANT's
         # too did not pass issue 77's rule on the choice datasets: benchmarks/fast_path_features)
-        rocket = "minirocket" if shortest > ROCKET_MIN_LENGTH and _has_module("sktime") else None
+        rocket = "minirocket" if shortest > ROCKET_MIN_LENGTH and _has_sktime() else None
         # the fast path reads what the network reads: each series' shape where the network's
         # scaling does, else the series as given
         scaling = "series+scale" if self._scaling() in ("series", "series+scale") else "channel"
@@ -234,18 +248,11 @@ class OnFastPath:
         return self._offsets(outputs)
 
     def _off_network_ground(self, X3, lengths, target) -> str | None:
-        """Why these series are not the network's ground (:data:`LONG_SERIES`,
-        :data:`FEW_PER_CLASS`), so that the model is its fast path and trains no epoch; or
-        None."""
+        """Why these series are not the network's ground (:func:`off_network_ground`), so
+        that the model is its fast path and trains no epoch; or None."""
         length = X3.shape[-1] if lengths is None else int(np.median(lengths))
-        per_class = self._series_per_class(target)
-        if length < LONG_SERIES:
-            why = (f"series of {length} time steps (the median), shorter than the network's "
-                   f"ground ({LONG_SERIES} or more)")
-        elif per_class > FEW_PER_CLASS:
-            why = (f"{per_class:g} series per class (the median), more than the network's "
-                   f"ground ({FEW_PER_CLASS} or fewer)")
-        else:
+        why = off_network_ground(length, self._series_per_class(target))
+        if why is None:
             return None
         return f"{why}: the fast path alone, no epoch trained (fast_path=False trains the network)"
 

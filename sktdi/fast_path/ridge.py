@@ -305,10 +305,10 @@ class _SpectralRidge(HasOptionGroups, SaveMixin, BaseEstimator):
                 )
         # QUANT's quantiles of the series, its differences and its spectrum (issue 77): for
         # series of one length (its intervals are the length's); unequal ones keep MiniRocket's
+        quant = self.rocket == "minirocket+quant"
         one_length = lengths is None or bool(np.all(lengths == X.shape[-1]))
-        self.quant_length_ = X.shape[-1] if self.rocket == "minirocket+quant" and one_length \
-            else None
-        if self.rocket == "minirocket+quant" and not one_length:
+        self.quant_length_ = X.shape[-1] if quant and one_length else None
+        if quant and not one_length:
             warnings.warn(
                 f"{type(self).__name__}: rocket='minirocket+quant' adds QUANT's features to "
                 f"series of one length; these have {int(lengths.min())} to "
