@@ -1,0 +1,118 @@
+"""When does the network on top of the fast path first beat it? (issue 77, point 3: a fit that
+will not beat the fast path should find out in a fraction of today's epochs.)
+
+``SSMClassifier()`` holds out a fifth of the series and counts the fast path's own validation
+loss as epoch 0 (:class:`sktdi.deep_model.training.StartFromFastPath`); where no epoch beats
+it, training stops ``n_iter_no_change`` epochs in and the model is its fast path. Each fit here
+records its whole trajectory: the fast path's validation loss, every epoch's, the first epoch
+that beats it, the best, and the seconds per epoch. A fit stopped earlier trains the same
+epochs up to its stop (same seed, same batches), so one trajectory says what any earlier
+stop would have decided. ``--first-patience K`` fits with that stop (``0``: none, patience
+alone), to time it.
+
+The sets, official splits of the real archive folder, one thread, ``random_state=0``:
+- the network's own ground, where series are held out: the 5 sets of the archive run on which
+  the network trained (ACSF1, CinCECGTorso, EOGHorizontalSignal, EOGVerticalSignal, Haptics);
+- the 4 sets on which the network was kept in issue 76's run (benchmarks/checked_network's
+  archive table), which are off the ground today: fitted with the ground's bound lowered
+  (``LONG_SERIES = 1``) so that the network trains on them as it did then; they show how soon
+  a network that earns its place first beats the fast path.
+
+    OMP_NUM_THREADS=1 python benchmarks/checked_network/first_beat.py DATA_DIR \\
+        --out benchmarks/checked_network/results/first_beat.csv
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+    __package__ = "benchmarks.checked_network"
+
+GROUND = ("ACSF1", "CinCECGTorso", "EOGHorizontalSignal", "EOGVerticalSignal", "Haptics")
+KEPT = ("FaceFour", "GunPointMaleVersusFemale", "GunPointOldVersusYoung", "FreezerRegularTrain")
+FIELDS = ("dataset", "first_patience", "forced_ground", "n_train", "n_classes", "length",
+          "model", "start_loss", "valid_losses", "first_beat", "best_epoch", "epochs",
+          "epoch_seconds", "fit_seconds", "accuracy")
+
+
+def run(data_dir: str, dataset: str, first_patience: int | None) -> dict:
+    from sktdi import SSMClassifier
+    from sktdi.benchmark.runner import cell_threads
+    from sktdi.datasets import load_ucr_split
+    from sktdi.deep_model import on_fast_path, training
+
+    X, y, Xt, yt = load_ucr_split(dataset, data_dir)
+    forced = dataset not in GROUND
+    saved = on_fast_path.LONG_SERIES, getattr(training, "FIRST_PATIENCE", None)
+    if forced:
+        on_fast_path.LONG_SERIES = 1
+    if first_patience is not None:
+        training.FIRST_PATIENCE = first_patience or None
+    try:
+        with cell_threads(1):
+            model = SSMClassifier(random_state=0)
+            start = time.perf_counter()
+            model.fit(X, y)
+            fit_seconds = time.perf_counter() - start
+            accuracy = float(np.mean(model.predict(Xt) == yt))
+    finally:
+        on_fast_path.LONG_SERIES = saved[0]
+        if saved[1] is not None:
+            training.FIRST_PATIENCE = saved[1]
+    early = dict(model.net_.callbacks_).get("early_stopping")
+    history = model.net_.history
+    losses = [float(row["valid_loss"]) for row in history if "valid_loss" in row]
+    start_loss = getattr(early, "start_loss_", None)
+    beats = [i + 1 for i, loss in enumerate(losses)
+             if start_loss is not None and loss < start_loss]
+    return {
+        "dataset": dataset, "first_patience": "" if first_patience is None else first_patience,
+        "forced_ground": int(forced), "n_train": len(y), "n_classes": len(np.unique(y)),
+        "length": np.asarray(X).shape[-1], "model": model.fast_path_report_["model"],
+        "start_loss": "" if start_loss is None else round(start_loss, 5),
+        "valid_losses": ";".join(f"{loss:.5f}" for loss in losses),
+        "first_beat": beats[0] if beats else "",
+        "best_epoch": model.fast_path_report_["best_epoch"], "epochs": len(history),
+        "epoch_seconds": round(float(np.mean([row["dur"] for row in history])), 3),
+        "fit_seconds": round(fit_seconds, 2), "accuracy": round(accuracy, 4),
+    }
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("data_dir")
+    parser.add_argument("--datasets", nargs="+", default=list(GROUND + KEPT))
+    parser.add_argument("--first-patience", type=int, default=None,
+                        help="the stop before any epoch beats the fast path (0: none); "
+                             "default: the package's")
+    parser.add_argument("--out", required=True)
+    args = parser.parse_args(argv)
+    out = Path(args.out)
+    label = "" if args.first_patience is None else str(args.first_patience)
+    done = set()
+    if out.exists():
+        done = {(r["dataset"], r["first_patience"]) for r in csv.DictReader(out.open())}
+    for dataset in args.datasets:
+        if (dataset, label) in done:
+            continue
+        row = run(args.data_dir, dataset, args.first_patience)
+        new = not out.exists()
+        with out.open("a", newline="") as handle:
+            writer = csv.DictWriter(handle, FIELDS)
+            if new:
+                writer.writeheader()
+            writer.writerow(row)
+        print(dataset, row["model"], row["first_beat"], row["best_epoch"], row["epochs"],
+              row["fit_seconds"], row["accuracy"], flush=True)
+
+
+if __name__ == "__main__":
+    main()
