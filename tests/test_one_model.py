@@ -163,7 +163,7 @@ def test_where_no_epoch_beats_the_fast_path_the_model_ends_as_it_started():
     assert report["validation_fraction"] == 0.2
     if report["best_epoch"] == 0:
         assert not report["network_adds"]
-        assert model.n_epochs_ == 10  # patience, then stop
+        assert model.n_epochs_ == 3  # none of the first 3 beat it: stop (FIRST_PATIENCE)
         head = model.net_.module_.head
         assert torch.count_nonzero(head.weight) == 0 and torch.count_nonzero(head.bias) == 0
         np.testing.assert_array_equal(model.predict(X), model.fast_path_.predict(X))
@@ -188,6 +188,27 @@ def test_too_few_series_to_hold_out_train_the_network_alone():
     assert kept.fast_path_ is None and report["model"] == "network"
     assert kept.n_epochs_ == 3 and report["network_adds"]
     np.testing.assert_allclose(kept.predict_proba(X), alone.predict_proba(X), rtol=0, atol=0)
+
+
+@pytest.mark.usefixtures("network_ground")
+def test_a_network_that_does_not_beat_the_fast_path_early_stops_early(monkeypatch):
+    """The "auto" patience also stops where none of the first FIRST_PATIENCE epochs beat the
+    fast path (a fit that will not beat it finds out in a fraction of the patience), and
+    says so; an explicit n_iter_no_change is the patience asked for, with no earlier stop."""
+    from sktdi.deep_model import training
+
+    monkeypatch.setattr(training.StartFromFastPath, "_is_score_improved", lambda self, s: False)
+    X, y = _task(n_per_class=20)
+    params = dict(d_model=8, n_layers=1, max_epochs=20, random_state=0)
+    model = SSMClassifier(**params).fit(X, y)
+    report = model.fast_path_report_
+    assert model.n_epochs_ == training.FIRST_PATIENCE == 3 < report["n_iter_no_change"]
+    assert report["model"] == "fast path" and report["best_epoch"] == 0
+    assert "none of the first 3 epochs beat the fast path" in report["reason"]
+    np.testing.assert_array_equal(model.predict(X), model.fast_path_.predict(X))
+    asked = SSMClassifier(**params, n_iter_no_change=5).fit(X, y)
+    assert asked.n_epochs_ == 5
+    assert asked.fast_path_report_["reason"].startswith("no epoch beat the fast path")
 
 
 @pytest.mark.usefixtures("network_ground")

@@ -24,3 +24,39 @@ CONFIRM = (
     "FordA", "FordB", "FreezerRegularTrain", "FreezerSmallTrain", "GunPoint", "GunPointAgeSpan",
     "GunPointMaleVersusFemale", "GunPointOldVersusYoung", "Ham", "Haptics", "Herring",
 )
+
+#: each dataset's domain, the "Type" column of the archive's own summary (DataSummary.csv of
+#: the UCR 2018 archive, Dau et al. 2019), which the folder's files do not carry
+TYPE = {
+    "ACSF1": "DEVICE", "Adiac": "IMAGE", "AllGestureWiimoteX": "SENSOR",
+    "AllGestureWiimoteY": "SENSOR", "AllGestureWiimoteZ": "SENSOR", "ArrowHead": "IMAGE",
+    "BME": "SIMULATED", "Beef": "SPECTRO", "BeetleFly": "IMAGE", "BirdChicken": "IMAGE",
+    "CBF": "SIMULATED", "Car": "SENSOR", "Chinatown": "TRAFFIC",
+    "ChlorineConcentration": "SENSOR", "CinCECGTorso": "SENSOR", "Coffee": "SPECTRO",
+    "Computers": "DEVICE", "CricketX": "MOTION", "CricketY": "MOTION", "CricketZ": "MOTION",
+    "Crop": "IMAGE", "DiatomSizeReduction": "IMAGE", "DistalPhalanxOutlineAgeGroup": "IMAGE",
+    "DistalPhalanxOutlineCorrect": "IMAGE", "DistalPhalanxTW": "IMAGE",
+    "DodgerLoopDay": "SENSOR", "DodgerLoopGame": "SENSOR", "DodgerLoopWeekend": "SENSOR",
+    "ECG200": "ECG", "ECG5000": "ECG", "ECGFiveDays": "ECG", "EOGHorizontalSignal": "EOG",
+    "EOGVerticalSignal": "EOG", "Earthquakes": "SENSOR", "ElectricDevices": "DEVICE",
+    "EthanolLevel": "SPECTRO", "FaceAll": "IMAGE", "FaceFour": "IMAGE", "FacesUCR": "IMAGE",
+    "FiftyWords": "IMAGE", "Fish": "IMAGE", "FordA": "SENSOR", "FordB": "SENSOR",
+    "FreezerRegularTrain": "SENSOR", "FreezerSmallTrain": "SENSOR", "Fungi": "HRM",
+    "GestureMidAirD1": "TRAJECTORY", "GestureMidAirD2": "TRAJECTORY",
+    "GestureMidAirD3": "TRAJECTORY", "GesturePebbleZ1": "SENSOR", "GesturePebbleZ2": "SENSOR",
+    "GunPoint": "MOTION", "GunPointAgeSpan": "MOTION", "GunPointMaleVersusFemale": "MOTION",
+    "GunPointOldVersusYoung": "MOTION", "Ham": "SPECTRO", "HandOutlines": "IMAGE",
+    "Haptics": "MOTION", "Herring": "IMAGE",
+}
+
+#: recordings of a signal over time (sensors, devices, the body's signals, motion, traffic):
+#: where a task's information lies in frequency bands, TDI's premise; the rest are image
+#: outlines read as series, spectra and simulations (issue 77's split)
+RECORDINGS = frozenset({"SENSOR", "DEVICE", "ECG", "EOG", "MOTION", "TRAFFIC", "TRAJECTORY",
+                        "HRM"})
+
+
+def domain(dataset: str) -> str:
+    """The dataset's domain: "recordings" or "outlines and the rest" (:data:`TYPE`,
+    :data:`RECORDINGS`)."""
+    return "recordings" if TYPE[dataset] in RECORDINGS else "outlines and the rest"

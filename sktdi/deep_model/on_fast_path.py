@@ -314,6 +314,9 @@ class OnFastPath:
             "reason": note or (
                 "the network's best epoch beat the fast path on the held-out series"
                 if network_adds else
+                f"none of the first {early.first_patience} epochs beat the fast path on the "
+                f"held-out series, so training stopped there: the fast path alone"
+                if getattr(early, "stopped_first_", False) else
                 "no epoch beat the fast path on the held-out series: the fast path alone"
             ),
         }
