@@ -98,3 +98,69 @@ def fast_path_features() -> str:
                 f"(the smallest difference these could detect: {test['mdd']:.1f}).\n"
             )
     return text
+
+
+def _resampled(file: str) -> tuple[pd.DataFrame, pd.DataFrame, pd.Series]:
+    """Per dataset, each arm's mean accuracy over the resamples every arm finished, its
+    median fit seconds over them, and how many resamples that is."""
+    rows = _csv(HERE / file)
+    acc = rows.pivot_table(index=["dataset", "resample"], columns="arm", values="accuracy")
+    fit = rows.pivot_table(index=["dataset", "resample"], columns="arm", values="fit_seconds")
+    acc = acc.dropna()
+    fit = fit.loc[acc.index]
+    resamples = acc.groupby(level="dataset").size()
+    return (acc.groupby(level="dataset").mean(), fit.groupby(level="dataset").median(),
+            resamples)
+
+
+def _resampled_table(file: str) -> tuple[str, dict, int]:
+    acc, fit, resamples = _resampled(file)
+    table, tests = _rows(acc, fit)
+    table.insert(2, "resamples", "")
+    table["resamples"] = f"{resamples.min()}–{resamples.max()}" \
+        if resamples.min() < resamples.max() else f"{resamples.min()}"
+    return _md_table(table), tests, len(acc)
+
+
+@region("fast-path-resampled")
+def fast_path_resampled() -> str:
+    """The resampled choice (declared in candidates.py before its cells ran): QUANT as the
+    package builds it, resamples 0-5 of the choice datasets; then, if the rule adopts it, the
+    confirmation datasets."""
+    table, tests, n = _resampled_table("choice_resamples.csv")
+    acc, fit, _ = _resampled("choice_resamples.csv")
+    test = tests[PACKAGE]
+    cost = (fit[PACKAGE] / fit[MINIROCKET]).median()
+    adopted = test["low"] > 0 and cost <= MAX_COST
+    reasons = ([f"its gain's 95% interval, {_interval(test)}, reaches zero"]
+               if test["low"] <= 0 else [])
+    reasons += [f"its cost, {cost:.1f}×, is beyond {MAX_COST:g}×"] if cost > MAX_COST else []
+    text = (
+        f"Resampled (resamples 0 to 5: the official split and the field's stratified "
+        f"reshuffles), on the {n} choice datasets; each dataset's accuracy the mean over its "
+        f"resamples, its fit seconds the median:\n\n{table}\n"
+        + (f"The rule adopts QUANT's features: gain {_interval(test)} points, at {cost:.1f}× "
+           f"MiniRocket's fit on the median dataset." if adopted else
+           f"The rule does not adopt QUANT's features: {' and '.join(reasons)}.")
+        + f" With these resamples the comparison could detect a difference of about "
+        f"{test['mdd']:.1f} points (one split each: the table above).\n"
+    )
+    if (HERE / "confirm_resamples.csv").exists():
+        table, tests, n = _resampled_table("confirm_resamples.csv")
+        confirm = tests[PACKAGE]
+        text += f"\nOn the {n} confirmation datasets, at the same resamples:\n\n{table}\n"
+        if adopted:
+            held = confirm["low"] > 0
+            text += (
+                f"The gain {'is confirmed' if held else 'is not confirmed'} where no choice "
+                f"read the data: {_interval(confirm)} points (its interval "
+                f"{'above' if held else 'reaching'} zero), so the default "
+                f"{'takes' if held else 'keeps MiniRocket’s features without'} QUANT.\n"
+            )
+        else:
+            text += (
+                f"Nothing was adopted, so this run decides nothing; it is the protocol check's "
+                f"(MiniRocket's resamples: the archive's verdicts). QUANT's difference there: "
+                f"{_interval(confirm)} points.\n"
+            )
+    return text
