@@ -273,8 +273,9 @@ def checked_network_first_beat() -> str:
     text = (
         f"{_md_table(table)}\nOfficial splits, one thread, `random_state=0`; the first columns "
         f"are fits with patience alone (10 epochs), the last with the package's stop after "
-        f"{FIRST_PATIENCE} epochs that do not beat the fast path. \"Ground lowered\": sets "
-        f"shorter than the network's ground, fitted with its bounds lifted so that the network "
+        f"{FIRST_PATIENCE} epochs that do not beat the fast path. \"Ground lifted\": sets "
+        f"off the network's ground (shorter, more per class), fitted with its bounds lifted so "
+        f"that the network "
         f"trains on them, as in issue 76's run where it was kept on them. On the "
         f"{len(ground)} archive sets of the ground, "
         f"{int(ground['first_beat'].isna().sum())} never beat the fast path."

@@ -16,6 +16,7 @@ FAST, MINIROCKET, PACKAGE = "fast-path", "minirocket-ridge", "sktdi-minirocket+q
 LABELS = {
     "fast-path": "the fast path (bank + MiniRocket)",
     "fast-path+hydra": "+ Hydra",
+    "fast-path+hydra16": "+ Hydra, a quarter of its groups (16)",
     "fast-path+multirocket": "+ MultiRocket",
     "fast-path+quant": "+ QUANT",
     PACKAGE: "+ QUANT, as sktdi builds it (`rocket='minirocket+quant'`)",
