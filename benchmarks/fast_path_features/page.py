@@ -123,15 +123,13 @@ def _resampled_table(file: str) -> tuple[str, dict, int]:
     return _md_table(table), tests, len(acc)
 
 
-@region("fast-path-resampled")
-def fast_path_resampled() -> str:
-    """The resampled choice (declared in candidates.py before its cells ran): QUANT as the
-    package builds it, resamples 0-5 of the choice datasets; then, if the rule adopts it, the
-    confirmation datasets."""
-    table, tests, n = _resampled_table("choice_resamples.csv")
-    acc, fit, _ = _resampled("choice_resamples.csv")
-    test = tests[PACKAGE]
-    cost = (fit[PACKAGE] / fit[MINIROCKET]).median()
+def _resampled_choice(choice: str, confirm: str, candidate: str, name: str) -> str:
+    """The resampled choice of ``candidate`` (the rule declared in candidates.py before its
+    cells ran) on the choice datasets' file, then the confirmation datasets' file, if any."""
+    table, tests, n = _resampled_table(choice)
+    acc, fit, _ = _resampled(choice)
+    test = tests[candidate]
+    cost = (fit[candidate] / fit[MINIROCKET]).median()
     adopted = test["low"] > 0 and cost <= MAX_COST
     reasons = ([f"its gain's 95% interval, {_interval(test)}, reaches zero"]
                if test["low"] <= 0 else [])
@@ -140,28 +138,41 @@ def fast_path_resampled() -> str:
         f"Resampled (resamples 0 to 5: the official split and the field's stratified "
         f"reshuffles), on the {n} choice datasets; each dataset's accuracy the mean over its "
         f"resamples, its fit seconds the median:\n\n{table}\n"
-        + (f"The rule adopts QUANT's features: gain {_interval(test)} points, at {cost:.1f}× "
+        + (f"The rule adopts {name}: gain {_interval(test)} points, at {cost:.1f}× "
            f"MiniRocket's fit on the median dataset." if adopted else
-           f"The rule does not adopt QUANT's features: {' and '.join(reasons)}.")
+           f"The rule does not adopt {name}: {' and '.join(reasons)}.")
         + f" With these resamples the comparison could detect a difference of about "
-        f"{test['mdd']:.1f} points (one split each: the table above).\n"
+        f"{test['mdd']:.1f} points.\n"
     )
-    if (HERE / "confirm_resamples.csv").exists():
-        table, tests, n = _resampled_table("confirm_resamples.csv")
-        confirm = tests[PACKAGE]
+    if (HERE / confirm).exists():
+        table, tests, n = _resampled_table(confirm)
+        confirmed = tests[candidate]
         text += f"\nOn the {n} confirmation datasets, at the same resamples:\n\n{table}\n"
         if adopted:
-            held = confirm["low"] > 0
+            held = confirmed["low"] > 0
             text += (
                 f"The gain {'is confirmed' if held else 'is not confirmed'} where no choice "
-                f"read the data: {_interval(confirm)} points (its interval "
-                f"{'above' if held else 'reaching'} zero), so the default "
-                f"{'takes' if held else 'keeps MiniRocket’s features without'} QUANT.\n"
+                f"read the data: {_interval(confirmed)} points (its interval "
+                f"{'above' if held else 'reaching'} zero).\n"
             )
         else:
             text += (
                 f"Nothing was adopted, so this run decides nothing; it is the protocol check's "
-                f"(MiniRocket's resamples: the archive's verdicts). QUANT's difference there: "
-                f"{_interval(confirm)} points.\n"
+                f"(MiniRocket's resamples: the archive's verdicts). The candidate's difference there: "
+                f"{_interval(confirmed)} points.\n"
             )
     return text
+
+
+@region("fast-path-resampled")
+def fast_path_resampled() -> str:
+    return _resampled_choice("choice_resamples.csv", "confirm_resamples.csv", PACKAGE,
+                             "QUANT's features")
+
+
+@region("fast-path-hydra")
+def fast_path_hydra() -> str:
+    if not (HERE / "choice_hydra.csv").exists():
+        return "Not run yet.\n"
+    return _resampled_choice("choice_hydra.csv", "confirm_hydra.csv", "fast-path+hydra16",
+                             "Hydra with 16 groups")
