@@ -1052,8 +1052,12 @@ def test_validation_split_errors_name_validation_fraction():
     with pytest.raises(ValueError, match=match):  # labels as Python objects
         SSMClassifier(**FAST, validation_fraction=0.2).fit(X1, y1.astype(object))
     SSMClassifier(**FAST).fit(X1, y1)  # without a split it fits
-    with pytest.raises(ValueError, match=r"validation_fraction=0.02 holds out 1 of 20 series"):
+    with pytest.raises(ValueError, match=r"validation_fraction=0.02 holds out 1 of 20 series"
+                       r".*above 0.05 ") as raised:
         SSMClassifier(**FAST, validation_fraction=0.02).fit(X, y)
+    # the bound it names is exact: just above it, the split is drawn (2 of 20 held out)
+    assert "above 0.05 (it holds out ceil(validation_fraction × 20) series)" in str(raised.value)
+    SSMClassifier(**FAST, validation_fraction=0.051).fit(X, y)
     with pytest.raises(ValueError, match=r"validation_fraction=0.99 leaves 0 of 20 series"):
         SSMClassifier(**FAST, validation_fraction=0.99).fit(X, y)
 

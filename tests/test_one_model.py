@@ -138,6 +138,8 @@ def test_off_the_networks_ground_the_model_is_its_fast_path_and_trains_no_epoch(
     model = SSMClassifier(d_model=8, n_layers=1, random_state=0).fit(X, y)
     report = model.fast_path_report_
     assert model.n_epochs_ == 0 and report["model"] == "fast path" and not report["network_adds"]
+    # no epoch trained: the report holds out nothing and monitors no stop (a new user's trial)
+    assert report["validation_fraction"] == 0.0 and report["n_iter_no_change"] is None
     assert "48 time steps" in report["reason"] and "shorter than the network's ground (1000" \
         in report["reason"]
     scores = model.fast_path_.decision_function(X)
@@ -318,7 +320,9 @@ def test_the_regressor_starts_from_its_fast_path():
     np.testing.assert_allclose(model.predict(X), model.fast_path_.predict(X), rtol=1e-6,
                                atol=1e-9)
     trained = SSMRegressor(random_state=0).fit(X, amplitude)
-    assert trained.fast_path_report_["validation_fraction"] == 0.2
+    # off the network's ground (64 steps): its fast path, nothing held out
+    assert trained.fast_path_report_["model"] == "fast path"
+    assert trained.fast_path_report_["validation_fraction"] == 0.0
     assert trained.score(X, amplitude) > 0.5
 
 

@@ -444,6 +444,8 @@ class _BaseSSM(OnFastPath, HasOptionGroups, SaveMixin, BaseEstimator):
             problem = self._validation_split_problem(target, fraction)
             if problem is not None:
                 raise ValueError(problem)
+        if decided == "fast path":
+            fraction, patience = 0.0, None  # no epoch trains: nothing held out, no stop
         # subnormals flushed: an epoch otherwise took up to 20 times as long, at random
         with torch_threads(resolve_n_threads(self.n_threads)), seeded(streams.torch), \
                 flushed_denormals():

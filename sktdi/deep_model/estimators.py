@@ -275,7 +275,8 @@ class SSMClassifier(ClassifierMixin, _BaseSSM):
             return (
                 f"validation_fraction={fraction} holds out {n_valid} of {n} series, fewer than "
                 f"the {n_classes} classes, and a stratified split needs one series of each: "
-                f"set validation_fraction >= {n_classes / n:.3g}, or validation_fraction=0"
+                f"set validation_fraction above {(n_classes - 1) / n:.3g} (it holds out "
+                f"ceil(validation_fraction × {n}) series), or validation_fraction=0"
             )
         if n_train < n_classes:
             return (

@@ -196,8 +196,10 @@ class OnFastPath:
         report = self.__dict__.get("fast_path_report_")
         from_fast_path = self.__dict__.get("fast_path_") is not None
         fraction, patience = self.validation_fraction, self.n_iter_no_change
-        if fraction == "auto":
-            fraction = report["validation_fraction"] if report else 0.0
+        if report:  # the share the fit built its net with (none where no epoch trained)
+            fraction = report["validation_fraction"]
+        elif fraction == "auto":
+            fraction = 0.0
         return {"validation_fraction": fraction,
                 "n_iter_no_change": _patience(patience, from_fast_path, fraction),
                 "from_fast_path": from_fast_path}
