@@ -288,6 +288,9 @@ def checked_network_first_beat() -> str:
         both = stopped.index.intersection(whole.index)
         saved = whole.loc[both, "fit_seconds"].sum() / stopped.loc[both, "fit_seconds"].sum()
         same = int((whole.loc[both, "model"] == stopped.loc[both, "model"]).sum())
-        text += (f" With the stop, {same} of {len(both)} fits ended as the same model, in "
-                 f"{saved:.1f}× less time in all.")
+        epochs = (int(whole.loc[both, "epochs"].sum()), int(stopped.loc[both, "epochs"].sum()))
+        text += (f" With the stop, {same} of {len(both)} fits ended as the same model, and "
+                 f"with the accuracy shown; they trained {epochs[1]} epochs in all against "
+                 f"{epochs[0]}, in {saved:.1f}× less time (the runs shared the machine with "
+                 f"others: the epochs are exact, the seconds indicative).")
     return text + "\n"
