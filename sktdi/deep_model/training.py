@@ -440,7 +440,7 @@ KEEP_MARGIN_SE = 2.0
 # epochs beat the fast path's held-out loss (issue 77: on the archive's long sets a network
 # that did not beat it trained its whole patience, 97 to 283 times MiniRocket's fit, to end
 # as the fast path; benchmarks/checked_network/first_beat.py measured when networks first
-# beat it)
+# beat it: where later, the network scored no better than the fast path)
 FIRST_PATIENCE = 3
 
 
@@ -503,8 +503,9 @@ class StartFromFastPath(EarlyStopping):
         trained = len(net.history) - self.first_epoch_
         if self.first_patience is not None and self.best_epoch_ == 0 \
                 and trained >= self.first_patience:
-            # a network that has not beaten the fast path in its first epochs rarely does
-            # later, and each epoch on long recordings costs a hundred fast-path fits
+            # a network that has not beaten the fast path in its first epochs: where one
+            # did later, it scored no better than the fast path on the test split, and each
+            # epoch on long recordings costs many fast-path fits
             # (benchmarks/checked_network/first_beat.py)
             self.stopped_first_ = True
             raise KeyboardInterrupt  # skorch's way to stop training (EarlyStopping's too)
