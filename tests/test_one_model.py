@@ -208,9 +208,16 @@ def test_a_network_that_does_not_beat_the_fast_path_early_stops_early(monkeypatc
     assert report["model"] == "fast path" and report["best_epoch"] == 0
     assert "none of the first 3 epochs beat the fast path" in report["reason"]
     np.testing.assert_array_equal(model.predict(X), model.fast_path_.predict(X))
+    assert report["first_patience"] == 3
     asked = SSMClassifier(**params, n_iter_no_change=5).fit(X, y)
-    assert asked.n_epochs_ == 5
-    assert asked.fast_path_report_["reason"].startswith("no epoch beat the fast path")
+    assert asked.n_epochs_ == 5 and asked.fast_path_report_["first_patience"] is None
+    assert asked.fast_path_report_["reason"].startswith(
+        "no epoch of the 5 trained beat the fast path")
+    # nothing held out: the network is not checked, and the report says so (a user's trial)
+    unchecked = SSMClassifier(**{**params, "max_epochs": 2}, validation_fraction=0).fit(X, y)
+    assert unchecked.fast_path_report_["reason"] == (
+        "no series held out (validation_fraction=0): the network trained on every series "
+        "for 2 epochs, not checked against the fast path")
 
 
 @pytest.mark.usefixtures("network_ground")

@@ -295,8 +295,9 @@ class OnFastPath:
             network_adds = False
             note = note or (
                 f"the network's best epoch ({best_epoch}) beat the fast path on the held-out "
-                f"series by {early.gain_:.3g} in loss, within {KEEP_MARGIN_SE:g} standard "
-                f"errors ({early.gain_error_:.3g}) of chance: the fast path alone"
+                f"series by {early.gain_:.3g} in loss, less than {KEEP_MARGIN_SE:g} standard "
+                f"errors of that gain ({KEEP_MARGIN_SE:g} × {early.gain_error_:.3g}): within "
+                f"chance, so the fast path alone"
             )
             best_epoch = 0
         if decided is not None:  # chosen before training: the network alone, or the fast path
@@ -313,15 +314,28 @@ class OnFastPath:
             "best_valid_loss": None if best is None else float(best),
             "best_epoch": best_epoch,
             "network_adds": bool(network_adds),
-            "reason": note or (
-                "the network's best epoch beat the fast path on the held-out series"
-                if network_adds else
-                f"none of the first {early.first_patience} epochs beat the fast path on the "
-                f"held-out series, so training stopped there: the fast path alone"
-                if getattr(early, "stopped_first_", False) else
-                "no epoch beat the fast path on the held-out series: the fast path alone"
-            ),
+            # the earlier stop where no epoch beats the fast path (n_iter_no_change="auto")
+            "first_patience": getattr(early, "first_patience", None),
+            "reason": note or self._training_reason(early, network_adds),
         }
+
+    def _training_reason(self, early, network_adds: bool) -> str:
+        """Why the network trained on top of the fast path was kept or not, from how its
+        training ended."""
+        epochs = self.n_epochs_
+        if not epochs:
+            return "no epoch trained (max_epochs=0): the fast path alone"
+        if early is None:  # nothing held out (validation_fraction=0): nothing to check on
+            return (f"no series held out (validation_fraction=0): the network trained on every "
+                    f"series for {epochs} epochs, not checked against the fast path")
+        if network_adds:
+            return "the network's best epoch beat the fast path on the held-out series"
+        if getattr(early, "stopped_first_", False):
+            return (f"none of the first {early.first_patience} epochs beat the fast path on "
+                    f"the held-out series, so training stopped there: the fast path alone")
+        return (f"no epoch of the {epochs} trained beat the fast path on the held-out series "
+                f"(training stops after {early.patience} epochs without a better one, or at "
+                f"max_epochs): the fast path alone")
 
     def _fast_path_outputs(self, X3, lengths) -> np.ndarray:
         """The fitted fast path's outputs for X (n, C, L) and its whole_lengths: its ridge
