@@ -30,6 +30,8 @@ LOG_LOSS_MARGIN, ECE_LIMIT = 0.02, 0.05
 # raw recordings: the most a perturbation may cost against clean (points), and the PLAID subset
 RAW_WORST = {"gain": 1.0, "offset": 1.0, "trend": 3.0}
 PLAID_TARGET = 0.93
+# issue 70's short cells: no cell more than this far below issue 70's one model (points)
+SHORT_WORST = 0.5
 
 
 def _archive() -> pd.DataFrame:
@@ -294,3 +296,42 @@ def checked_network_first_beat() -> str:
                  f"{epochs[0]}, in {saved:.1f}× less time (the runs shared the machine with "
                  f"others: the epochs are exact, the seconds indicative).")
     return text + "\n"
+
+
+@region("checked-network-short")
+def checked_network_short() -> str:
+    """Issue 70's short choice and confirmation cells at today's defaults
+    (``results/short_cells.csv``) beside issue 70's one model on the same cells
+    (``benchmarks/one_model/results/one_model.csv``), with the probabilities' scores."""
+    today = _csv(HERE / "short_cells.csv")
+    before = _csv(results_dir("one_model") / "one_model.csv")
+    before = before[(before["arm"] == "combined") & (before["perturbation"] == "clean")
+                    & (before["task"] == "classification")]
+    cells = today.merge(before[["dataset", "resample", "score"]], on=["dataset", "resample"])
+    cells["gap"] = (cells["accuracy"] - cells["score"]) * 100
+    table = []
+    for dataset, part in cells.groupby("dataset", sort=False):
+        table.append({
+            "set": dataset, "stage": part["stage"].iloc[0], "draws": len(part),
+            "issue 70's one model": _f(part["score"].mean(), 3),
+            "today's": _f(part["accuracy"].mean(), 3),
+            "− issue 70's (points)": _pts(part["gap"].mean()),
+            "worst draw": _pts(part["gap"].min()),
+            "log-loss": _f(part["log_loss"].mean(), 3), "Brier": _f(part["brier"].mean(), 3),
+            "ECE": _f(part["ece"].mean(), 3),
+            "ended as": ", ".join(f"{m} ×{n}" for m, n in part["model"].value_counts().items()),
+        })
+    below = cells[cells["gap"] < -SHORT_WORST]
+    test = paired(cells["gap"])
+    worst = ", ".join(f"{r.dataset} draw {int(r.resample)} ({_pts(r.gap)})"
+                      for r in below.sort_values("gap").itertuples())
+    ece = cells["ece"].mean()
+    return (
+        f"{_md_table(pd.DataFrame(table))}\nToday's − issue 70's one model over the "
+        f"{len(cells)} cells: {_interval(test)} points. Cells more than {SHORT_WORST:g} below "
+        f"(the issue's limit): {len(below)}" + (f": {worst}" if len(below) else "") + ". "
+        f"Expected calibration error (15 bins) on the mean of the cells: {ece:.3f} (the issue's "
+        f"target: ≤ {ECE_LIMIT:g}, {'met' if ece <= ECE_LIMIT else '**missed**'}). Where the "
+        f"model ended as its fast path its probabilities are the fast path's, temperature "
+        f"scaled; the network alone's were not run on these cells.\n"
+    )
