@@ -165,7 +165,7 @@ def test_where_no_epoch_beats_the_fast_path_the_model_ends_as_it_started():
     assert report["validation_fraction"] == 0.2
     if report["best_epoch"] == 0:
         assert not report["network_adds"]
-        assert model.n_epochs_ == 3  # none of the first 3 beat it: stop (FIRST_PATIENCE)
+        assert model.n_epochs_ == 10  # patience, then stop
         head = model.net_.module_.head
         assert torch.count_nonzero(head.weight) == 0 and torch.count_nonzero(head.bias) == 0
         np.testing.assert_array_equal(model.predict(X), model.fast_path_.predict(X))
@@ -193,27 +193,22 @@ def test_too_few_series_to_hold_out_train_the_network_alone():
 
 
 @pytest.mark.usefixtures("network_ground")
-def test_a_network_that_does_not_beat_the_fast_path_early_stops_early(monkeypatch):
-    """The "auto" patience also stops where none of the first FIRST_PATIENCE epochs beat the
-    fast path (a fit that will not beat it finds out in a fraction of the patience), and
-    says so; an explicit n_iter_no_change is the patience asked for, with no earlier stop."""
+def test_the_report_says_how_the_networks_training_ended(monkeypatch):
+    """fast_path_report_'s reason says how many epochs a patience stop trained, and where
+    nothing was held out, that the network was not checked against the fast path (a new
+    user's trial: it said the best epoch had beaten the fast path on held-out series)."""
     from sktdi.deep_model import training
 
     monkeypatch.setattr(training.StartFromFastPath, "_is_score_improved", lambda self, s: False)
     X, y = _task(n_per_class=20)
     params = dict(d_model=8, n_layers=1, max_epochs=20, random_state=0)
-    model = SSMClassifier(**params).fit(X, y)
-    report = model.fast_path_report_
-    assert model.n_epochs_ == training.FIRST_PATIENCE == 3 < report["n_iter_no_change"]
-    assert report["model"] == "fast path" and report["best_epoch"] == 0
-    assert "none of the first 3 epochs beat the fast path" in report["reason"]
-    np.testing.assert_array_equal(model.predict(X), model.fast_path_.predict(X))
-    assert report["first_patience"] == 3
-    asked = SSMClassifier(**params, n_iter_no_change=5).fit(X, y)
-    assert asked.n_epochs_ == 5 and asked.fast_path_report_["first_patience"] is None
-    assert asked.fast_path_report_["reason"].startswith(
-        "no epoch of the 5 trained beat the fast path")
-    # nothing held out: the network is not checked, and the report says so (a user's trial)
+    asked = SSMClassifier(**params, n_iter_no_change=4).fit(X, y)
+    report = asked.fast_path_report_
+    assert asked.n_epochs_ == 4 and report["model"] == "fast path" and report["best_epoch"] == 0
+    assert report["reason"] == (
+        "no epoch of the 4 trained beat the fast path on the held-out series (training stops "
+        "after 4 epochs without a better one, or at max_epochs): the fast path alone")
+    np.testing.assert_array_equal(asked.predict(X), asked.fast_path_.predict(X))
     unchecked = SSMClassifier(**{**params, "max_epochs": 2}, validation_fraction=0).fit(X, y)
     assert unchecked.fast_path_report_["reason"] == (
         "no series held out (validation_fraction=0): the network trained on every series "

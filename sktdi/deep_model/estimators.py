@@ -175,9 +175,8 @@ class SSMClassifier(ClassifierMixin, _BaseSSM):
         What the fit did with the fast path: ``validation_fraction`` and
         ``n_iter_no_change`` as the fit resolved them (None: no early stopping), the fast
         path's ``fast_path_valid_loss``, ``best_valid_loss``, ``best_epoch`` (0: no epoch
-        beat the fast path, and the model is the fast path), ``network_adds``,
-        ``first_patience`` (the stop after that many epochs where none beats the fast path,
-        with ``n_iter_no_change="auto"``; None: no such stop) and the ``reason``.
+        beat the fast path, and the model is the fast path), ``network_adds`` and the
+        ``reason``.
     n_features_in_, n_channels_, n_timepoints_ : int
         Input shape seen in ``fit`` (``n_features_in_`` is the length for 2-D X and the
         channel count for 3-D X).

@@ -314,8 +314,6 @@ class OnFastPath:
             "best_valid_loss": None if best is None else float(best),
             "best_epoch": best_epoch,
             "network_adds": bool(network_adds),
-            # the earlier stop where no epoch beats the fast path (n_iter_no_change="auto")
-            "first_patience": getattr(early, "first_patience", None),
             "reason": note or self._training_reason(early, network_adds),
         }
 
@@ -330,9 +328,6 @@ class OnFastPath:
                     f"series for {epochs} epochs, not checked against the fast path")
         if network_adds:
             return "the network's best epoch beat the fast path on the held-out series"
-        if getattr(early, "stopped_first_", False):
-            return (f"none of the first {early.first_patience} epochs beat the fast path on "
-                    f"the held-out series, so training stopped there: the fast path alone")
         return (f"no epoch of the {epochs} trained beat the fast path on the held-out series "
                 f"(training stops after {early.patience} epochs without a better one, or at "
                 f"max_epochs): the fast path alone")

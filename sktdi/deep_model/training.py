@@ -436,12 +436,6 @@ def _every_step_loss(net, over_time, y_true, lengths) -> torch.Tensor:
 # of a few dozen epochs on a few held-out series beats the fast path by chance alone (in issue
 # 75's archive run, one fit in three that kept the network scored below its fast path)
 KEEP_MARGIN_SE = 2.0
-# on top of the fast path, n_iter_no_change="auto" also stops where none of this many first
-# epochs beat the fast path's held-out loss (issue 77: on the archive's long sets a network
-# that did not beat it trained its whole patience, 97 to 283 times MiniRocket's fit, to end
-# as the fast path; benchmarks/checked_network/first_beat.py measured when networks first
-# beat it: where later, the network scored no better than the fast path)
-FIRST_PATIENCE = 3
 
 
 def beats_by_margin(
@@ -472,23 +466,13 @@ class StartFromFastPath(EarlyStopping):
     one to beat, and its weights are the best so far; an epoch counts only where it beats
     the best, and after ``patience`` epochs that do not, the best weights are restored. So
     where no epoch beats the fast path on the held-out series, the model ends as it started:
-    the fast path, and training stopped ``patience`` epochs in, or ``first_patience`` epochs
-    in where that is fewer (``stopped_first_`` says so). Where the best epoch beats it by less
-    than the held-out series can tell apart (:func:`beats_by_margin`), the starting state is
-    restored too, and ``by_chance_`` says so.
+    the fast path, and training stopped ``patience`` epochs in. Where the best epoch beats it
+    by less than the held-out series can tell apart (:func:`beats_by_margin`), the starting
+    state is restored too, and ``by_chance_`` says so.
     """
-
-    def __init__(self, monitor="valid_loss", patience=5, threshold=1e-4, threshold_mode="rel",
-                 lower_is_better=True, sink=print, load_best=False, first_patience=None):
-        super().__init__(monitor=monitor, patience=patience, threshold=threshold,
-                         threshold_mode=threshold_mode, lower_is_better=lower_is_better,
-                         sink=sink, load_best=load_best)
-        self.first_patience = first_patience
 
     def on_train_begin(self, net, X=None, y=None, **kwargs):
         super().on_train_begin(net, X=X, y=y, **kwargs)
-        self.stopped_first_ = False
-        self.first_epoch_ = len(net.history)  # the epochs before this fit's (a warm start's)
         self.start_losses_ = validation_losses(net, X, y)  # (n_valid,)
         self.start_loss_ = float(self.start_losses_.mean())
         self.dynamic_threshold_ = self._calc_new_threshold(self.start_loss_)
@@ -497,18 +481,6 @@ class StartFromFastPath(EarlyStopping):
         self.best_epoch_ = 0  # skorch numbers the epochs from 1: 0 is the starting state
         self.by_chance_ = False
         self.gain_ = self.gain_error_ = None
-
-    def on_epoch_end(self, net, **kwargs):
-        super().on_epoch_end(net, **kwargs)  # patience's stop
-        trained = len(net.history) - self.first_epoch_
-        if self.first_patience is not None and self.best_epoch_ == 0 \
-                and trained >= self.first_patience:
-            # a network that has not beaten the fast path in its first epochs: where one
-            # did later, it scored no better than the fast path on the test split, and each
-            # epoch on long recordings costs many fast-path fits
-            # (benchmarks/checked_network/first_beat.py)
-            self.stopped_first_ = True
-            raise KeyboardInterrupt  # skorch's way to stop training (EarlyStopping's too)
 
     def on_train_end(self, net, X=None, y=None, **kwargs):
         super().on_train_end(net, X=X, y=y, **kwargs)  # the best epoch's weights restored
@@ -577,14 +549,9 @@ def build_net(
             event_name=None,  # LearningRates records the rates, by group
         )
         callbacks.append(("lr_schedule", schedule))
-    if n_iter_no_change is not None and from_fast_path:
-        # "auto" also stops where none of the first FIRST_PATIENCE epochs beat the fast path
-        first = FIRST_PATIENCE if estimator.n_iter_no_change == "auto" else None
-        early = StartFromFastPath(patience=n_iter_no_change, load_best=True,
-                                  first_patience=first)
-        callbacks.append(("early_stopping", early))
-    elif n_iter_no_change is not None:
-        early = EarlyStopping(patience=n_iter_no_change, load_best=True)
+    if n_iter_no_change is not None:
+        stopping = StartFromFastPath if from_fast_path else EarlyStopping
+        early = stopping(patience=n_iter_no_change, load_best=True)
         callbacks.append(("early_stopping", early))
     if estimator.verbose >= 2 and _stdout_is_tty():
         # a piped progress bar is redrawn in place by carriage returns: in a log it is a
