@@ -27,6 +27,14 @@ The sets, official splits of the real archive folder, one thread, ``random_state
         --out benchmarks/checked_network/results/first_beat.csv
     OMP_NUM_THREADS=1 python benchmarks/checked_network/first_beat.py DATA_DIR --long \\
         --out benchmarks/checked_network/results/first_beat.csv
+
+Beside it, the long tasks' three models at 20 series per class, seed 1, as the long-series
+study fits them (today's one model, the network alone; the withdrawn stop's rows renamed
+``ssm-stop3``), into ``results/long20_seed1.csv``:
+
+    OMP_NUM_THREADS=1 python benchmarks/long_series/long_series.py --lengths 1000 \\
+        --per-class 20 --models ssm ssm-network --seeds 1 \\
+        --out benchmarks/checked_network/results/long20_seed1.csv
 """
 
 from __future__ import annotations
@@ -43,17 +51,18 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
     __package__ = "benchmarks.checked_network"
 
+from ..shared.long_tasks import TASKS  # noqa: E402
+
 GROUND = ("ACSF1", "CinCECGTorso", "EOGHorizontalSignal", "EOGVerticalSignal", "Haptics")
 KEPT = ("GunPointMaleVersusFemale", "GunPointOldVersusYoung", "FreezerRegularTrain")
-LONG_TASKS = ("formants", "chirps", "rhythms")  # benchmarks/long_series, 1,000 steps, 20 a class
 FIELDS = ("dataset", "forced_ground", "n_train", "n_classes", "length",
           "model", "start_loss", "valid_losses", "first_beat", "best_epoch", "epochs",
           "epoch_seconds", "fit_seconds", "accuracy")
 
 
 def _split(data_dir: str, dataset: str):
-    if dataset in LONG_TASKS:
-        from ..long_series.long_series import split
+    if dataset in TASKS:  # benchmarks/long_series: 1,000 steps, 20 series a class
+        from ..shared.long_tasks import split
 
         return split(dataset, 1000, 1, n_train=20)
     from sktdi.datasets import load_ucr_split
@@ -108,7 +117,7 @@ def main(argv=None) -> None:
     parser.add_argument("--out", required=True)
     args = parser.parse_args(argv)
     out = Path(args.out)
-    names = list(LONG_TASKS) if args.long else args.datasets
+    names = list(TASKS) if args.long else args.datasets
     done = {r["dataset"] for r in csv.DictReader(out.open())} if out.exists() else set()
     for dataset in names:
         if dataset in done:

@@ -2,7 +2,8 @@
 cell more than 0.5 below the one model that issue 70 measured), with each cell's
 probabilities scored: log-loss, the Brier score and the expected calibration error (15 bins).
 
-The cells are ``benchmarks/one_model``'s (its ``plan``: the same sets, draws and seeds), the
+The cells are ``benchmarks/one_model``'s (``benchmarks/shared/short_sets``: the same sets,
+draws and seeds), the
 ``combined`` arm only: ``SSMClassifier()`` as it ships, built by the harness (``tdi``) with
 ``random_state`` the draw, one thread. The one model of issue 70 is that study's committed
 ``combined`` cells (``benchmarks/one_model/results/one_model.csv``), read, not rerun.
@@ -26,17 +27,16 @@ if __package__ in (None, ""):
     __package__ = "benchmarks.checked_network"
 
 from ..shared.results_file import finished_rows, run_cells  # noqa: E402
+from ..shared.short_sets import CHOICE, CONFIRMATION, DRAWS, draws, split_of, stage_of  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parent / "results" / "short_cells.csv"
 KEY = ["dataset", "resample"]
 
 
 def plan() -> list[tuple]:
-    """(dataset, draw) of every ``combined`` cell of issue 70's choice and confirmation."""
-    from ..one_model.one_model import plan as issue_70_plan
-
-    jobs = issue_70_plan("choice") + issue_70_plan("confirm")
-    return [(dataset, resample) for _, dataset, _, arm, resample in jobs if arm == "combined"]
+    """(dataset, draw) of every cell of issue 70's choice and confirmation sets."""
+    return [(dataset, r) for r in range(DRAWS) for dataset in CHOICE + CONFIRMATION
+            if r in draws(dataset)]
 
 
 def run(dataset: str, resample: int) -> dict:
@@ -44,9 +44,7 @@ def run(dataset: str, resample: int) -> dict:
     from sktdi.benchmark.probabilities import brier, expected_calibration_error, log_loss
     from sktdi.benchmark.runner import _inputs, _longest, _warm_up, cell_threads
 
-    from ..one_model.one_model import _split, stage_of
-
-    X, y, Xt, yt = _split(dataset, "clean", resample)
+    X, y, Xt, yt = split_of(dataset, "clean", resample)
     build, kind, _ = ESTIMATORS["tdi"]
     with cell_threads(1):
         model = build(resample, {})

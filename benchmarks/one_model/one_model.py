@@ -86,14 +86,20 @@ if __package__ in (None, ""):
 
 from ..shared.paired import paired  # noqa: E402
 from ..shared.results_file import finished_rows, run_cells  # noqa: E402
+from ..shared.short_sets import (  # noqa: E402
+    CHOICE,
+    CONFIRMATION,
+    DRAWS,
+    draws,
+    stage_of,
+)
+from ..shared.short_sets import (
+    split_of as _split,
+)
 
-CHOICE = ("ItalyPowerDemand", "GunPoint", "ArrowHead", "BasicMotions", "OSULeaf")
-CONFIRMATION = ("JapaneseVowels", "ACSF1", "digits", "PLAID-subset")
 RAW_SETS = ("GunPoint", "ArrowHead", "ItalyPowerDemand")
 PERTURBATIONS = ("clean", "gain", "offset", "trend")
 REGRESSION = ("Covid3Month", "Tecator")
-DRAWS = 10
-RESAMPLES = {"OSULeaf": 3, "ACSF1": 3, "digits": 3}  # others: DRAWS
 RAW_DRAWS = 3
 # arm -> (the harness's estimator, its overrides)
 ARMS = {
@@ -115,14 +121,6 @@ COST_RATIO = 20.0
 
 RESULTS = Path(__file__).resolve().parent / "results" / "one_model.csv"
 KEY = ["task", "dataset", "perturbation", "arm", "resample"]
-
-
-def draws(dataset: str) -> range:
-    return range(RESAMPLES.get(dataset, DRAWS))
-
-
-def stage_of(dataset: str) -> str:
-    return "choice" if dataset in CHOICE else "confirm"
 
 
 def plan(stage: str = "all") -> list[tuple]:
@@ -151,23 +149,6 @@ def plan(stage: str = "all") -> list[tuple]:
             for d in REGRESSION:
                 jobs += [("regression", d, "clean", arm, r) for arm in REGRESSION_ARMS]
     return jobs
-
-
-def _split(dataset: str, perturbation: str, resample: int, stratify: bool = True):
-    from sktdi.datasets import load_dataset_split, resample_split
-
-    if dataset == "PLAID-subset":
-        from ..shared.raw_inputs import plaid_subset
-
-        split = plaid_subset()
-    else:
-        split = load_dataset_split(dataset)
-    X, y, Xt, yt = resample_split(*split, resample, stratify=stratify)
-    if perturbation != "clean":
-        from ..shared.raw_inputs import perturb
-
-        X, Xt = perturb(np.asarray(X), perturbation, 0), perturb(np.asarray(Xt), perturbation, 1)
-    return X, y, Xt, yt
 
 
 def run(task: str, dataset: str, perturbation: str, arm: str, resample: int) -> dict:
