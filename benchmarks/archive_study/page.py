@@ -123,21 +123,32 @@ def _published_means() -> pd.DataFrame:
     return table.pivot_table(index="dataset", columns="classifier", values="mean")
 
 
-@region("archive-resampled")
-def archive_resampled() -> str:
+def _confirm_resampled() -> tuple | None:
     """The confirmation datasets resampled (benchmarks/fast_path_features' run: resamples 0
-    to 5): the protocol check (our MiniRocket's mean against its paper's 30-resample mean),
-    and the fast path's mean beside the published classifiers' means over their resamples."""
+    to 5), or None before that run: its rows; per dataset, the fast path's and MiniRocket's
+    mean accuracy over the resamples both finished, and how many; the published means; and
+    the datasets with all of them."""
     features = results_dir("fast_path_features") / "confirm_resamples.csv"
     if not features.exists():
-        return "The resampled run has not been made.\n"
+        return None
     rows = _csv(features)
     acc = rows.pivot_table(index=["dataset", "resample"], columns="arm", values="accuracy")
     acc = acc[["fast-path", MINIROCKET]].dropna()
-    resamples = acc.groupby(level="dataset").size()
-    means = acc.groupby(level="dataset").mean()
+    means, resamples = acc.groupby(level="dataset").mean(), acc.groupby(level="dataset").size()
     published = _published_means()
     sets = [d for d in CONFIRM if d in means.index and d in published.dropna().index]
+    return rows, means, resamples, published, sets
+
+
+@region("archive-resampled")
+def archive_resampled() -> str:
+    """The confirmation datasets resampled: the protocol check (our MiniRocket's mean
+    against its paper's 30-resample mean), and the fast path's mean beside the published
+    classifiers' means over their resamples."""
+    resampled = _confirm_resampled()
+    if resampled is None:
+        return "The resampled run has not been made.\n"
+    rows, means, resamples, published, sets = resampled
     ours_mr, theirs_mr = means.loc[sets, MINIROCKET], published.loc[sets, "MiniRocket"]
     protocol = paired((ours_mr - theirs_mr) * 100)
     zero = rows[rows["resample"] == 0].pivot_table(index="dataset", columns="arm",
@@ -351,14 +362,10 @@ def archive_summary() -> str:
 def _resampled_summary() -> str:
     """The README's line on the confirmation datasets resampled, beside the published
     30-resample means (empty before that run)."""
-    features = results_dir("fast_path_features") / "confirm_resamples.csv"
-    if not features.exists():
+    resampled = _confirm_resampled()
+    if resampled is None:
         return ""
-    rows = _csv(features)
-    acc = rows.pivot_table(index=["dataset", "resample"], columns="arm", values="accuracy")
-    means = acc[["fast-path", MINIROCKET]].dropna().groupby(level="dataset").mean()
-    published = _published_means()
-    sets = [d for d in CONFIRM if d in means.index and d in published.dropna().index]
+    _, means, _, published, sets = resampled
     beside = ", ".join(f"{name} {_f(published.loc[sets, name].mean(), 3)}"
                        for name in ("HC2", "InceptionTime", "MiniRocket") if name in published)
     return (

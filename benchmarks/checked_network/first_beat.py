@@ -40,9 +40,9 @@ study fits them (today's one model, the network alone; the withdrawn stop's rows
 from __future__ import annotations
 
 import argparse
-import csv
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -52,12 +52,11 @@ if __package__ in (None, ""):
     __package__ = "benchmarks.checked_network"
 
 from ..shared.long_tasks import TASKS  # noqa: E402
+from ..shared.results_file import run_unfinished  # noqa: E402
 
 GROUND = ("ACSF1", "CinCECGTorso", "EOGHorizontalSignal", "EOGVerticalSignal", "Haptics")
 KEPT = ("GunPointMaleVersusFemale", "GunPointOldVersusYoung", "FreezerRegularTrain")
-FIELDS = ("dataset", "forced_ground", "n_train", "n_classes", "length",
-          "model", "start_loss", "valid_losses", "first_beat", "best_epoch", "epochs",
-          "epoch_seconds", "fit_seconds", "accuracy")
+KEY = ["dataset"]
 
 
 def _split(data_dir: str, dataset: str):
@@ -116,21 +115,9 @@ def main(argv=None) -> None:
                         help="the long-series study's tasks, 20 series per class")
     parser.add_argument("--out", required=True)
     args = parser.parse_args(argv)
-    out = Path(args.out)
     names = list(TASKS) if args.long else args.datasets
-    done = {r["dataset"] for r in csv.DictReader(out.open())} if out.exists() else set()
-    for dataset in names:
-        if dataset in done:
-            continue
-        row = run(args.data_dir, dataset)
-        new = not out.exists()
-        with out.open("a", newline="") as handle:
-            writer = csv.DictWriter(handle, FIELDS)
-            if new:
-                writer.writeheader()
-            writer.writerow(row)
-        print(dataset, row["model"], row["first_beat"], row["best_epoch"], row["epochs"],
-              row["fit_seconds"], row["accuracy"], flush=True)
+    run_unfinished(partial(run, args.data_dir), [(name,) for name in names], Path(args.out),
+                   KEY, n_jobs=1)
 
 
 if __name__ == "__main__":

@@ -28,7 +28,7 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
     __package__ = "benchmarks.checked_network"
 
-from ..shared.results_file import finished_rows, run_cells  # noqa: E402
+from ..shared.results_file import run_unfinished  # noqa: E402
 
 RAW_SETS = ("GunPoint", "ArrowHead", "ItalyPowerDemand")
 PERTURBATIONS = ("clean", "gain", "offset", "trend")
@@ -74,10 +74,7 @@ def main(argv=None) -> None:
                         help="the results file, relative to this study's folder")
     args = parser.parse_args(argv)
     out = RESULTS.parents[1] / args.out
-    rows, done = finished_rows(out, KEY)
-    todo = [job for job in plan() if job not in done]
-    print(f"{len(todo)} cells to run", flush=True)
-    run_cells(run, todo, rows, out, KEY, args.n_jobs)
+    run_unfinished(run, plan(), out, KEY, args.n_jobs)
 
 
 if __name__ == "__main__":

@@ -26,7 +26,7 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
     __package__ = "benchmarks.checked_network"
 
-from ..shared.results_file import finished_rows, run_cells  # noqa: E402
+from ..shared.results_file import run_unfinished  # noqa: E402
 from ..shared.short_sets import CHOICE, CONFIRMATION, DRAWS, draws, split_of, stage_of  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parent / "results" / "short_cells.csv"
@@ -68,10 +68,7 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--n-jobs", type=int, default=1)
     args = parser.parse_args(argv)
-    rows, done = finished_rows(RESULTS, KEY)
-    todo = [job for job in plan() if job not in done]
-    print(f"{len(todo)} cells to run", flush=True)
-    run_cells(run, todo, rows, RESULTS, KEY, args.n_jobs)
+    run_unfinished(run, plan(), RESULTS, KEY, args.n_jobs)
 
 
 if __name__ == "__main__":

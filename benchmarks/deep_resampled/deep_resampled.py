@@ -78,7 +78,7 @@ if __package__ in (None, ""):
     __package__ = "benchmarks.deep_resampled"
 
 from ..shared.paired import paired  # noqa: E402
-from ..shared.results_file import finished_rows, run_cells  # noqa: E402
+from ..shared.results_file import finished_rows, run_unfinished  # noqa: E402
 
 CHOICE = ("ItalyPowerDemand", "GunPoint", "ArrowHead", "BasicMotions", "OSULeaf")
 CONFIRMATION = ("JapaneseVowels", "ACSF1")
@@ -246,11 +246,10 @@ def main(argv=None) -> None:
     parser.add_argument("--summarize", action="store_true")
     parser.add_argument("--out", type=Path, default=RESULTS)
     args = parser.parse_args(argv)
-    rows, done = finished_rows(args.out, KEY)
-    if not args.summarize:
-        todo = [job for job in plan() if job not in done]
-        print(f"{len(todo)} cells to run", flush=True)
-        rows = run_cells(run, todo, rows, args.out, KEY, args.n_jobs)
+    if args.summarize:
+        rows, _ = finished_rows(args.out, KEY)
+    else:
+        rows = run_unfinished(run, plan(), args.out, KEY, args.n_jobs)
     import json
 
     print(json.dumps(verdict(pd.DataFrame(rows)), indent=1, default=float))

@@ -114,20 +114,20 @@ def _resampled(file: str) -> tuple[pd.DataFrame, pd.DataFrame, pd.Series]:
             resamples)
 
 
-def _resampled_table(file: str) -> tuple[str, dict, int]:
+def _resampled_table(file: str) -> tuple[str, dict, int, pd.DataFrame]:
+    """The resampled file's table, each arm's paired test against the fast path, the
+    number of datasets, and their median fit seconds (rows) per arm (columns)."""
     acc, fit, resamples = _resampled(file)
     table, tests = _rows(acc, fit)
-    table.insert(2, "resamples", "")
-    table["resamples"] = f"{resamples.min()}–{resamples.max()}" \
-        if resamples.min() < resamples.max() else f"{resamples.min()}"
-    return _md_table(table), tests, len(acc)
+    table.insert(2, "resamples", f"{resamples.min()}–{resamples.max()}"
+                 if resamples.min() < resamples.max() else f"{resamples.min()}")
+    return _md_table(table), tests, len(acc), fit
 
 
 def _resampled_choice(choice: str, confirm: str, candidate: str, name: str) -> str:
     """The resampled choice of ``candidate`` (the rule declared in candidates.py before its
     cells ran) on the choice datasets' file, then the confirmation datasets' file, if any."""
-    table, tests, n = _resampled_table(choice)
-    acc, fit, _ = _resampled(choice)
+    table, tests, n, fit = _resampled_table(choice)
     test = tests[candidate]
     cost = (fit[candidate] / fit[MINIROCKET]).median()
     adopted = test["low"] > 0 and cost <= MAX_COST
@@ -145,7 +145,7 @@ def _resampled_choice(choice: str, confirm: str, candidate: str, name: str) -> s
         f"{test['mdd']:.1f} points.\n"
     )
     if (HERE / confirm).exists():
-        table, tests, n = _resampled_table(confirm)
+        table, tests, n, _ = _resampled_table(confirm)
         confirmed = tests[candidate]
         text += f"\nOn the {n} confirmation datasets, at the same resamples:\n\n{table}\n"
         if adopted:

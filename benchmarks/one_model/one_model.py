@@ -85,7 +85,7 @@ if __package__ in (None, ""):
     __package__ = "benchmarks.one_model"
 
 from ..shared.paired import paired  # noqa: E402
-from ..shared.results_file import finished_rows, run_cells  # noqa: E402
+from ..shared.results_file import run_unfinished  # noqa: E402
 from ..shared.short_sets import (  # noqa: E402
     CHOICE,
     CONFIRMATION,
@@ -274,11 +274,8 @@ def main(argv=None) -> None:
     parser.add_argument("--summarize", action="store_true")
     parser.add_argument("--out", type=Path, default=RESULTS)
     args = parser.parse_args(argv)
-    rows, done = finished_rows(args.out, KEY)
     if not args.summarize:
-        todo = [job for job in plan(args.stage) if job not in done]
-        print(f"{len(todo)} cells to run", flush=True)
-        rows = run_cells(run, todo, rows, args.out, KEY, args.n_jobs)
+        run_unfinished(run, plan(args.stage), args.out, KEY, args.n_jobs)
     print(json.dumps(verdict(cells()), indent=1, default=float))
 
 

@@ -33,6 +33,15 @@ def run_cells(run, cells: list[tuple], rows: list[dict], out: Path, key: list[st
     return rows
 
 
+def run_unfinished(run, cells: list[tuple], out: Path, key: list[str], n_jobs: int) -> list[dict]:
+    """``run_cells`` for the ``cells`` the results file ``out`` does not hold yet (a stopped
+    run resumed); every row, those it held first."""
+    rows, done = finished_rows(out, key)
+    todo = [cell for cell in cells if cell not in done]
+    print(f"{len(todo)} cells to run", flush=True)
+    return run_cells(run, todo, rows, out, key, n_jobs)
+
+
 # --------------------------------------------------------------------------------------
 # a study's manifest: the "## Results" table of its README names every committed results file
 # and what writes it, so no file lies in a study folder without a way to make it again
